@@ -1,0 +1,111 @@
+"""The ``cardhall`` command: replay histories, run self-play, serve the app.
+
+Sub-commands:
+
+* ``cardhall replay FILE [--seat N]`` (``design.md`` section 4) prints one JSON object with
+  ``finished``, ``outcome`` and, with ``--seat``, ``view``, ``legal_actions`` and
+  ``timeout_action``. An illegal action exits 1 naming its index and error code.
+* ``cardhall selfplay --game NAME --games N --seed S [--seats N] [--json]`` plays random games
+  with invariant checks; exit 1 on any violation.
+* ``cardhall serve`` starts the server (uvicorn) with settings from ``CARDHALL_*``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .engine import EngineError, History, ReplayError, replay
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        print(json.dumps({"error": {"code": "cli.bad_file", "message": str(exc)}}))
+        return 2
+    try:
+        state = replay(History.from_json(doc))
+    except ReplayError as exc:
+        err = {"code": exc.code, "index": exc.index, "message": exc.message}
+        print(json.dumps({"error": err}))
+        return 1
+    except EngineError as exc:
+        print(json.dumps({"error": {"code": exc.code, "message": exc.message}}))
+        return 1
+    out: dict[str, Any] = {
+        "finished": state.is_over,
+        "outcome": None if state.outcome is None else state.outcome.to_json(),
+    }
+    if args.seat is not None:
+        if not 0 <= args.seat < state.num_seats:
+            print(json.dumps({"error": {"code": "cli.bad_seat", "message": f"no seat {args.seat}"}}))
+            return 2
+        out["view"] = state.view(args.seat)
+        out["legal_actions"] = state.legal_actions(args.seat)
+        timer = state.timer_seat()
+        out["timeout_action"] = state.timeout_action(args.seat) if timer == args.seat else None
+    print(json.dumps(out, indent=2 if args.pretty else None, ensure_ascii=False))
+    return 0
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from .selfplay import run
+
+    report = run(args.game, args.games, args.seed, args.seats, check=not args.no_check,
+                 probe=args.probe)
+    data = report.to_json()
+    if args.json:
+        print(json.dumps(data))
+    else:
+        for k, v in data.items():
+            print(f"{k:>20}: {v}")
+    return 1 if report.violations else 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .server.main import serve
+
+    serve(host=args.host, port=args.port)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cardhall", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("replay", help="re-run a hand history and print the result as JSON")
+    r.add_argument("file")
+    r.add_argument("--seat", type=int, default=None, help="also print this seat's view")
+    r.add_argument("--pretty", action="store_true", help="indent the JSON")
+    r.set_defaults(func=_replay)
+
+    s = sub.add_parser("selfplay", help="random self-play with invariant checks")
+    s.add_argument("--game", required=True)
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seats", type=int, default=None)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--no-check", action="store_true", help="skip invariant checks (speed)")
+    s.add_argument("--probe", type=float, default=0.0,
+                   help="share of steps at which unlisted actions are tried (0..1)")
+    s.set_defaults(func=_selfplay)
+
+    v = sub.add_parser("serve", help="start the server")
+    v.add_argument("--host", default=None)
+    v.add_argument("--port", type=int, default=None)
+    v.set_defaults(func=_serve)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``cardhall`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""The rules engine: the protocol all games share (``design.md`` section 2).
+
+Standard library only: no server, database, asyncio, time or third-party imports (a test
+enforces it).
+"""
+
+from .actions import Action, is_legal, matches, minimal, sample
+from .config import config_from_dict, config_to_dict
+from .errors import (
+    ERROR_CODES,
+    EngineError,
+    GameOver,
+    IllegalAction,
+    InvalidConfig,
+    InvalidHistory,
+    MalformedAction,
+    NotYourTurn,
+    UnknownGame,
+)
+from .events import Event, filter_events
+from .game import GameRules, GameState, Outcome, Shuffle
+from .history import History, LoggedAction, Recorder, ReplayError, SeatInfo, replay, start_state
+from .registry import game_names, get_game
+from .shuffle import SeededShuffler, commitment, seeded_shuffle
+
+__all__ = [
+    "ERROR_CODES",
+    "Action",
+    "EngineError",
+    "Event",
+    "GameOver",
+    "GameRules",
+    "GameState",
+    "History",
+    "IllegalAction",
+    "InvalidConfig",
+    "InvalidHistory",
+    "LoggedAction",
+    "MalformedAction",
+    "NotYourTurn",
+    "Outcome",
+    "Recorder",
+    "ReplayError",
+    "SeatInfo",
+    "SeededShuffler",
+    "Shuffle",
+    "UnknownGame",
+    "commitment",
+    "config_from_dict",
+    "config_to_dict",
+    "filter_events",
+    "game_names",
+    "get_game",
+    "is_legal",
+    "matches",
+    "minimal",
+    "replay",
+    "sample",
+    "seeded_shuffle",
+    "start_state",
+]

@@ -1,0 +1,95 @@
+"""Rules-config helpers shared by every game (``design.md`` section 2).
+
+Each game has one frozen dataclass holding every number and provisional choice of its rules
+spec. :func:`config_from_dict` builds one from a partial JSON object (missing fields take their
+defaults) and rejects unknown fields or values of the wrong type with :class:`InvalidConfig`
+naming the field; the dataclass's own ``__post_init__`` checks value ranges.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Any, TypeVar
+
+from .errors import InvalidConfig
+
+C = TypeVar("C")
+
+
+def _type_ok(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return True
+    if origin is typing.Literal:
+        return value in typing.get_args(hint)
+    if origin in (tuple,):
+        args = typing.get_args(hint)
+        if not isinstance(value, (list, tuple)):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_type_ok(v, args[0]) for v in value)
+        return len(args) == len(value) and all(_type_ok(v, a) for v, a in zip(value, args, strict=True))
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        return any(_type_ok(value, a) for a in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(hint, type):
+        return isinstance(value, hint)
+    return True
+
+
+def config_from_dict(cls: type[C], data: dict[str, Any] | None) -> C:
+    """Build the config dataclass ``cls`` from a partial JSON object.
+
+    Raises:
+        InvalidConfig: ``data`` is not an object, names an unknown field, or a value has the
+            wrong type or fails the dataclass's own validation (the message names the field).
+    """
+    data = {} if data is None else data
+    if not isinstance(data, dict):
+        raise InvalidConfig(f"config must be a JSON object, got {type(data).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in fields:
+            raise InvalidConfig(f"unknown config field {key!r} for {cls.__name__}")
+        if not _type_ok(value, hints[key]):
+            raise InvalidConfig(f"config field {key!r} has invalid value {value!r}")
+        kwargs[key] = tuple(value) if isinstance(value, list) else value
+    try:
+        return cls(**kwargs)
+    except InvalidConfig:
+        raise
+    except (TypeError, ValueError) as exc:  # pragma: no cover - defensive
+        raise InvalidConfig(str(exc)) from exc
+
+
+def config_to_dict(config: Any) -> dict[str, Any]:
+    """The full config as a JSON object (tuples become lists)."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(config):
+        v = getattr(config, f.name)
+        out[f.name] = list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def config_diff(config: Any) -> dict[str, Any]:
+    """Only the fields that differ from the defaults (the compact form stored in histories)."""
+    default = type(config)()
+    full = config_to_dict(config)
+    base = config_to_dict(default)
+    return {k: v for k, v in full.items() if base[k] != v}
+
+
+def require(cond: bool, field: str, value: Any, why: str) -> None:
+    """Raise :class:`InvalidConfig` naming ``field`` and ``value`` unless ``cond`` holds."""
+    if not cond:
+        raise InvalidConfig(f"config field {field!r} has invalid value {value!r}: {why}")

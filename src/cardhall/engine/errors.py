@@ -1,0 +1,85 @@
+"""The engine's error family (``design.md`` section 2).
+
+Every error carries a stable, namespaced ``code`` that the server maps onto the wire unchanged.
+An error is always raised *before* any state is changed: a rejected action leaves the state
+exactly as it was.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base of all rules-engine errors.
+
+    Attributes:
+        code: stable namespaced string, e.g. ``"engine.illegal_action"``.
+        message: human-readable text naming the offending value.
+    """
+
+    code = "engine.error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"[{self.code}] {self.message}"
+
+
+class InvalidConfig(EngineError):
+    """A rules config has an unknown field, a value of the wrong type, or an invalid value."""
+
+    code = "engine.invalid_config"
+
+
+class UnknownGame(EngineError):
+    """No game is registered under the requested name."""
+
+    code = "engine.unknown_game"
+
+
+class MalformedAction(EngineError):
+    """The action is not a well-formed action of this game (unknown ``type``, missing or extra
+    fields, wrong field types, unknown card codes)."""
+
+    code = "engine.malformed_action"
+
+
+class NotYourTurn(EngineError):
+    """The seat may not act now (another seat's turn, a chance action is due, or a chance action
+    was sent by a seat)."""
+
+    code = "engine.not_your_turn"
+
+
+class IllegalAction(EngineError):
+    """The action is well formed and the seat may act, but the rules forbid this action now."""
+
+    code = "engine.illegal_action"
+
+
+class GameOver(EngineError):
+    """The game has ended; no further action is accepted."""
+
+    code = "engine.game_over"
+
+
+class InvalidHistory(EngineError):
+    """A hand-history document is not valid ``cardhall-history/1``."""
+
+    code = "engine.invalid_history"
+
+
+ERROR_CODES: dict[str, type[EngineError]] = {
+    cls.code: cls
+    for cls in (
+        EngineError,
+        InvalidConfig,
+        UnknownGame,
+        MalformedAction,
+        NotYourTurn,
+        IllegalAction,
+        GameOver,
+        InvalidHistory,
+    )
+}

@@ -1,0 +1,220 @@
+"""The rules protocol every game implements (``design.md`` section 2).
+
+A game is a :class:`GameRules` object (registered by name) that builds :class:`GameState`
+objects. A state is mutable: :meth:`GameState.apply` validates an action completely *before*
+changing anything, so a rejected action leaves the state untouched; :meth:`GameState.clone`
+gives an independent copy for look-ahead. All transitions go through the one ``apply``, which
+checks, in this order: game over, well-formedness, whose turn, legality (the game's own
+validator, shared with ``legal_actions``).
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .actions import Action
+from .config import config_from_dict
+from .errors import GameOver, InvalidConfig, MalformedAction, NotYourTurn
+from .events import Event
+
+Shuffle = Callable[[list[str]], list[str]]
+"""A caller-supplied shuffle: returns a permutation of the cards it is given."""
+
+C = TypeVar("C")
+S = TypeVar("S", bound="GameState")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended.
+
+    Attributes:
+        reason: a short stable code, e.g. ``"showdown"``, ``"uncontested"``, ``"target_reached"``.
+        returns: per seat: net chip change (poker games) or team match total (Bazaar Blot).
+        detail: JSON-compatible extra facts (winners, hands shown, per-deal scores).
+    """
+
+    reason: str
+    returns: tuple[int, ...]
+    detail: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"reason": self.reason, "returns": list(self.returns)}
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+class GameState(ABC):
+    """One game in progress (a hand of poker, a match of Bazaar Blot).
+
+    Subclasses implement the abstract methods; the public :meth:`apply` is final.
+    """
+
+    config: Any
+    num_seats: int
+
+    # ----- queries -------------------------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may act now, the turn seat first; ``()`` when a chance action is due or
+        the game is over. (Bazaar Blot adds seats that may call contra out of turn.)"""
+
+    @abstractmethod
+    def chance_due(self) -> bool:
+        """True if the next action must be a chance action (``seat=None``)."""
+
+    def timer_seat(self) -> int | None:
+        """The seat whose decision deadline runs now (``None`` if none)."""
+        seats = self.to_act()
+        return seats[0] if seats else None
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game runs, else how it ended."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal move of ``seat`` now, as entries (see :mod:`cardhall.engine.actions`);
+        ``[]`` if the seat may not act."""
+
+    @abstractmethod
+    def timeout_action(self, seat: int) -> Action | None:
+        """The concrete action the turn timer takes for ``seat`` now, or ``None`` if the seat
+        has no running deadline."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None`` = spectator), as JSON. The only way hidden
+        information leaves the engine besides seat-tagged events."""
+
+    @abstractmethod
+    def hidden_from(self, seat: int | None) -> set[str]:
+        """Card codes ``seat`` may not see now (other hands, the stock, face-down discards).
+        Used by the invariant tests to prove views and events leak nothing."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The full, unredacted state as JSON (admin inspection, equality checks in tests)."""
+
+    @abstractmethod
+    def chance_action(self, shuffle: Shuffle) -> Action:
+        """The chance action due now, with its outcome drawn through ``shuffle``.
+
+        Raises:
+            NotYourTurn: no chance action is due.
+        """
+
+    def check_invariants(self) -> list[str]:
+        """Violations of the game's internal invariants (empty when all hold)."""
+        return []
+
+    # ----- transitions --------------------------------------------------------------------
+    @abstractmethod
+    def _parse(self, seat: int | None, action: Action) -> Any:
+        """Validate the action's shape and return the game's parsed form.
+
+        Raises:
+            MalformedAction: unknown type, missing/extra fields, bad field types or card codes.
+        """
+
+    @abstractmethod
+    def _check(self, seat: int | None, parsed: Any) -> None:
+        """Raise :class:`IllegalAction` unless the parsed action is legal for ``seat`` now."""
+
+    @abstractmethod
+    def _do(self, seat: int | None, parsed: Any) -> list[Event]:
+        """Apply a validated action; return the events it produced."""
+
+    def apply(self, seat: int | None, action: Action) -> list[Event]:
+        """Apply ``action`` for ``seat`` (``None`` for a chance action) in place.
+
+        Returns:
+            The events produced, each tagged with who may see it.
+
+        Raises:
+            GameOver: the game has ended.
+            MalformedAction: the action is not well formed.
+            NotYourTurn: ``seat`` may not act now (or a chance action is due / not due).
+            IllegalAction: the rules forbid this action now (message names the value).
+        """
+        if self.outcome is not None:
+            raise GameOver(f"the game is over; action {action!r} rejected")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise MalformedAction(f"an action must be an object with a string 'type', got {action!r}")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_seats):
+            raise NotYourTurn(f"no seat {seat!r} at this table")
+        parsed = self._parse(seat, action)
+        if seat is None:
+            if not self.chance_due():
+                raise NotYourTurn(f"no chance action is due; {action['type']!r} rejected")
+        elif self.chance_due() or seat not in self.to_act():
+            raise NotYourTurn(f"seat {seat} may not act now; to act: {list(self.to_act())}")
+        self._check(seat, parsed)
+        return self._do(seat, parsed)
+
+    def after(self: S, seat: int | None, action: Action) -> tuple[S, list[Event]]:
+        """Functional form of :meth:`apply`: returns ``(new_state, events)`` and leaves this
+        state unchanged."""
+        new = self.clone()
+        events = new.apply(seat, action)
+        return new, events
+
+    def clone(self: S) -> S:
+        """An independent deep copy."""
+        return copy.deepcopy(self)
+
+
+class GameRules(ABC, Generic[C]):
+    """A registered game: its name, config type, seat limits and state factory."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    config_cls: ClassVar[type]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    uses_stacks: ClassVar[bool]
+    """True for the poker games (chip stacks carried from hand to hand)."""
+
+    def config(self, data: dict[str, Any] | None = None) -> C:
+        """Build and validate a config from a partial JSON object.
+
+        Raises:
+            InvalidConfig: unknown field, wrong type or invalid value (the message names it).
+        """
+        return config_from_dict(self.config_cls, data)  # type: ignore[no-any-return]
+
+    def check_setup(self, config: C, num_seats: int, dealer: int, stacks: Sequence[int] | None) -> None:
+        """Raise :class:`InvalidConfig` unless the seats, dealer and stacks fit this game."""
+        if type(num_seats) is not int or not self.min_seats <= num_seats <= self.max_seats:
+            raise InvalidConfig(
+                f"{self.name} needs {self.min_seats} to {self.max_seats} seats, got {num_seats!r}"
+            )
+        if type(dealer) is not int or not 0 <= dealer < num_seats:
+            raise InvalidConfig(f"dealer {dealer!r} is not a seat of {num_seats}")
+        if self.uses_stacks:
+            if stacks is None or len(stacks) != num_seats:
+                raise InvalidConfig(f"{self.name} needs one chip stack per seat, got {stacks!r}")
+            if any(type(s) is not int or s < 0 for s in stacks):
+                raise InvalidConfig(f"chip stacks must be whole non-negative chips, got {stacks!r}")
+        elif stacks is not None:
+            raise InvalidConfig(f"{self.name} takes no chip stacks, got {stacks!r}")
+
+    @abstractmethod
+    def new_state(
+        self, config: C, num_seats: int, dealer: int, stacks: Sequence[int] | None = None
+    ) -> GameState:
+        """A new game at its first decision (usually a chance deal).
+
+        Raises:
+            InvalidConfig: see :meth:`check_setup`.
+        """

@@ -1,0 +1,201 @@
+"""The hand-history format ``cardhall-history/1`` and replay (``design.md`` section 4).
+
+A history is the one stored and exported form of a game: what the database stores, what a
+replay viewer plays, what ``cardhall replay`` re-runs and what test scenarios are written in.
+``config + seats + dealer + stacks + actions`` rebuild the exact state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action
+from .config import config_diff
+from .errors import EngineError, InvalidHistory
+from .events import Event
+from .game import GameRules, GameState
+from .registry import get_game
+
+FORMAT = "cardhall-history/1"
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """A seat's public identity in a history."""
+
+    name: str
+    bot: bool = False
+    player_id: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name}
+        if self.bot:
+            out["bot"] = True
+        if self.player_id is not None:
+            out["player_id"] = self.player_id
+        return out
+
+
+@dataclass(slots=True)
+class LoggedAction:
+    """One entry of ``actions``: who (``None`` = chance), what, and whether the timer did it."""
+
+    seat: int | None
+    action: Action
+    timeout: bool = False
+    t_ms: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "action": self.action}
+        if self.timeout:
+            out["timeout"] = True
+        if self.t_ms is not None:
+            out["t_ms"] = self.t_ms
+        return out
+
+
+@dataclass(slots=True)
+class History:
+    """A game's history. ``extra`` holds what a stored game adds (ids, times, outcome,
+    fairness fields) and is written back unchanged."""
+
+    game: str
+    seats: list[SeatInfo]
+    dealer: int = 0
+    config: dict[str, Any] = field(default_factory=dict)
+    stacks: list[int] | None = None
+    actions: list[LoggedAction] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document (``format`` first)."""
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "game": self.game,
+            "config": dict(self.config),
+            "seats": [s.to_json() for s in self.seats],
+            "dealer": self.dealer,
+            "stacks": None if self.stacks is None else list(self.stacks),
+            "actions": [a.to_json() for a in self.actions],
+        }
+        out.update(self.extra)
+        return out
+
+    @classmethod
+    def from_json(cls, doc: Any) -> History:
+        """Parse a history document.
+
+        Raises:
+            InvalidHistory: wrong format tag, missing or mistyped fields (message names them).
+        """
+        if not isinstance(doc, dict):
+            raise InvalidHistory(f"a history must be a JSON object, got {type(doc).__name__}")
+        if doc.get("format", FORMAT) != FORMAT:
+            raise InvalidHistory(f"unsupported format {doc.get('format')!r}; expected {FORMAT!r}")
+        game = doc.get("game")
+        if not isinstance(game, str):
+            raise InvalidHistory(f"'game' must be a string, got {game!r}")
+        seats_raw = doc.get("seats")
+        if not isinstance(seats_raw, list) or not seats_raw:
+            raise InvalidHistory(f"'seats' must be a non-empty list, got {seats_raw!r}")
+        seats = []
+        for i, s in enumerate(seats_raw):
+            if not isinstance(s, dict) or not isinstance(s.get("name", ""), str):
+                raise InvalidHistory(f"seat {i} must be an object with a 'name', got {s!r}")
+            seats.append(SeatInfo(s.get("name", f"seat {i}"), bool(s.get("bot", False)), s.get("player_id")))
+        config = doc.get("config") or {}
+        if not isinstance(config, dict):
+            raise InvalidHistory(f"'config' must be an object, got {config!r}")
+        dealer = doc.get("dealer", 0)
+        if type(dealer) is not int:
+            raise InvalidHistory(f"'dealer' must be a seat index, got {dealer!r}")
+        stacks = doc.get("stacks")
+        if stacks is not None and (
+            not isinstance(stacks, list) or any(type(x) is not int for x in stacks)
+        ):
+            raise InvalidHistory(f"'stacks' must be null or a list of whole chips, got {stacks!r}")
+        actions = []
+        for i, a in enumerate(doc.get("actions") or []):
+            if not isinstance(a, dict) or not isinstance(a.get("action"), dict):
+                raise InvalidHistory(f"action {i} must be an object with an 'action' object, got {a!r}")
+            seat = a.get("seat")
+            if seat is not None and type(seat) is not int:
+                raise InvalidHistory(f"action {i} has invalid seat {seat!r}")
+            t_ms = a.get("t_ms")
+            actions.append(LoggedAction(seat, a["action"], bool(a.get("timeout", False)), t_ms))
+        known = {"format", "game", "config", "seats", "dealer", "stacks", "actions"}
+        extra = {k: v for k, v in doc.items() if k not in known}
+        return cls(game, seats, dealer, config, stacks, actions, extra)
+
+
+class ReplayError(EngineError):
+    """An action of a history was rejected while replaying. ``index`` is its position in
+    ``actions``; ``cause`` the engine error (its ``code`` is kept)."""
+
+    def __init__(self, index: int, cause: EngineError) -> None:
+        super().__init__(f"action {index} rejected: {cause.message}")
+        self.index = index
+        self.cause = cause
+        self.code = cause.code
+
+
+def start_state(history: History) -> tuple[GameRules, GameState]:  # type: ignore[type-arg]
+    """The rules and the initial state a history describes.
+
+    Raises:
+        UnknownGame, InvalidConfig: bad game name, config, seats, dealer or stacks.
+    """
+    rules = get_game(history.game)
+    config = rules.config(history.config)
+    state = rules.new_state(config, len(history.seats), history.dealer, history.stacks)
+    return rules, state
+
+
+def replay(history: History, upto: int | None = None) -> GameState:
+    """Re-run the first ``upto`` actions (all by default) and return the state.
+
+    Raises:
+        ReplayError: an action was rejected (names its index and keeps the error code).
+    """
+    _, state = start_state(history)
+    for i, entry in enumerate(history.actions[:upto]):
+        try:
+            state.apply(entry.seat, entry.action)
+        except EngineError as exc:
+            raise ReplayError(i, exc) from exc
+    return state
+
+
+class Recorder:
+    """A game with its history kept in step: the object a table or a simulation drives.
+
+    ``act`` applies an action and logs it only if it was accepted.
+    """
+
+    def __init__(
+        self,
+        rules: GameRules,  # type: ignore[type-arg]
+        config: Any,
+        seats: Sequence[SeatInfo],
+        dealer: int,
+        stacks: Sequence[int] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.state = rules.new_state(config, len(seats), dealer, stacks)
+        self.history = History(
+            game=rules.name,
+            seats=list(seats),
+            dealer=dealer,
+            config=config_diff(config),
+            stacks=None if stacks is None else list(stacks),
+        )
+
+    def act(
+        self, seat: int | None, action: Action, *, timeout: bool = False, t_ms: int | None = None
+    ) -> list[Event]:
+        """Apply and log ``action``. Raises what :meth:`GameState.apply` raises (nothing logged)."""
+        events = self.state.apply(seat, action)
+        self.history.actions.append(LoggedAction(seat, action, timeout, t_ms))
+        return events

@@ -1,0 +1,75 @@
+"""The documented, language-independent shuffle (``design.md`` section 7, fairness).
+
+A game's server seed is 32 random bytes; its commitment ``sha256(seed).hexdigest()`` is
+published when the game starts, and the seed is revealed in the finished history. Anyone can
+then recompute every chance action:
+
+* The *k*-th shuffle of a game (k = 0, 1, 2, ... in the order the chance actions occur) uses the
+  byte stream ``SHA-256(seed || "k" || ":" || counter)`` for ``counter = 0, 1, 2, ...`` (``"k"``
+  and ``counter`` as ASCII decimal), concatenated.
+* A random integer below ``n`` reads the next 8 bytes as a big-endian unsigned integer ``x`` and
+  rejects ``x >= 2**64 - (2**64 % n)`` (rejection sampling, no modulo bias); else ``x % n``.
+* The shuffle is Fisher-Yates on the list the game hands over (its order is documented per
+  game): for ``i`` from ``len-1`` down to ``1``, swap items ``i`` and ``randbelow(i+1)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+
+def new_seed() -> bytes:
+    """32 bytes from ``secrets`` (the server's randomness source)."""
+    return secrets.token_bytes(32)
+
+
+def commitment(seed: bytes) -> str:
+    """The public commitment to a seed: SHA-256, lower-case hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+class _Stream:
+    def __init__(self, seed: bytes, label: int) -> None:
+        self._prefix = seed + str(label).encode("ascii") + b":"
+        self._counter = 0
+        self._buf = b""
+
+    def take(self, n: int) -> bytes:
+        while len(self._buf) < n:
+            block = hashlib.sha256(self._prefix + str(self._counter).encode("ascii")).digest()
+            self._counter += 1
+            self._buf += block
+        out, self._buf = self._buf[:n], self._buf[n:]
+        return out
+
+    def randbelow(self, n: int) -> int:
+        limit = 2**64 - (2**64 % n)
+        while True:
+            x = int.from_bytes(self.take(8), "big")
+            if x < limit:
+                return x % n
+
+
+def seeded_shuffle(seed: bytes, label: int, cards: list[str]) -> list[str]:
+    """A new list: ``cards`` shuffled by the documented algorithm for shuffle number ``label``."""
+    out = list(cards)
+    stream = _Stream(seed, label)
+    for i in range(len(out) - 1, 0, -1):
+        j = stream.randbelow(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+class SeededShuffler:
+    """A shuffle function (``Shuffle``) that numbers its calls 0, 1, 2, ... and applies
+    :func:`seeded_shuffle` with that number as the label."""
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed = seed
+        self.count = 0
+
+    def __call__(self, cards: list[str]) -> list[str]:
+        out = seeded_shuffle(self.seed, self.count, cards)
+        self.count += 1
+        return out

@@ -1,0 +1,1 @@
+"""Bazaar Blot, Soldier's Bluff and Palace Poker: one package per game."""

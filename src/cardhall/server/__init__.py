@@ -1,0 +1,1 @@
+"""The FastAPI app: REST routers, the WebSocket endpoint and the table runtime."""

@@ -1,0 +1,51 @@
+"""Legal-action entries: matching and sampling (engine/actions.py)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardhall.engine.actions import is_concrete, matches, minimal, sample
+
+RAISE = {"type": "raise", "min_to": 3, "max_to": 9}
+EXCHANGE = {"type": "exchange", "cards_from": ["a", "b", "c", "d"], "min_cards": 0, "max_cards": 2}
+
+
+def test_concrete_entry_matches_only_itself() -> None:
+    entry = {"type": "play", "card": "Jh"}
+    assert is_concrete(entry)
+    assert matches(entry, {"type": "play", "card": "Jh"})
+    assert not matches(entry, {"type": "play", "card": "9h"})
+    assert not matches(entry, {"type": "play", "card": "Jh", "declare": []})
+
+
+def test_amount_range_bounds_are_inclusive() -> None:
+    assert not is_concrete(RAISE)
+    assert matches(RAISE, {"type": "raise", "to": 3})
+    assert matches(RAISE, {"type": "raise", "to": 9})
+    assert not matches(RAISE, {"type": "raise", "to": 10})
+    assert not matches(RAISE, {"type": "raise", "to": 2})
+    assert not matches(RAISE, {"type": "raise", "to": 3.0})
+    assert not matches(RAISE, {"type": "raise"})
+
+
+def test_card_choice_needs_distinct_offered_cards() -> None:
+    assert matches(EXCHANGE, {"type": "exchange", "cards": []})
+    assert matches(EXCHANGE, {"type": "exchange", "cards": ["d", "a"]})
+    assert not matches(EXCHANGE, {"type": "exchange", "cards": ["a", "a"]})
+    assert not matches(EXCHANGE, {"type": "exchange", "cards": ["a", "b", "c"]})
+    assert not matches(EXCHANGE, {"type": "exchange", "cards": ["z"]})
+
+
+def test_minimal_is_an_instance() -> None:
+    assert minimal(RAISE) == {"type": "raise", "to": 3}
+    assert matches(EXCHANGE, minimal(EXCHANGE))
+
+
+@given(st.integers(0, 2**32))
+def test_sample_is_always_an_instance(seed: int) -> None:
+    rng = random.Random(seed)
+    assert matches(RAISE, sample(RAISE, rng))
+    assert matches(EXCHANGE, sample(EXCHANGE, rng))

@@ -1,0 +1,15 @@
+"""The app answers its health check."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from cardhall.server.app import create_app
+from cardhall.server.settings import Settings
+
+
+def test_healthz() -> None:
+    client = TestClient(create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")))
+    r = client.get("/healthz")
+    assert r.status_code == 200
+    assert r.json()["status"] == "ok"
