@@ -9,7 +9,7 @@ from cardhall.server.settings import Settings
 
 
 def test_healthz() -> None:
-    client = TestClient(create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")))
-    r = client.get("/healthz")
+    with TestClient(create_app(Settings(database_url="memory://"))) as client:
+        r = client.get("/healthz")
     assert r.status_code == 200
     assert r.json()["status"] == "ok"

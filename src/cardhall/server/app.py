@@ -1,18 +1,47 @@
-"""The application factory."""
+"""The application factory: settings -> store -> table manager -> routers.
+
+Routers live in ``server/routes/`` (one module per resource); the WebSocket endpoint in
+``server/ws.py``; request dependencies in ``server/deps.py``.
+"""
 
 from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
 from .. import __version__
 from ..engine import game_names
+from ..storage.factory import make_store
 from .settings import Settings
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app from ``settings`` (read from the environment when omitted)."""
+    """Build the app from ``settings`` (read from the environment when omitted).
+
+    At start-up the store connects (SQL stores apply Alembic migrations) and the table manager
+    starts; at shutdown every table task is cancelled and the store closed.
+    """
     settings = settings or Settings()
-    app = FastAPI(title="cardhall", version=__version__)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = make_store(settings.database_url)
+        await store.start()
+        app.state.store = store
+        manager = _make_manager(settings, store)
+        app.state.tables = manager
+        if manager is not None:
+            await manager.start()
+        try:
+            yield
+        finally:
+            if manager is not None:
+                await manager.stop()
+            await store.close()
+
+    app = FastAPI(title="cardhall", version=__version__, lifespan=lifespan)
     app.state.settings = settings
 
     @app.get("/healthz")
@@ -20,4 +49,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Liveness: ``{"status": "ok", "version": ..., "games": [...]}``."""
         return {"status": "ok", "version": __version__, "games": game_names()}
 
+    _include_routers(app)
     return app
+
+
+def _make_manager(settings: Settings, store: object) -> object | None:
+    try:
+        from ..tables.manager import TableManager
+    except ModuleNotFoundError:
+        return None
+    return TableManager(settings, store)  # type: ignore[arg-type]
+
+
+def _include_routers(app: FastAPI) -> None:
+    """Mount every router module present (players, games, lobby, admin, the WebSocket)."""
+    import importlib
+
+    for name in ("routes.players", "routes.games", "routes.lobby", "routes.admin", "ws"):
+        module_name = f"cardhall.server.{name}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        app.include_router(module.router)

@@ -1,0 +1,107 @@
+"""An in-memory :class:`~cardhall.storage.interface.Store` for tests and throwaway servers."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from .interface import GameSummary, PlayerRecord, SeatResult
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 hex of a bearer token (tokens are 256-bit random, so no salt or KDF is needed)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh random bearer token (URL-safe, 256 bits)."""
+    return secrets.token_urlsafe(32)
+
+
+class MemoryStore:
+    """Keeps everything in dicts; same behaviour as the SQL store."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, PlayerRecord] = {}
+        self.tokens: dict[str, str] = {}
+        self.games: dict[str, tuple[GameSummary, dict[str, Any]]] = {}
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def create_player(
+        self, name: str, *, is_bot: bool = False, owner_id: str | None = None
+    ) -> tuple[PlayerRecord, str]:
+        rec = PlayerRecord(uuid.uuid4().hex, name, is_bot, False, owner_id)
+        token = new_token()
+        self.players[rec.id] = rec
+        self.tokens[hash_token(token)] = rec.id
+        return rec, token
+
+    async def player_for_token(self, token: str) -> PlayerRecord | None:
+        pid = self.tokens.get(hash_token(token))
+        return None if pid is None else self.players.get(pid)
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        return self.players.get(player_id)
+
+    async def list_players(self, *, limit: int = 100, offset: int = 0) -> list[PlayerRecord]:
+        return list(self.players.values())[offset : offset + limit]
+
+    async def set_banned(self, player_id: str, banned: bool) -> PlayerRecord | None:
+        rec = self.players.get(player_id)
+        if rec is None:
+            return None
+        self.players[player_id] = rec = replace(rec, banned=banned)
+        return rec
+
+    async def save_game(
+        self,
+        *,
+        game_id: str,
+        game: str,
+        table_id: str,
+        history: dict[str, Any],
+        outcome: dict[str, Any],
+        results: list[SeatResult],
+        started_at: datetime,
+        ended_at: datetime,
+    ) -> bool:
+        if game_id in self.games:
+            return False
+        summary = GameSummary(game_id, game, table_id, started_at, ended_at, outcome, list(results))
+        self.games[game_id] = (summary, history)
+        return True
+
+    async def list_games(
+        self,
+        *,
+        game: str | None = None,
+        player_id: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[GameSummary]:
+        rows = [s for s, _ in self.games.values()]
+        if game:
+            rows = [s for s in rows if s.game == game]
+        if player_id:
+            rows = [s for s in rows if any(r.player_id == player_id for r in s.seats)]
+        if since:
+            rows = [s for s in rows if s.ended_at >= since]
+        if until:
+            rows = [s for s in rows if s.ended_at < until]
+        rows.sort(key=lambda s: s.ended_at, reverse=True)
+        return rows[offset : offset + limit]
+
+    async def get_game(self, game_id: str) -> dict[str, Any] | None:
+        got = self.games.get(game_id)
+        return None if got is None else got[1]

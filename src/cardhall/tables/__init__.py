@@ -1,0 +1,1 @@
+"""The table runtime: one asyncio task per table owns its game state (design.md section 5)."""
