@@ -17,6 +17,25 @@ class Settings(BaseSettings):
     admin_token: str | None = None
     """Bearer token for ``/api/admin``; admin routes are disabled while unset."""
     turn_timeout_seconds: float = 10.0
+    """Default decision deadline of a table (a table setting, within the bounds below)."""
+    min_turn_timeout_seconds: float = 0.2
+    max_turn_timeout_seconds: float = 600.0
     bot_delay_seconds: float = 0.5
+    """A built-in bot's thinking time before each move."""
+    next_hand_pause_seconds: float = 3.0
+    """Pause between two poker hands at a table."""
+    default_starting_stack: int = 200
+    """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""
+    max_tables: int = 10_000
     max_frame_bytes: int = 16_384
+    """Largest accepted WebSocket text frame; a larger one gets ``protocol.frame_too_large``."""
+    ws_max_size_bytes: int = 65_536
+    """Hard frame limit handed to uvicorn (``ws_max_size``): above it the socket closes (1009)."""
+    ws_rate_per_second: float = 20.0
+    """Sustained client messages per second per connection (token bucket)."""
+    ws_rate_burst: int = 40
+    ws_outbound_queue: int = 256
+    """Messages that may wait for a slow client before it is disconnected (4008)."""
+    ws_implementation: str = "websockets-sansio"
+    """uvicorn's WebSocket implementation (design.md section 9)."""
     max_body_bytes: int = 65_536

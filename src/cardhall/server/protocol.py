@@ -1,0 +1,323 @@
+"""The WebSocket wire protocol (``design.md`` section 6): one pydantic model per message.
+
+JSON text frames; every message is an object with a ``type``. Both directions are discriminated
+unions on ``type`` with unknown and extra fields rejected. :data:`CLIENT` parses what a client
+sends, :data:`SERVER` checks what the server sends, :func:`schema` exports both as one JSON
+Schema document (``docs/protocol.schema.json``; ``python -m cardhall.server.protocol`` prints
+it). Every server message about a table carries ``table_id`` and the table's ``version``.
+Error codes are the stable strings of :data:`ERROR_CODES` plus the engine's ``engine.*`` codes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+
+ERROR_CODES: dict[str, str] = {
+    "protocol.invalid_json": "the frame is not valid JSON text",
+    "protocol.invalid_message": "the frame is JSON but not an object",
+    "protocol.unknown_type": "missing or unknown message 'type'",
+    "protocol.extra_field": "the message has a field its type does not define",
+    "protocol.invalid_field": "a field is missing or has a wrong type or value",
+    "protocol.frame_too_large": "the frame is larger than max_frame_bytes (it was ignored)",
+    "protocol.binary_frame": "binary frames are not accepted; send JSON text",
+    "protocol.rate_limited": "too many messages; this one was dropped",
+    "auth.required": "send hello with a valid token first",
+    "auth.bad_token": "the token belongs to no player",
+    "auth.banned": "the player is banned",
+    "table.not_found": "no live table with this id",
+    "table.closed": "the table is closed",
+    "table.seat_taken": "the seat belongs to someone else",
+    "table.no_free_seat": "every seat is taken",
+    "table.bad_seat": "no such seat at this table",
+    "table.bad_seat_token": "the seat token does not match the seat",
+    "table.not_seated": "this connection holds no seat at this table",
+    "table.not_your_seat": "the action names a seat this connection does not hold",
+    "table.not_joined": "this connection has not joined the table",
+    "table.no_game": "no game is running at this table",
+    "table.stale_version": "the action was made against an older version; resync and retry",
+    "table.replaced": "another connection resumed this seat",
+    "table.slow_consumer": "the outbound queue overflowed; the connection is closed",
+}
+"""Server-side error codes (``engine.*`` codes of :mod:`cardhall.engine.errors` pass through)."""
+
+CLOSE_CODES: dict[int, str] = {
+    1000: "normal closure",
+    1001: "server shutting down",
+    1008: "policy violation (sustained rate-limit abuse)",
+    1009: "frame above the hard limit (ws_max_size) - closed by the WebSocket layer",
+    1011: "internal error",
+    4008: "slow consumer: the outbound queue overflowed",
+}
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _ClientMsg(BaseModel):
+    """Client messages are parsed strictly: no coercion of ``"1"`` to ``1``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+RequestId = Annotated[str, Field(min_length=1, max_length=64)]
+TableId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+# ----- client -> server ---------------------------------------------------------------------
+class Hello(_ClientMsg):
+    """Authenticate the connection with a player's bearer token. Answered by ``welcome``."""
+
+    type: Literal["hello"]
+    token: Annotated[str, Field(min_length=1, max_length=256)]
+    rid: RequestId | None = None
+
+
+class Join(_ClientMsg):
+    """Take a seat (``seat``, or any free seat when omitted), resume one (the player's own seat,
+    or any seat with its ``seat_token``), or watch (``spectate``). Answered by ``joined`` and a
+    full ``state``."""
+
+    type: Literal["join"]
+    table_id: TableId
+    seat: Annotated[int, Field(ge=0, le=63)] | None = None
+    spectate: bool = False
+    seat_token: Annotated[str, Field(min_length=1, max_length=128)] | None = None
+    rid: RequestId | None = None
+
+
+class Act(_ClientMsg):
+    """Play ``action`` (a concrete action matching a legal entry) against table ``version``.
+    ``action_id`` makes retries idempotent. ``seat``, when given, must be the connection's
+    seat. Answered by ``accepted`` (then ``events`` + ``state``) or an ``error``."""
+
+    type: Literal["act"]
+    table_id: TableId
+    version: Annotated[int, Field(ge=0)]
+    action_id: RequestId
+    action: dict[str, Any]
+    seat: Annotated[int, Field(ge=0, le=63)] | None = None
+    rid: RequestId | None = None
+
+
+class Leave(_ClientMsg):
+    """Stop watching, or give up a seat (during a game the seat stays in play, moved by its
+    timer, and is freed when the game ends). Answered by ``left``."""
+
+    type: Literal["leave"]
+    table_id: TableId
+    rid: RequestId | None = None
+
+
+class Ping(_ClientMsg):
+    """Liveness check; answered by ``pong`` with the same ``nonce``."""
+
+    type: Literal["ping"]
+    nonce: Annotated[str, Field(max_length=64)] | int | None = None
+    rid: RequestId | None = None
+
+
+class Resync(_ClientMsg):
+    """Ask for one full current ``state`` of a joined table."""
+
+    type: Literal["resync"]
+    table_id: TableId
+    rid: RequestId | None = None
+
+
+ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync, Field(discriminator="type")]
+CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+# ----- server -> client ---------------------------------------------------------------------
+class RequestRef(_Msg):
+    """Which client message an error answers."""
+
+    type: str | None = None
+    rid: str | None = None
+    action_id: str | None = None
+
+
+class SeatPublic(_Msg):
+    """Public facts about a seat (no tokens, no cards)."""
+
+    seat: int
+    name: str | None
+    player_id: str | None
+    bot: bool
+    connected: bool
+    stack: int | None = None
+    in_hand: bool = False
+
+
+class Welcome(_Msg):
+    type: Literal["welcome"] = "welcome"
+    player_id: str
+    name: str
+    protocol: int = PROTOCOL_VERSION
+    max_frame_bytes: int
+    rate_per_second: float
+    rid: str | None = None
+
+
+class Joined(_Msg):
+    """The connection joined a table; ``seat_token`` (seats only) resumes the seat later."""
+
+    type: Literal["joined"] = "joined"
+    table_id: str
+    version: int
+    role: Literal["seat", "spectator"]
+    seat: int | None
+    seat_token: str | None = None
+    resumed: bool = False
+    rid: str | None = None
+
+
+class State(_Msg):
+    """One full, redacted snapshot for one recipient.
+
+    ``seat`` is the recipient's table seat (``None`` = spectator); ``game_seat`` its index in
+    the running game (``seat_map[game_seat] == seat``: poker hands deal only to seats with
+    chips); ``view`` is the engine's view for that seat (``None`` before the first game);
+    ``legal_actions`` its legal entries now; ``to_act`` and ``timer_seat`` are table seats;
+    ``deadline_ms`` the milliseconds left on the running deadline (``None`` if none runs)."""
+
+    type: Literal["state"] = "state"
+    table_id: str
+    version: int
+    game: str
+    status: Literal["waiting", "playing", "between_hands", "finished", "closed"]
+    hand: int
+    seat: int | None
+    game_seat: int | None
+    seat_map: list[int]
+    seats: list[SeatPublic]
+    view: dict[str, Any] | None
+    legal_actions: list[dict[str, Any]]
+    to_act: list[int]
+    timer_seat: int | None
+    deadline_ms: int | None
+    turn_timeout_ms: int
+    seed_commitment: str | None
+    game_id: str | None
+
+
+class Events(_Msg):
+    """What happened in one step, filtered to what this recipient may see (``Event.visible_to``);
+    each event is ``{"kind": ..., ...data}``; ``seat`` is the acting table seat (``None`` for a
+    chance action or a table event), ``timeout`` marks a move made by the timer."""
+
+    type: Literal["events"] = "events"
+    table_id: str
+    version: int
+    seat: int | None
+    timeout: bool = False
+    events: list[dict[str, Any]]
+
+
+class Accepted(_Msg):
+    """An ``act`` was applied (``duplicate``: this ``action_id`` was applied before)."""
+
+    type: Literal["accepted"] = "accepted"
+    table_id: str
+    version: int
+    action_id: str
+    duplicate: bool = False
+    rid: str | None = None
+
+
+class Error(_Msg):
+    """A request was refused; nothing changed. ``code`` is stable (see ``ERROR_CODES``)."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    table_id: str | None = None
+    version: int | None = None
+    request: RequestRef | None = None
+
+
+class GameOver(_Msg):
+    """The game ended: its outcome and its finished history (with the revealed ``seed``)."""
+
+    type: Literal["game_over"] = "game_over"
+    table_id: str
+    version: int
+    game_id: str
+    outcome: dict[str, Any]
+    history: dict[str, Any]
+
+
+class Left(_Msg):
+    type: Literal["left"] = "left"
+    table_id: str
+    version: int
+    rid: str | None = None
+
+
+class TableClosed(_Msg):
+    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``)."""
+
+    type: Literal["table_closed"] = "table_closed"
+    table_id: str
+    version: int
+    reason: str
+
+
+class Pong(_Msg):
+    type: Literal["pong"] = "pong"
+    nonce: str | int | None = None
+    rid: str | None = None
+
+
+ServerMessage = Annotated[
+    Welcome | Joined | State | Events | Accepted | Error | GameOver | Left | TableClosed | Pong,
+    Field(discriminator="type"),
+]
+SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def error_code_for(exc: ValidationError) -> str:
+    """Map a pydantic validation error of a client message to one protocol error code."""
+    kinds = {e["type"] for e in exc.errors()}
+    if kinds & {"union_tag_invalid", "union_tag_not_found"}:
+        return "protocol.unknown_type"
+    if "extra_forbidden" in kinds:
+        return "protocol.extra_field"
+    return "protocol.invalid_field"
+
+
+def describe(exc: ValidationError) -> str:
+    """A short message naming the offending fields."""
+    parts = []
+    for e in exc.errors()[:3]:
+        loc = ".".join(str(x) for x in e["loc"][1:])
+        parts.append(f"{loc or 'message'}: {e['msg']}")
+    return "; ".join(parts)
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of both directions: ``{"client": ..., "server": ..., "error_codes":
+    ...}`` (deterministic; the committed ``docs/protocol.schema.json`` equals it)."""
+    return {
+        "$comment": "generated by `python -m cardhall.server.protocol`; do not edit",
+        "protocol": PROTOCOL_VERSION,
+        "client": CLIENT.json_schema(),
+        "server": SERVER.json_schema(),
+        "error_codes": dict(sorted(ERROR_CODES.items())),
+        "close_codes": {str(k): v for k, v in sorted(CLOSE_CODES.items())},
+    }
+
+
+def schema_text() -> str:
+    """:func:`schema` as canonical JSON text (sorted keys, two-space indent, final newline)."""
+    return json.dumps(schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(schema_text(), end="")

@@ -1,0 +1,393 @@
+"""The table actor: one asyncio task owns one table's seats and game (``design.md`` section 5).
+
+Everything that changes a table goes through :meth:`Table.post` into its inbox and is handled,
+one message at a time, by :meth:`Table.run`. Each change bumps ``version``. A client action
+carries the version it was made against and is refused as ``table.stale_version`` otherwise;
+an ``action_id`` already accepted for the seat is answered again, never re-applied. One turn
+deadline per table is armed through the injected clock; when it expires it posts a versioned
+:class:`~.messages.DeadlineExpired` and the actor applies the game's timeout action, logged with
+``timeout=True``. Game flow (start, chance, end, saving) lives in :mod:`.flow`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import EngineError, GameRules
+from ..server import protocol as p
+from ..storage.interface import Store
+from .clock import Clock, Handle
+from .connections import Connection
+from .flow import GameFlow
+from .messages import (
+    ClientRequest,
+    Close,
+    Control,
+    DeadlineExpired,
+    Disconnected,
+    InboxMessage,
+    NextHand,
+)
+from .seats import Seat
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How a table was created (validated by the manager).
+
+    Attributes:
+        game: registered game name.
+        config: the partial rules config (validated by the game).
+        num_seats: seats at the table.
+        turn_timeout_seconds: the decision deadline.
+        starting_stack: chips a seat gets when taken (poker games), else ``None``.
+        bots: seat -> built-in bot kind (``"random"``/``"rule"``) for seats bots take.
+        next_hand_pause_seconds: pause between poker hands.
+        bot_delay_seconds: a bot's thinking time before it acts.
+    """
+
+    game: str
+    config: dict[str, Any] = field(default_factory=dict)
+    num_seats: int = 2
+    turn_timeout_seconds: float = 10.0
+    starting_stack: int | None = None
+    bots: dict[int, str] = field(default_factory=dict)
+    next_hand_pause_seconds: float = 3.0
+    bot_delay_seconds: float = 0.5
+
+
+class Table(GameFlow):
+    """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
+
+    def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
+                 spec: TableSpec, *, store: Store, clock: Clock) -> None:
+        self.id = table_id
+        self.rules = rules
+        self.config = config
+        self.spec = spec
+        self.store = store
+        self.clock = clock
+        self.seats = [Seat(i) for i in range(spec.num_seats)]
+        self.spectators: dict[str, Connection] = {}
+        self.version = 0
+        self.status: str = "waiting"
+        self.inbox: asyncio.Queue[InboxMessage] = asyncio.Queue()
+        self._deadline: float | None = None
+        self._deadline_handle: Handle | None = None
+        self._pause_handle: Handle | None = None
+        self.stopped = False
+        self.games_saved = 0
+        GameFlow.__init__(self)
+
+    # ----- outside interface ----------------------------------------------------------------
+    def post(self, msg: InboxMessage) -> None:
+        """Enqueue a message for the actor (never blocks; safe from any task or timer)."""
+        if not self.stopped:
+            self.inbox.put_nowait(msg)
+
+    async def call(self, fn: Any) -> Any:
+        """Run ``fn(table)`` inside the actor and return its result (admin inspection)."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        if self.stopped:
+            return fn(self)
+        self.post(Control(fn, fut))
+        return await fut
+
+    def summary(self) -> dict[str, Any]:
+        """Public lobby facts (reads only; no awaits, so it is consistent)."""
+        return {
+            "id": self.id,
+            "game": self.rules.name,
+            "status": self.status,
+            "version": self.version,
+            "num_seats": len(self.seats),
+            "seats_taken": sum(1 for s in self.seats if s.taken),
+            "seats": [s.public(self.in_hand(s.index)).model_dump() for s in self.seats],
+            "hand": self.hand,
+            "turn_timeout_seconds": self.spec.turn_timeout_seconds,
+            "config": dict(self.spec.config),
+        }
+
+    async def run(self) -> None:
+        """The actor loop: handle inbox messages one by one until closed."""
+        try:
+            while True:
+                msg = await self.inbox.get()
+                try:
+                    if await self._handle(msg):
+                        return
+                except Exception:  # a bug must not kill the table silently
+                    log.exception("table %s failed handling %r", self.id, type(msg).__name__)
+                finally:
+                    self.inbox.task_done()
+        finally:
+            self.stopped = True
+            self._cancel_timers()
+            self._drain_inbox()
+
+    def _drain_inbox(self) -> None:
+        while not self.inbox.empty():
+            msg = self.inbox.get_nowait()
+            if isinstance(msg, Control) and not msg.future.done():
+                msg.future.set_result(msg.fn(self))
+            self.inbox.task_done()
+
+    async def _handle(self, msg: InboxMessage) -> bool:
+        """Dispatch one message; True means stop the actor."""
+        match msg:
+            case ClientRequest(conn, p.Join() as m):
+                await self._join(conn, m)
+            case ClientRequest(conn, p.Act() as m):
+                await self._act(conn, m)
+            case ClientRequest(conn, p.Leave() as m):
+                await self._leave(conn, m)
+            case ClientRequest(conn, p.Resync() as m):
+                self._resync(conn, m)
+            case Disconnected(conn):
+                self._disconnected(conn)
+            case DeadlineExpired(version):
+                await self._deadline_expired(version)
+            case NextHand(version):
+                if version == self.version and self.status == "between_hands":
+                    await self.start_game_if_ready()
+            case Control(fn, future):
+                try:
+                    result = fn(self)
+                    if inspect.isawaitable(result):
+                        result = await result
+                except Exception as exc:
+                    if not future.done():
+                        future.set_exception(exc)
+                else:
+                    if not future.done():
+                        future.set_result(result)
+            case Close(reason):
+                self._close(reason)
+                return True
+        return False
+
+    # ----- requests -------------------------------------------------------------------------
+    def _error(self, conn: Connection, code: str, message: str, req: Any = None) -> None:
+        ref = None
+        if req is not None:
+            ref = p.RequestRef(type=req.type, rid=req.rid,
+                               action_id=getattr(req, "action_id", None))
+        conn.send(p.Error(code=code, message=message, table_id=self.id, version=self.version,
+                          request=ref))
+
+    def seat_of(self, conn: Connection) -> Seat | None:
+        """The seat this connection holds here, if any."""
+        return next((s for s in self.seats if s.conn is conn), None)
+
+    async def _join(self, conn: Connection, m: p.Join) -> None:
+        if m.spectate:
+            self.spectators[conn.id] = conn
+            conn.send(p.Joined(table_id=self.id, version=self.version, role="spectator",
+                               seat=None, rid=m.rid))
+            conn.send(self.state_for(None))
+            return
+        seat = self._resumable(conn, m)
+        if seat is not None:
+            self._resume(conn, seat, m)
+            return
+        if m.seat_token is not None:
+            self._error(conn, "table.bad_seat_token", "no seat here has this seat token", m)
+            return
+        if m.seat is not None and m.seat >= len(self.seats):
+            self._error(conn, "table.bad_seat", f"no seat {m.seat} (seats: {len(self.seats)})", m)
+            return
+        if m.seat is not None and self.seats[m.seat].taken:
+            self._error(conn, "table.seat_taken", f"seat {m.seat} is taken", m)
+            return
+        free = [s for s in self.seats if not s.taken and (m.seat is None or s.index == m.seat)]
+        if not free:
+            self._error(conn, "table.no_free_seat", "every seat is taken", m)
+            return
+        await self.seat_player(free[0], conn, m.rid)
+
+    def _resumable(self, conn: Connection, m: p.Join) -> Seat | None:
+        for s in self.seats:
+            if m.seat is not None and s.index != m.seat:
+                continue
+            if s.leaving or not s.taken:
+                continue
+            if m.seat_token is not None:
+                if s.token_matches(m.seat_token):
+                    return s
+            elif s.player_id == conn.player.id and not s.bot:
+                return s
+        return None
+
+    def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
+        old = seat.conn
+        if old is not None and old is not conn:
+            old.send(p.Error(code="table.replaced", message=f"seat {seat.index} resumed elsewhere",
+                             table_id=self.id, version=self.version))
+        for other in self.seats:  # one seat per connection per table
+            if other is not seat and other.conn is conn:
+                other.conn = None
+        seat.conn = conn
+        self.spectators.pop(conn.id, None)
+        conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
+                           seat_token=seat.token, resumed=True, rid=m.rid))
+        conn.send(self.state_for(seat.index))
+
+    async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
+                          bot_kind: str | None = None) -> None:
+        """Give ``seat`` to ``conn``'s player (a person or a built-in bot); bumps the version and
+        starts the game once the table is full."""
+        for other in self.seats:
+            if other.conn is conn:
+                other.conn = None
+        self.spectators.pop(conn.id, None)
+        stack = self.spec.starting_stack if self.rules.uses_stacks else None
+        token = seat.take(conn.player.id, conn.player.name, bot=bot_kind is not None,
+                          bot_kind=bot_kind, stack=stack)
+        seat.conn = conn
+        self.version += 1
+        conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
+                           seat_token=token, rid=rid))
+        if not await self.start_game_if_ready():
+            self.broadcast_state()
+
+    async def _act(self, conn: Connection, m: p.Act) -> None:
+        seat = self.seat_of(conn)
+        if seat is None:
+            self._error(conn, "table.not_seated", "this connection holds no seat here", m)
+            return
+        if m.seat is not None and m.seat != seat.index:
+            self._error(conn, "table.not_your_seat",
+                        f"seat {m.seat} is not yours (you hold seat {seat.index})", m)
+            return
+        done = seat.answers.get(m.action_id)
+        if done is not None:
+            conn.send(done.model_copy(update={"duplicate": True, "rid": m.rid}))
+            conn.send(self.state_for(seat.index))
+            return
+        if self.recorder is None or self.status != "playing":
+            self._error(conn, "table.no_game", f"no game is running (status {self.status})", m)
+            return
+        if m.version != self.version:
+            self._error(conn, "table.stale_version",
+                        f"action made against version {m.version}; the table is at {self.version}",
+                        m)
+            return
+        gs = self.game_seat(seat.index)
+        if gs is None:
+            self._error(conn, "engine.not_your_turn", f"seat {seat.index} is not in this hand", m)
+            return
+        try:
+            events = self.recorder.act(gs, dict(m.action), t_ms=self.t_ms())
+        except EngineError as exc:
+            self._error(conn, exc.code, exc.message, m)
+            return
+        self.version += 1
+        answer = p.Accepted(table_id=self.id, version=self.version, action_id=m.action_id,
+                            rid=m.rid)
+        seat.remember(m.action_id, answer)
+        conn.send(answer)
+        await self.after_action(events, seat.index, timeout=False)
+
+    async def _leave(self, conn: Connection, m: p.Leave) -> None:
+        self.spectators.pop(conn.id, None)
+        seat = self.seat_of(conn)
+        conn.send(p.Left(table_id=self.id, version=self.version, rid=m.rid))
+        if seat is not None:
+            await self.release(seat)
+
+    async def release(self, seat: Seat) -> None:
+        """The holder gives the seat up: freed now, or when the running game ends (its timer
+        keeps acting for it meanwhile)."""
+        seat.conn = None
+        if self.status == "playing" and self.in_hand(seat.index):
+            seat.leaving = True
+            return
+        seat.free()
+        self.version += 1
+        self.broadcast_state()
+
+    async def kick_now(self, index: int) -> bool:
+        """Remove seat ``index``'s holder (told ``table_closed``/``kicked``); False if empty."""
+        seat = self.seats[index]
+        if not seat.taken:
+            return False
+        if seat.conn is not None:
+            seat.conn.send(p.TableClosed(table_id=self.id, version=self.version, reason="kicked"))
+        await self.release(seat)
+        return True
+
+    def _resync(self, conn: Connection, m: p.Resync) -> None:
+        seat = self.seat_of(conn)
+        if seat is None and conn.id not in self.spectators:
+            self._error(conn, "table.not_joined", "join the table first", m)
+            return
+        conn.send(self.state_for(None if seat is None else seat.index))
+
+    def _disconnected(self, conn: Connection) -> None:
+        self.spectators.pop(conn.id, None)
+        for s in self.seats:
+            if s.conn is conn:
+                s.conn = None
+
+    # ----- the deadline ---------------------------------------------------------------------
+    def arm_deadline(self) -> None:
+        """Cancel the running deadline and arm one for the current decision point, if any."""
+        if self._deadline_handle is not None:
+            self._deadline_handle.cancel()
+        self._deadline_handle, self._deadline = None, None
+        if self.status != "playing" or self.recorder is None:
+            return
+        if self.recorder.state.timer_seat() is None:
+            return
+        timeout = self.spec.turn_timeout_seconds
+        self._deadline = self.clock.now() + timeout
+        self._deadline_handle = self.clock.call_later(timeout, self.post,
+                                                      DeadlineExpired(self.version))
+
+    def deadline_ms(self) -> int | None:
+        """Milliseconds left on the running deadline (``None`` if none runs)."""
+        if self._deadline is None:
+            return None
+        return max(0, round((self._deadline - self.clock.now()) * 1000))
+
+    async def _deadline_expired(self, version: int) -> None:
+        if version != self.version or self.status != "playing" or self.recorder is None:
+            return  # something happened first: the timer lost the race
+        state = self.recorder.state
+        gs = state.timer_seat()
+        action = None if gs is None else state.timeout_action(gs)
+        if gs is None or action is None:
+            return
+        events = self.recorder.act(gs, action, timeout=True, t_ms=self.t_ms())
+        self.version += 1
+        await self.after_action(events, self.table_seat(gs), timeout=True)
+
+    def arm_pause(self, seconds: float) -> None:
+        """Arm the pause before the next poker hand."""
+        if self._pause_handle is not None:
+            self._pause_handle.cancel()
+        self._pause_handle = self.clock.call_later(seconds, self.post, NextHand(self.version))
+
+    def _cancel_timers(self) -> None:
+        for h in (self._deadline_handle, self._pause_handle):
+            if h is not None:
+                h.cancel()
+        self._deadline_handle = self._pause_handle = None
+        self._deadline = None
+
+    def _close(self, reason: str) -> None:
+        self._cancel_timers()
+        self.status = "closed"
+        self.version += 1
+        msg = p.TableClosed(table_id=self.id, version=self.version, reason=reason)
+        for conn in self.connections():
+            conn.send(msg)
+        for s in self.seats:
+            s.conn = None
+        self.spectators.clear()

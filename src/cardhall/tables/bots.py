@@ -1,0 +1,85 @@
+"""Built-in bots at a table: a :class:`~.connections.Connection` driven by a policy.
+
+A bot holds its seat exactly like a person: it is a player identity (``is_bot``) attached to
+the seat through the same join path, it receives exactly the messages a socket would (its
+``state``: its view and its legal actions), and it answers with the same ``act`` request posted
+to the table's inbox, carrying the version it saw and a fresh ``action_id``. It never sees the
+game state. Its thinking delay runs on the injected clock (one armed handle per bot).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..bots import Policy
+from ..server import protocol as p
+from ..storage.interface import PlayerRecord
+from .clock import Clock, Handle
+from .messages import ClientRequest
+
+_ids = itertools.count(1)
+
+
+class BotConnection:
+    """A seat's bot. ``post`` is the table's :meth:`~.actor.Table.post`.
+
+    Args:
+        player: the bot's identity.
+        policy: its decision function (sees only the view and the legal actions).
+        clock: the injected clock for the thinking delay.
+        delay_seconds: thinking time before each move.
+        post: where its ``act`` requests go.
+    """
+
+    def __init__(self, player: PlayerRecord, policy: Policy, clock: Clock, delay_seconds: float,
+                 post: Callable[[Any], None]) -> None:
+        self.id = f"b{next(_ids)}"
+        self.player = player
+        self.policy = policy
+        self.clock = clock
+        self.delay_seconds = delay_seconds
+        self._post = post
+        self._rng = random.Random(secrets.randbits(64))
+        self._pending: Handle | None = None
+        self._moves = itertools.count(1)
+        self.closed = False
+        self.tables: set[str] = set()
+        self.errors: list[p.Error] = []
+
+    def send(self, msg: BaseModel) -> None:
+        if self.closed:
+            return
+        if isinstance(msg, p.State):
+            self._on_state(msg)
+        elif isinstance(msg, p.Error):
+            self.errors = [*self.errors[-9:], msg]  # a stale move: the next state re-plans
+        elif isinstance(msg, p.TableClosed):
+            self.close()
+
+    def close(self) -> None:
+        self.closed = True
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    def _on_state(self, state: p.State) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        if state.legal_actions and state.view is not None and state.status == "playing":
+            self._pending = self.clock.call_later(self.delay_seconds, self._move, state)
+
+    def _move(self, state: p.State) -> None:
+        self._pending = None
+        if self.closed or state.view is None:
+            return
+        action = self.policy.choose(state.view, list(state.legal_actions), self._rng)
+        act = p.Act(type="act", table_id=state.table_id, version=state.version,
+                    action_id=f"{self.id}-{next(self._moves)}", action=action)
+        self._post(ClientRequest(self, act))

@@ -1,0 +1,261 @@
+"""Game flow of a table actor: start a game, draw chance, fan out, finish and save.
+
+Mixed into :class:`~.actor.Table`; runs only inside the table's task.
+
+* **Start**: when every seat is taken (later poker hands: at least ``min_seats`` seats with
+  chips), a fresh 32-byte ``secrets`` seed drives a :class:`~cardhall.engine.SeededShuffler`; the
+  seed's commitment is published in a ``game_started`` table event and every ``state``.
+* **Chance** actions are applied as soon as they are due, drawn from that shuffler.
+* **Fan-out**: each recipient gets the events it may see (``Event.visible_to`` of its game
+  seat; spectators and seats not in the hand see public events only) and its own view.
+* **End**: the deadline is cancelled in the same step; the history (with ``id``, ``table_id``,
+  ``started_at``, ``ended_at``, ``outcome``, ``seed_commitment`` and the revealed ``seed``) is
+  saved once with one :class:`~cardhall.storage.interface.SeatResult` per game seat; poker stacks
+  move by the returns and the next hand is dealt after a pause; a Blot table is finished.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Event, Recorder, SeatInfo, SeededShuffler, commitment
+from ..server import protocol as p
+from ..storage.interface import SeatResult
+
+if TYPE_CHECKING:
+    from .connections import Connection
+
+log = logging.getLogger(__name__)
+
+
+class GameFlow:
+    """The game-lifecycle half of a table (see the module docstring)."""
+
+    if TYPE_CHECKING:  # provided by Table
+        id: str
+        rules: Any
+        config: Any
+        spec: Any
+        store: Any
+        clock: Any
+        seats: list[Any]
+        spectators: dict[str, Connection]
+        version: int
+        status: str
+        games_saved: int
+
+        def arm_deadline(self) -> None: ...
+        def deadline_ms(self) -> int | None: ...
+        def arm_pause(self, seconds: float) -> None: ...
+        def _cancel_timers(self) -> None: ...
+
+    def __init__(self) -> None:
+        self.recorder: Recorder | None = None
+        self.hand = 0
+        self.seat_map: list[int] = []
+        self.game_id: str | None = None
+        self.seed: bytes | None = None
+        self.seed_commitment: str | None = None
+        self.shuffler: SeededShuffler | None = None
+        self.started_at: datetime | None = None
+        self._t0 = 0.0
+        self._dealer_seat: int | None = None
+
+    # ----- seat mapping ---------------------------------------------------------------------
+    def in_hand(self, seat: int) -> bool:
+        return self.recorder is not None and seat in self.seat_map
+
+    def game_seat(self, seat: int) -> int | None:
+        """The game's seat index of table seat ``seat`` (``None`` if not in this hand)."""
+        return self.seat_map.index(seat) if self.in_hand(seat) else None
+
+    def table_seat(self, game_seat: int | None) -> int | None:
+        return None if game_seat is None else self.seat_map[game_seat]
+
+    def t_ms(self) -> int:
+        """Milliseconds since the running game started."""
+        return max(0, round((self.clock.now() - self._t0) * 1000))
+
+    def connections(self) -> list[Connection]:
+        out = [s.conn for s in self.seats if s.conn is not None]
+        return out + list(self.spectators.values())
+
+    # ----- start ----------------------------------------------------------------------------
+    def _eligible(self) -> list[int]:
+        uses_stacks = self.rules.uses_stacks
+        return [s.index for s in self.seats
+                if s.taken and not s.leaving and (not uses_stacks or (s.stack or 0) > 0)]
+
+    async def start_game_if_ready(self) -> bool:
+        """Start the next game if the table is ready; returns whether one started."""
+        eligible = self._eligible()
+        full = all(s.taken for s in self.seats)
+        if self.status == "waiting":
+            ready = full and len(eligible) >= self.rules.min_seats
+        elif self.status == "between_hands":
+            ready = len(eligible) >= self.rules.min_seats
+            if not ready:
+                self.status = "waiting"
+                self.version += 1
+                self.broadcast_state()
+        else:
+            ready = False
+        if ready:
+            await self._start(eligible)
+        return ready
+
+    def _next_dealer(self, eligible: list[int]) -> int:
+        if self._dealer_seat is None:
+            return eligible[0]
+        later = [s for s in eligible if s > self._dealer_seat]
+        return later[0] if later else eligible[0]
+
+    async def _start(self, eligible: list[int]) -> None:
+        self.seat_map = list(eligible)
+        dealer_ts = self._next_dealer(eligible)
+        self._dealer_seat = dealer_ts
+        infos = [SeatInfo(self.seats[ts].name or f"seat {ts}", self.seats[ts].bot,
+                          self.seats[ts].player_id) for ts in eligible]
+        stacks = [self.seats[ts].stack or 0 for ts in eligible] if self.rules.uses_stacks else None
+        self.recorder = Recorder(self.rules, self.config, infos, eligible.index(dealer_ts), stacks)
+        self.seed = secrets.token_bytes(32)
+        self.seed_commitment = commitment(self.seed)
+        self.shuffler = SeededShuffler(self.seed)
+        self.game_id = uuid.uuid4().hex
+        self.started_at = self.clock.wall()
+        self._t0 = self.clock.now()
+        self.hand += 1
+        self.status = "playing"
+        self.version += 1
+        started = Event("game_started", {"game_id": self.game_id, "hand": self.hand,
+                                         "seat_map": list(eligible), "dealer": dealer_ts,
+                                         "seed_commitment": self.seed_commitment})
+        self.fan_events([started], None, timeout=False)
+        await self.after_action([], None, timeout=False)
+
+    # ----- after each accepted action -------------------------------------------------------
+    async def after_action(self, events: list[Event], seat: int | None, *, timeout: bool) -> None:
+        """Fan out ``events`` (already applied; version already bumped), apply due chance
+        actions, finish the game if it ended, re-arm the deadline and send every state."""
+        assert self.recorder is not None and self.shuffler is not None
+        if events:
+            self.fan_events(events, seat, timeout=timeout)
+        state = self.recorder.state
+        while not state.is_over and state.chance_due():
+            chance = state.chance_action(self.shuffler)
+            more = self.recorder.act(None, chance, t_ms=self.t_ms())
+            self.version += 1
+            self.fan_events(more, None, timeout=False)
+        if state.is_over:
+            await self._finish()
+            return
+        self.arm_deadline()
+        self.broadcast_state()
+
+    def fan_events(self, events: list[Event], seat: int | None, *, timeout: bool) -> None:
+        """Send each recipient only the events its game seat may see."""
+        for s in self.seats:
+            if s.conn is not None:
+                self._send_events(s.conn, events, self.game_seat(s.index), seat, timeout)
+        for conn in self.spectators.values():
+            self._send_events(conn, events, None, seat, timeout)
+
+    def _send_events(self, conn: Connection, events: list[Event], gs: int | None,
+                     seat: int | None, timeout: bool) -> None:
+        visible = [e.to_json() for e in events if e.visible_to(gs)]
+        if visible:
+            conn.send(p.Events(table_id=self.id, version=self.version, seat=seat,
+                               timeout=timeout, events=visible))
+
+    def broadcast_state(self) -> None:
+        """Send every seat and spectator its own full state."""
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send(self.state_for(s.index))
+        for conn in self.spectators.values():
+            conn.send(self.state_for(None))
+
+    def state_for(self, seat: int | None) -> p.State:
+        """The redacted snapshot for table seat ``seat`` (``None`` = spectator)."""
+        gs = None if seat is None else self.game_seat(seat)
+        view = legal = to_act = None
+        timer = None
+        if self.recorder is not None:
+            st = self.recorder.state
+            view = st.view(gs)
+            legal = st.legal_actions(gs) if gs is not None and self.status == "playing" else []
+            to_act = [self.seat_map[g] for g in st.to_act()]
+            timer = self.table_seat(st.timer_seat()) if self.status == "playing" else None
+        return p.State(
+            table_id=self.id, version=self.version, game=self.rules.name,
+            status=self.status,  # type: ignore[arg-type]
+            hand=self.hand, seat=seat, game_seat=gs, seat_map=list(self.seat_map),
+            seats=[s.public(self.in_hand(s.index)) for s in self.seats],
+            view=view, legal_actions=legal or [], to_act=to_act or [], timer_seat=timer,
+            deadline_ms=self.deadline_ms() if timer is not None else None,
+            turn_timeout_ms=round(self.spec.turn_timeout_seconds * 1000),
+            seed_commitment=self.seed_commitment, game_id=self.game_id,
+        )
+
+    # ----- end ------------------------------------------------------------------------------
+    async def _finish(self) -> None:
+        assert self.recorder is not None and self.recorder.state.outcome is not None
+        self._cancel_timers()  # the same step that ends the game
+        outcome = self.recorder.state.outcome
+        ended_at = self.clock.wall()
+        history = self.finished_history(ended_at)
+        self.status = "between_hands" if self.rules.uses_stacks else "finished"
+        await self._save(history, ended_at)
+        over = p.GameOver(table_id=self.id, version=self.version, game_id=self.game_id or "",
+                          outcome=outcome.to_json(), history=history)
+        for conn in self.connections():
+            conn.send(over)
+        if self.rules.uses_stacks:
+            for gs, ts in enumerate(self.seat_map):
+                seat = self.seats[ts]
+                seat.stack = (seat.stack or 0) + outcome.returns[gs]
+        if any(s.leaving for s in self.seats):
+            for s in self.seats:
+                if s.leaving:
+                    s.free()
+            self.version += 1
+        self.broadcast_state()
+        if self.rules.uses_stacks:
+            self.arm_pause(self.spec.next_hand_pause_seconds)
+
+    def finished_history(self, ended_at: datetime) -> dict[str, Any]:
+        """The finished history document with the stored-game fields and the revealed seed."""
+        assert self.recorder is not None and self.recorder.state.outcome is not None
+        assert self.seed is not None and self.started_at is not None
+        self.recorder.history.extra.update({
+            "id": self.game_id,
+            "table_id": self.id,
+            "started_at": self.started_at.isoformat(),
+            "ended_at": ended_at.isoformat(),
+            "outcome": self.recorder.state.outcome.to_json(),
+            "seed_commitment": self.seed_commitment,
+            "seed": self.seed.hex(),
+        })
+        return self.recorder.history.to_json()
+
+    async def _save(self, history: dict[str, Any], ended_at: datetime) -> None:
+        assert self.recorder is not None and self.recorder.state.outcome is not None
+        outcome = self.recorder.state.outcome
+        results = [
+            SeatResult(seat=gs, name=info.name, result=outcome.returns[gs],
+                       player_id=info.player_id, is_bot=info.bot)
+            for gs, info in enumerate(self.recorder.history.seats)
+        ]
+        try:
+            await self.store.save_game(
+                game_id=self.game_id, game=self.rules.name, table_id=self.id, history=history,
+                outcome=outcome.to_json(), results=results, started_at=self.started_at,
+                ended_at=ended_at,
+            )
+            self.games_saved += 1
+        except Exception:
+            log.exception("table %s: saving game %s failed", self.id, self.game_id)

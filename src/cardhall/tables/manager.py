@@ -1,0 +1,193 @@
+"""The table registry (``design.md`` sections 5 and 8): create, find, list, close, kick.
+
+The only in-process registry of the server. It owns every table task and cancels them all on
+:meth:`TableManager.stop`. A table lives in exactly one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..bots import get_policy, policy_names
+from ..engine import InvalidConfig, get_game
+from ..server.settings import Settings
+from ..storage.interface import Store
+from .actor import Table, TableSpec
+from .bots import BotConnection
+from .clock import Clock, RealClock
+from .messages import Close, Control
+
+log = logging.getLogger(__name__)
+
+
+class TableManager:
+    """Registry of live tables.
+
+    Args:
+        settings: limits and defaults (``max_tables``, ``bot_delay_seconds``, ...).
+        store: where finished games are saved and bot identities created.
+        clock: injected time (tests pass a :class:`~.clock.FakeClock`).
+    """
+
+    def __init__(self, settings: Settings, store: Store, clock: Clock | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.clock = clock or RealClock()
+        self.tables: dict[str, Table] = {}
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.closed_count = 0
+        self._started = False
+
+    async def start(self) -> None:
+        self._started = True
+
+    async def stop(self) -> None:
+        """Close every table (players get ``table_closed``/``shutdown``) and cancel every task."""
+        for table in list(self.tables.values()):
+            table.post(Close("shutdown"))
+        tasks = list(self.tasks.values())
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=2.0)
+            for t in pending:
+                t.cancel()
+            for t in pending:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await t
+        self.tables.clear()
+        self.tasks.clear()
+        self._started = False
+
+    def spec_for(self, game: str, *, config: dict[str, Any] | None = None,
+                 num_seats: int | None = None, bots: dict[int, str] | None = None,
+                 turn_timeout_seconds: float | None = None,
+                 starting_stack: int | None = None) -> tuple[Any, Any, TableSpec]:
+        """Validate a table request. Returns ``(rules, config, spec)``.
+
+        Raises:
+            UnknownGame: no such game. InvalidConfig: bad config, seat count, bot seat or kind,
+            timeout or stack (the message names the value).
+        """
+        rules = get_game(game)
+        cfg = rules.config(config or {})
+        n = rules.min_seats if num_seats is None else num_seats
+        stack: int | None = None
+        if rules.uses_stacks:
+            stack = starting_stack or self.settings.default_starting_stack
+            if type(stack) is not int or stack <= 0:
+                raise InvalidConfig(f"starting_stack must be positive whole chips, got {stack!r}")
+        elif starting_stack is not None:
+            raise InvalidConfig(f"{game} takes no starting_stack, got {starting_stack!r}")
+        rules.check_setup(cfg, n, 0, None if stack is None else [stack] * n)
+        bots = dict(bots or {})
+        for seat, kind in bots.items():
+            if not 0 <= seat < n:
+                raise InvalidConfig(f"bot seat {seat!r} is not a seat of {n}")
+            if kind not in policy_names():
+                raise InvalidConfig(f"unknown bot kind {kind!r}; known: {policy_names()}")
+        timeout = turn_timeout_seconds
+        if timeout is None:
+            timeout = self.settings.turn_timeout_seconds
+        lo, hi = self.settings.min_turn_timeout_seconds, self.settings.max_turn_timeout_seconds
+        if not lo <= timeout <= hi:
+            raise InvalidConfig(f"turn_timeout_seconds {timeout!r} is outside [{lo}, {hi}]")
+        spec = TableSpec(game=game, config=dict(config or {}), num_seats=n,
+                         turn_timeout_seconds=float(timeout), starting_stack=stack, bots=bots,
+                         next_hand_pause_seconds=self.settings.next_hand_pause_seconds,
+                         bot_delay_seconds=self.settings.bot_delay_seconds)
+        return rules, cfg, spec
+
+    async def create(self, game: str, **kwargs: Any) -> Table:
+        """Create and start a table; its bots take their seats at once.
+
+        Raises:
+            UnknownGame, InvalidConfig: see :meth:`spec_for`. RuntimeError: too many tables.
+        """
+        rules, cfg, spec = self.spec_for(game, **kwargs)
+        if len(self.tables) >= self.settings.max_tables:
+            raise RuntimeError(f"the server already runs {len(self.tables)} tables")
+        table = Table(uuid.uuid4().hex[:12], rules, cfg, spec, store=self.store, clock=self.clock)
+        self.tables[table.id] = table
+        task = asyncio.create_task(table.run(), name=f"table-{table.id}")
+        self.tasks[table.id] = task
+        task.add_done_callback(functools.partial(self._gone, table.id))
+        for seat, kind in sorted(spec.bots.items()):
+            player, _ = await self.store.create_player(f"{kind}-bot-{table.id[:4]}-{seat}",
+                                                       is_bot=True)
+            bot = BotConnection(player, get_policy(game, kind), self.clock,
+                                spec.bot_delay_seconds, table.post)
+            await table.call(_seat_bot(seat, bot, kind))
+        return table
+
+    def _gone(self, table_id: str, _task: object = None) -> None:
+        if self.tables.pop(table_id, None) is not None:
+            self.closed_count += 1
+        self.tasks.pop(table_id, None)
+
+    def get(self, table_id: str) -> Table | None:
+        return self.tables.get(table_id)
+
+    def list(self, game: str | None = None) -> list[Table]:
+        return [t for t in self.tables.values() if game is None or t.rules.name == game]
+
+    async def close(self, table_id: str, reason: str = "closed") -> bool:
+        """Close a table and wait for its task to end; False if there is no such table."""
+        table = self.tables.get(table_id)
+        task = self.tasks.get(table_id)
+        if table is None or task is None:
+            return False
+        table.post(Close(reason))
+        await asyncio.wait({task}, timeout=2.0)
+        return True
+
+    async def kick(self, table_id: str, seat: int) -> bool:
+        """Remove a seat's holder (told ``table_closed``/``kicked``); False if nobody holds it.
+
+        Raises:
+            KeyError: no such table. IndexError: no such seat.
+        """
+        table = self.tables[table_id]
+        if not 0 <= seat < len(table.seats):
+            raise IndexError(f"no seat {seat} at table {table_id}")
+        return bool(await table.call(lambda t: t.kick_now(seat)))
+
+    async def quick_seat(self, game: str) -> tuple[Table, int]:
+        """A waiting table of ``game`` with a free seat (the first one found), else a new one
+        with default settings. Returns ``(table, free seat index)``."""
+        for t in self.list(game):
+            if t.status == "waiting":
+                free = [s.index for s in t.seats if not s.taken]
+                if free:
+                    return t, free[0]
+        table = await self.create(game)
+        return table, 0
+
+    def stats(self) -> dict[str, Any]:
+        """Server figures for the admin: tables by status, seats, connections, saved games."""
+        by_status: dict[str, int] = {}
+        for t in self.tables.values():
+            by_status[t.status] = by_status.get(t.status, 0) + 1
+        return {
+            "tables": len(self.tables),
+            "tables_by_status": by_status,
+            "tables_closed": self.closed_count,
+            "seats_taken": sum(sum(1 for s in t.seats if s.taken) for t in self.tables.values()),
+            "connections": sum(len(t.connections()) for t in self.tables.values()),
+            "games_saved": sum(t.games_saved for t in self.tables.values()),
+            "inbox_backlog": sum(t.inbox.qsize() for t in self.tables.values()),
+        }
+
+
+def _seat_bot(seat: int, bot: BotConnection, kind: str) -> Callable[[Table], Awaitable[None]]:
+    def run(table: Table) -> Awaitable[None]:
+        return table.seat_player(table.seats[seat], bot, bot_kind=kind)
+
+    return run
+
+
+__all__ = ["Control", "TableManager"]

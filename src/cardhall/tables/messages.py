@@ -1,0 +1,64 @@
+"""What may be posted to a table's inbox (``design.md`` section 5).
+
+Sockets, bots, timers and the manager never touch a table's state: they post one of these
+frozen records and the table's actor task handles it. Timer records carry the ``version`` they
+were armed at; the actor ignores them once the version has moved on (a move that reached the
+inbox first always wins over the timer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..server import protocol as p
+from .connections import Connection
+
+
+@dataclass(frozen=True, slots=True)
+class ClientRequest:
+    """A parsed ``join``/``act``/``leave``/``resync`` from a connection."""
+
+    conn: Connection
+    msg: p.Join | p.Act | p.Leave | p.Resync
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    """The connection's socket is gone (its seat stays held)."""
+
+    conn: Connection
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineExpired:
+    """The turn deadline armed at ``version`` ran out."""
+
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """The pause between poker hands armed at ``version`` is over."""
+
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """Run ``fn(table)`` inside the actor and resolve ``future`` with its result (admin)."""
+
+    fn: Callable[[Any], Any]
+    future: asyncio.Future[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close the table: tell everyone ``table_closed`` with ``reason`` and stop the actor."""
+
+    reason: str
+
+
+InboxMessage = ClientRequest | Disconnected | DeadlineExpired | NextHand | Control | Close

@@ -1,0 +1,84 @@
+"""Seats of a table (``design.md`` section 5): who holds each seat, and its connection.
+
+A seat is held by a player (a person or a built-in bot) from the moment it is taken until it is
+freed (leave outside a game, kick, or the end of the game in which its holder left). A holder
+gets a random seat token; a disconnect keeps the seat (``conn`` becomes ``None``, the timer keeps
+running and timeouts act for it) and a reconnect with the same player or the token resumes it.
+Only the table actor mutates seats.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..server.protocol import SeatPublic
+from .connections import Connection
+
+RECENT_ACTION_IDS = 64
+"""How many answered ``action_id``s a seat remembers for idempotent retries."""
+
+
+@dataclass
+class Seat:
+    """One seat. ``stack`` is the seat's chips (poker games) or ``None``."""
+
+    index: int
+    player_id: str | None = None
+    name: str | None = None
+    bot: bool = False
+    bot_kind: str | None = None
+    token: str | None = None
+    conn: Connection | None = None
+    stack: int | None = None
+    leaving: bool = False
+    """The holder left during a game: the seat is freed when that game ends."""
+    answers: OrderedDict[str, Any] = field(default_factory=OrderedDict)
+    """Recent ``action_id`` -> the message that answered it (re-sent on a retry)."""
+
+    @property
+    def taken(self) -> bool:
+        return self.player_id is not None
+
+    def take(self, player_id: str, name: str, *, bot: bool = False, bot_kind: str | None = None,
+             stack: int | None = None) -> str:
+        """Give the seat to a player; returns the new seat token (32 random URL-safe chars)."""
+        self.player_id, self.name, self.bot, self.bot_kind = player_id, name, bot, bot_kind
+        self.token = secrets.token_urlsafe(24)
+        self.stack = stack
+        self.leaving = False
+        self.answers.clear()
+        return self.token
+
+    def free(self) -> None:
+        """Empty the seat (its connection is detached by the caller)."""
+        self.player_id = self.name = self.token = self.bot_kind = None
+        self.bot = self.leaving = False
+        self.conn = None
+        self.stack = None
+        self.answers.clear()
+
+    def token_matches(self, token: str) -> bool:
+        """Constant-time comparison with the seat token."""
+        return self.token is not None and hmac.compare_digest(self.token, token)
+
+    def remember(self, action_id: str, answer: Any) -> None:
+        """Keep the answer to ``action_id`` (the oldest of more than 64 is forgotten)."""
+        self.answers[action_id] = answer
+        self.answers.move_to_end(action_id)
+        while len(self.answers) > RECENT_ACTION_IDS:
+            self.answers.popitem(last=False)
+
+    def public(self, in_hand: bool) -> SeatPublic:
+        return SeatPublic(
+            seat=self.index,
+            name=self.name,
+            player_id=self.player_id,
+            bot=self.bot,
+            connected=self.conn is not None and not self.conn.closed,
+            stack=self.stack,
+            in_hand=in_hand,
+        )

@@ -1,0 +1,228 @@
+"""The table actor on a fake clock: turns, deadlines, versions, retries, seats, leaks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import Harness, LeakCheckingConnection
+
+from cardhall.engine import History, replay
+from cardhall.server import protocol as p
+
+
+async def full_table(h: Harness, game: str = "toy_duel", **kw: Any) -> tuple[Any, list[Any]]:
+    table = await h.manager.create(game, num_seats=2, **kw)
+    a, b = await h.player("ana"), await h.player("bob")
+    await h.join(table, a, seat=0)
+    await h.join(table, b, seat=1)
+    return table, [a, b]
+
+
+def to_play(table: Any) -> int:
+    return table.seat_map[table.recorder.state.to_act()[0]]
+
+
+async def test_game_starts_when_full_and_each_seat_sees_only_its_hand(h: Harness) -> None:
+    table, conns = await full_table(h)
+    assert table.status == "playing"
+    for i, c in enumerate(conns):
+        st = c.last("state")
+        assert st.seat == i and st.view["hand"] is not None and len(st.view["hand"]) == 2
+        other = conns[1 - i].last("state").view["hand"]
+        assert not set(other) & set(st.view["hand"])
+        assert st.seed_commitment == table.seed_commitment
+    assert conns[to_play(table)].last("state").legal_actions
+    assert conns[1 - to_play(table)].last("state").legal_actions == []
+
+
+async def test_timeout_applies_the_games_timeout_action_logged_as_timeout(h: Harness) -> None:
+    table, conns = await full_table(h)
+    seat = to_play(table)
+    expected = table.recorder.state.timeout_action(table.game_seat(seat))
+    v = table.version
+    assert conns[seat].last("state").deadline_ms == 10_000
+    await h.advance(table, 9.999)
+    assert table.version == v
+    await h.advance(table, 0.001)
+    assert table.version == v + 1
+    last = table.recorder.history.actions[-1]
+    assert last.action == expected and last.timeout and last.seat == table.game_seat(seat)
+    ev = conns[1 - seat].last("events")
+    assert ev.timeout and ev.seat == seat
+
+
+async def test_move_just_before_the_deadline_wins_over_the_timer(h: Harness) -> None:
+    table, conns = await full_table(h)
+    seat = to_play(table)
+    hand = conns[seat].last("state").view["hand"]
+    best = max(hand, key=lambda c: int(c[0]))
+    await h.advance(table, 9.999)
+    v = table.version
+    # the move is already in the inbox when the timer fires: the timer's message is stale
+    from cardhall.server.protocol import Act
+    from cardhall.tables.messages import ClientRequest
+    act = Act(type="act", table_id=table.id, version=v, action_id="m",
+              action={"type": "play", "card": best})
+    table.post(ClientRequest(conns[seat], act))
+    h.clock.advance(0.001)
+    await h.settle(table)
+    acts = [a for a in table.recorder.history.actions if a.seat is not None]
+    assert len(acts) == 1 and acts[0].action["card"] == best and not acts[0].timeout
+    assert table.version == v + 1
+
+
+async def test_stale_version_is_refused_and_changes_nothing(h: Harness) -> None:
+    table, conns = await full_table(h)
+    seat = to_play(table)
+    card = conns[seat].last("state").view["hand"][0]
+    v = table.version
+    await h.act(table, conns[seat], {"type": "play", "card": card}, version=v - 1)
+    err = conns[seat].last("error")
+    assert err.code == "table.stale_version" and err.request.action_id == "a1"
+    assert table.version == v
+    assert not [a for a in table.recorder.history.actions if a.seat is not None]
+
+
+async def test_action_id_retry_is_answered_again_not_reapplied(h: Harness) -> None:
+    table, conns = await full_table(h)
+    seat = to_play(table)
+    card = conns[seat].last("state").view["hand"][0]
+    v = table.version
+    await h.act(table, conns[seat], {"type": "play", "card": card}, version=v, action_id="x")
+    await h.act(table, conns[seat], {"type": "play", "card": card}, version=v, action_id="x")
+    acc = conns[seat].of_type("accepted")
+    assert [a.duplicate for a in acc] == [False, True] and acc[0].version == acc[1].version
+    assert table.version == v + 1
+    assert len([a for a in table.recorder.history.actions if a.seat is not None]) == 1
+
+
+async def test_errors_for_wrong_seat_out_of_turn_and_not_seated(h: Harness) -> None:
+    table, conns = await full_table(h)
+    seat = to_play(table)
+    other = 1 - seat
+    v = table.version
+    card = conns[other].last("state").view["hand"][0]
+    await h.act(table, conns[other], {"type": "play", "card": card})
+    assert conns[other].last("error").code == "engine.not_your_turn"
+    await h.act(table, conns[other], {"type": "play", "card": card}, seat=seat)
+    assert conns[other].last("error").code == "table.not_your_seat"
+    await h.act(table, conns[seat], {"type": "play", "card": "Zz"})
+    assert conns[seat].last("error").code == "engine.malformed_action"
+    await h.act(table, conns[seat], {"type": "play", "card": card})
+    assert conns[seat].last("error").code == "engine.illegal_action"
+    watcher = await h.player("eve")
+    await h.join(table, watcher, spectate=True)
+    await h.act(table, watcher, {"type": "play", "card": card})
+    assert watcher.last("error").code == "table.not_seated"
+    assert table.version == v
+
+
+async def test_reconnect_resumes_the_seat_with_one_full_snapshot(h: Harness) -> None:
+    table, conns = await full_table(h)
+    from cardhall.tables.messages import Disconnected
+    table.post(Disconnected(conns[0]))
+    await h.settle(table)
+    assert table.seats[0].conn is None and table.seats[0].taken
+    again = await h.player("ana-2")
+    again.player = conns[0].player  # same identity, new socket
+    await h.join(table, again)
+    joined, st = again.messages
+    assert joined.type == "joined" and joined.resumed and joined.seat == 0
+    assert st.type == "state" and st.version == table.version
+    assert st.view == table.recorder.state.view(table.game_seat(0))
+    # or by seat token from another identity
+    stranger = await h.player("mallory")
+    await h.join(table, stranger, seat=1, seat_token="wrong")
+    assert stranger.last("error").code == "table.bad_seat_token"
+    await h.join(table, stranger, seat_token=table.seats[1].token)
+    assert stranger.last("joined").seat == 1
+    assert conns[1].last("error").code == "table.replaced"
+
+
+async def test_disconnected_seat_is_moved_by_its_timer_until_the_game_ends(h: Harness) -> None:
+    table, conns = await full_table(h)
+    from cardhall.tables.messages import Disconnected
+    for c in conns:
+        table.post(Disconnected(c))
+    for _ in range(4):
+        await h.advance(table, 10.0)
+    assert table.status == "finished"
+    assert all(a.timeout for a in table.recorder.history.actions if a.seat is not None)
+    assert len(h.store.games) == 1
+    assert h.clock.pending() == 0
+
+
+async def test_finished_game_is_saved_once_and_replays_to_its_outcome(h: Harness) -> None:
+    table = await h.manager.create("toy_duel", num_seats=3, bots={0: "random", 1: "random",
+                                                                2: "random"})
+    for _ in range(20):
+        await h.advance(table, 1.0)
+    assert table.status == "finished"
+    (summary, history), = h.store.games.values()
+    assert len(summary.seats) == 3 and all(r.is_bot for r in summary.seats)
+    state = replay(History.from_json(history))
+    assert state.outcome.to_json() == history["outcome"] == summary.outcome
+    from cardhall.engine import commitment
+    assert commitment(bytes.fromhex(history["seed"])) == history["seed_commitment"]
+    assert history["table_id"] == table.id and history["id"] == summary.id
+    # the deal is recomputable from the revealed seed
+    from toygame import DECK
+
+    from cardhall.engine import SeededShuffler
+    deal = history["actions"][0]["action"]
+    redo = SeededShuffler(bytes.fromhex(history["seed"]))(list(DECK))
+    assert deal["hands"][0] == redo[:2]
+
+
+async def test_spectator_and_seats_never_receive_a_hidden_card(h: Harness) -> None:
+    table = await h.manager.create("toy_duel", num_seats=4, bots={2: "random", 3: "random"},
+                                   config={"cards_each": 3})
+    players = [await h.player(n) for n in ("ana", "bob", "eve")]
+    checked = [LeakCheckingConnection(c.player, table) for c in players]
+    await h.join(table, checked[2], spectate=True)
+    await h.join(table, checked[0], seat=0)
+    await h.join(table, checked[1], seat=1)
+    for _ in range(20):
+        await h.advance(table, 10.0)
+    assert table.status == "finished"
+    for c in checked:
+        assert c.violations == [] and c.checked > 5
+    assert checked[2].last("state").view["hand"] is None
+    assert checked[2].last("game_over").history["seed"]
+
+
+async def test_poker_table_carries_stacks_and_deals_the_next_hand(h: Harness) -> None:
+    table = await h.manager.create("toy_stacks", num_seats=2, starting_stack=2,
+                                   config={"stake": 1}, bots={0: "random", 1: "random"})
+    await h.advance(table, 5.0)
+    assert table.hand >= 1
+    for _ in range(200):
+        if table.status == "waiting":
+            break
+        await h.advance(table, 1.0)
+    stacks = sorted(s.stack for s in table.seats)
+    assert stacks == [0, 4]
+    assert len(h.store.games) == table.hand >= 2
+    assert table.status == "waiting" and h.clock.pending() == 0
+
+
+async def test_leave_during_a_game_keeps_the_seat_in_play_until_it_ends(h: Harness) -> None:
+    table, conns = await full_table(h)
+    table.post(__import__("cardhall.tables.messages", fromlist=["x"]).ClientRequest(
+        conns[0], p.Leave(type="leave", table_id=table.id)))
+    await h.settle(table)
+    assert conns[0].last("left") and table.seats[0].leaving and table.seats[0].taken
+    for _ in range(4):
+        await h.advance(table, 10.0)
+    assert table.status == "finished" and not table.seats[0].taken
+
+
+async def test_admin_inspect_close_and_kick(h: Harness) -> None:
+    table, conns = await full_table(h)
+    snap = await table.call(lambda t: t.recorder.state.snapshot())
+    assert snap["hands"] is not None
+    assert await h.manager.kick(table.id, 1)
+    assert conns[1].last("table_closed").reason == "kicked"
+    assert await h.manager.close(table.id)
+    assert conns[0].last("table_closed").reason == "closed"
+    assert h.manager.get(table.id) is None and h.clock.pending() == 0
