@@ -15,6 +15,8 @@ def serve(host: str | None = None, port: int | None = None) -> None:
         create_app(settings),
         host=host or settings.host,
         port=port or settings.port,
-        ws_max_size=settings.max_frame_bytes,
+        ws=settings.ws_implementation,
+        ws_max_size=settings.ws_max_size_bytes,
+        ws_per_message_deflate=False,
         log_level="info",
     )

@@ -1,0 +1,105 @@
+"""Admin REST under ``/api/admin`` (``design.md`` section 6), guarded by ``settings.admin_token``.
+
+``Authorization: Bearer <admin token>``, compared in constant time; every route answers 503
+``admin.disabled`` while no admin token is configured, 401 ``admin.bad_token`` otherwise.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, HTTPException, Request
+from pydantic import BaseModel, ConfigDict
+
+from ...tables.actor import Table
+from ...tables.manager import TableManager
+
+
+def _fail(status: int, code: str, message: str) -> HTTPException:
+    return HTTPException(status_code=status, detail={"code": code, "message": message})
+
+
+async def require_admin(request: Request,
+                        authorization: Annotated[str | None, Header()] = None) -> None:
+    """Check the admin bearer token (constant-time)."""
+    expected = request.app.state.settings.admin_token
+    if not expected:
+        raise _fail(503, "admin.disabled", "set CARDHALL_ADMIN_TOKEN to enable admin routes")
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(),
+                                                             expected.encode()):
+        raise _fail(401, "admin.bad_token", "missing or wrong admin token")
+
+
+router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)])
+
+
+def _tables(request: Request) -> TableManager:
+    return request.app.state.tables
+
+
+Tables = Annotated[TableManager, Depends(_tables)]
+
+
+def _table(manager: TableManager, table_id: str) -> Table:
+    table = manager.get(table_id)
+    if table is None:
+        raise _fail(404, "table.not_found", f"no live table {table_id!r}")
+    return table
+
+
+class Kick(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+
+
+def _inspect(t: Table) -> dict[str, Any]:
+    out = t.summary()
+    out["seat_map"] = list(t.seat_map)
+    out["game_id"] = t.game_id
+    out["seed_commitment"] = t.seed_commitment
+    out["deadline_ms"] = t.deadline_ms()
+    out["inbox"] = t.inbox.qsize()
+    out["spectators"] = len(t.spectators)
+    if t.recorder is not None:
+        out["snapshot"] = t.recorder.state.snapshot()
+        out["history"] = t.recorder.history.to_json()
+    return out
+
+
+@router.get("/tables")
+async def admin_list_tables(manager: Tables) -> list[dict[str, Any]]:
+    """Every live table with its version and inbox backlog."""
+    return [{**t.summary(), "inbox": t.inbox.qsize(), "spectators": len(t.spectators)}
+            for t in manager.list()]
+
+
+@router.get("/tables/{table_id}")
+async def admin_inspect_table(table_id: str, manager: Tables) -> dict[str, Any]:
+    """The full, unredacted state (``snapshot()``) and the history so far (no seed)."""
+    table = _table(manager, table_id)
+    result: dict[str, Any] = await table.call(_inspect)
+    return result
+
+
+@router.post("/tables/{table_id}/close")
+async def admin_close_table(table_id: str, manager: Tables) -> dict[str, Any]:
+    """Close a table: everyone gets ``table_closed``; a running game is abandoned (not saved)."""
+    _table(manager, table_id)
+    return {"closed": await manager.close(table_id)}
+
+
+@router.post("/tables/{table_id}/kick")
+async def admin_kick_seat(table_id: str, body: Kick, manager: Tables) -> dict[str, Any]:
+    """Remove a seat's holder (during a game its timer plays on until the game ends)."""
+    table = _table(manager, table_id)
+    if not 0 <= body.seat < len(table.seats):
+        raise _fail(422, "table.bad_seat", f"no seat {body.seat} at table {table_id}")
+    return {"kicked": await manager.kick(table_id, body.seat)}
+
+
+@router.get("/stats")
+async def admin_stats(manager: Tables) -> dict[str, Any]:
+    """Tables by status, seats taken, connections, games saved, inbox backlog."""
+    return manager.stats()

@@ -1,0 +1,190 @@
+"""The one WebSocket endpoint ``/ws`` (``design.md`` section 6, protocol in ``docs/protocol.md``).
+
+Each socket has one reader (this handler) and one writer task draining a bounded outbound
+queue (:class:`~cardhall.tables.connections.QueueConnection`). The reader checks every frame in
+this order: text (not binary), size (``max_frame_bytes``), rate (token bucket), JSON, message
+model; a bad frame gets a typed ``error`` and the connection stays usable. Frames above the
+hard limit uvicorn enforces (``ws_max_size_bytes``) close the socket with 1009; a client whose
+outbound queue overflows is closed with 4008. Table requests are posted to the table's inbox;
+nothing here touches a table's state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket
+from pydantic import BaseModel, ValidationError
+
+from ..storage.interface import PlayerRecord, Store
+from ..tables.connections import CLOSE, QueueConnection
+from ..tables.manager import TableManager
+from ..tables.messages import ClientRequest, Disconnected
+from . import protocol as p
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+ANONYMOUS = PlayerRecord(id="", name="")
+MAX_DROPPED = 200
+"""Rate-limited messages tolerated before the socket is closed (1008)."""
+
+
+class TokenBucket:
+    """``rate`` messages per second sustained, ``burst`` at once; time from the event loop."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.stamp = asyncio.get_running_loop().time()
+
+    def take(self) -> bool:
+        now = asyncio.get_running_loop().time()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Session:
+    """One socket: authentication state, the reader loop and request dispatch."""
+
+    def __init__(self, ws: WebSocket, settings: Settings, tables: TableManager,
+                 store: Store) -> None:
+        self.ws, self.settings, self.tables, self.store = ws, settings, tables, store
+        self.conn = QueueConnection(ANONYMOUS, settings.ws_outbound_queue)
+        self.authed = False
+        self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
+        self.dropped = 0
+
+    async def run(self) -> None:
+        writer = asyncio.create_task(self._writer(), name=f"ws-writer-{self.conn.id}")
+        try:
+            await self._reader()
+        finally:
+            for table_id in self.conn.tables:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    table.post(Disconnected(self.conn))
+            self.conn.close()
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    async def _writer(self) -> None:
+        queue = self.conn.queue
+        while True:
+            msg = await queue.get()
+            if msg is CLOSE:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(self.conn.close_code or 1000)
+                return
+            try:
+                await self.ws.send_text(msg.model_dump_json())
+            except Exception:  # the socket is gone; the reader will see the disconnect
+                return
+
+    def error(self, code: str, message: str, req: Any = None, table_id: str | None = None) -> None:
+        ref = None
+        if isinstance(req, BaseModel):
+            ref = p.RequestRef(type=getattr(req, "type", None), rid=getattr(req, "rid", None),
+                               action_id=getattr(req, "action_id", None))
+        self.conn.send(p.Error(code=code, message=message, table_id=table_id, request=ref))
+
+    async def _reader(self) -> None:
+        while not self.conn.closed:
+            frame = await self.ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if text is None:
+                self.error("protocol.binary_frame", "binary frames are not accepted")
+                continue
+            msg = self._parse(text)
+            if msg is not None:
+                await self._dispatch(msg)
+
+    def _parse(self, text: str) -> Any:
+        """The client message in ``text``, or ``None`` after answering with a typed error."""
+        limit = self.settings.max_frame_bytes
+        if len(text) > limit or len(text.encode()) > limit:
+            self.error("protocol.frame_too_large", f"frame of {len(text.encode())} bytes is "
+                       f"larger than max_frame_bytes={limit}")
+            return None
+        if not self.bucket.take():
+            self.dropped += 1
+            if self.dropped > MAX_DROPPED:
+                self.conn.close(1008)
+            else:
+                self.error("protocol.rate_limited",
+                           f"more than {self.settings.ws_rate_per_second}/s; message dropped")
+            return None
+        try:
+            raw = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            self.error("protocol.invalid_json", f"invalid JSON: {exc}")
+            return None
+        if not isinstance(raw, dict):
+            kind = type(raw).__name__
+            self.error("protocol.invalid_message", f"expected a JSON object, got {kind}")
+            return None
+        try:
+            return p.CLIENT.validate_python(raw)
+        except ValidationError as exc:
+            self.error(p.error_code_for(exc), p.describe(exc), table_id=_str(raw.get("table_id")))
+            return None
+
+    async def _dispatch(self, msg: Any) -> None:
+        match msg:
+            case p.Ping():
+                self.conn.send(p.Pong(nonce=msg.nonce, rid=msg.rid))
+            case p.Hello():
+                await self._hello(msg)
+            case _ if not self.authed:
+                self.error("auth.required", "send hello with your token first", msg,
+                           table_id=getattr(msg, "table_id", None))
+            case p.Join() | p.Act() | p.Leave() | p.Resync():
+                table = self.tables.get(msg.table_id)
+                if table is None:
+                    self.error("table.not_found", f"no live table {msg.table_id!r}", msg,
+                               table_id=msg.table_id)
+                    return
+                if isinstance(msg, p.Join):
+                    self.conn.tables.add(table.id)
+                table.post(ClientRequest(self.conn, msg))
+
+    async def _hello(self, msg: p.Hello) -> None:
+        player = await self.store.player_for_token(msg.token)
+        if player is None:
+            self.error("auth.bad_token", "the token belongs to no player", msg)
+            return
+        if player.banned:
+            self.error("auth.banned", f"player {player.id} is banned", msg)
+            return
+        if self.authed and player.id != self.conn.player.id:
+            self.error("auth.bad_token", "this connection is already another player's", msg)
+            return
+        self.conn.player, self.authed = player, True
+        self.conn.send(p.Welcome(player_id=player.id, name=player.name,
+                                 max_frame_bytes=self.settings.max_frame_bytes,
+                                 rate_per_second=self.settings.ws_rate_per_second, rid=msg.rid))
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and len(value) <= 64 else None
+
+
+@router.websocket("/ws")
+async def websocket_endpoint(ws: WebSocket) -> None:
+    """Accept, then run the session until the client goes or the server closes it."""
+    await ws.accept()
+    state = ws.app.state
+    session = Session(ws, state.settings, state.tables, state.store)
+    await session.run()
