@@ -21,6 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from cardhall.engine.inspect import strings_in
 from cardhall.server.app import create_app
+from cardhall.server.protocol import SERVER
 from cardhall.server.settings import Settings
 from cardhall.tables.connections import QueueConnection
 
@@ -103,6 +104,7 @@ class Client:
         assert isinstance(text, str)
         self.raw.append(text)
         msg = json.loads(text)
+        SERVER.validate_python(msg)  # every server message conforms to the protocol models
         self.received.append(msg)
         return msg  # type: ignore[no-any-return]
 

@@ -19,7 +19,7 @@ from cardhall.bots import RandomPolicy
 from cardhall.engine import History, replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
-from toygame import register  # noqa: E402
+from toygame import register
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,11 +104,12 @@ def test_cli_replays_a_saved_history(toy: None, tmp_path: Path) -> None:
     history = asyncio.run(make())
     path = tmp_path / "game.json"
     path.write_text(json.dumps(history))
+    tables_dir = str(ROOT / "tests" / "tables")
     code = (
-        "import sys; sys.path.insert(0, %r); import pytest;"
+        f"import sys; sys.path.insert(0, {tables_dir!r}); import pytest;"
         "from toygame import register; mp = pytest.MonkeyPatch(); register(mp);"
-        "from cardhall.cli import main; sys.exit(main(['replay', %r]))"
-    ) % (str(ROOT / "tests" / "tables"), str(path))
+        f"from cardhall.cli import main; sys.exit(main(['replay', {str(path)!r}]))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src")}, timeout=60)
     assert out.returncode == 0, out.stderr
@@ -117,7 +118,7 @@ def test_cli_replays_a_saved_history(toy: None, tmp_path: Path) -> None:
 
 
 async def seated_pair(live: LiveServer, timeout: float, **body: Any) -> tuple[Any, ...]:
-    (pa, ta), (pb, tb) = await live.player("ana"), await live.player("bob")
+    (_, ta), (_, tb) = await live.player("ana"), await live.player("bob")
     table = await create_table(live, ta, game="toy_duel", seats=2,
                                turn_timeout_seconds=timeout, **body)
     return table["id"], ta, tb
@@ -189,8 +190,8 @@ async def test_rest_lobby_and_admin(toy: None) -> None:
         auth = {"Authorization": f"Bearer {token}"}
         admin = {"Authorization": "Bearer admin-secret"}
         async with live.http as http:
-            r = await http.post("/api/tables", json={"game": "toy_duel", "config": {"cards_each": 9}},
-                                headers=auth)
+            bad_config = {"game": "toy_duel", "config": {"cards_each": 9}}
+            r = await http.post("/api/tables", json=bad_config, headers=auth)
             assert r.status_code == 422 and r.json()["detail"]["code"] == "engine.invalid_config"
             r = await http.post("/api/tables", json={"game": "nope"}, headers=auth)
             assert r.json()["detail"]["code"] == "engine.unknown_game"

@@ -1,0 +1,62 @@
+"""The wire protocol models: strict parsing, stable error mapping, the committed JSON Schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from cardhall.server import protocol as p
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_committed_schema_equals_the_generated_one() -> None:
+    committed = (ROOT / "docs" / "protocol.schema.json").read_text(encoding="utf-8")
+    hint = "regenerate: python -m cardhall.server.protocol > docs/protocol.schema.json"
+    assert committed == p.schema_text(), hint
+
+
+def test_schema_names_every_message_type() -> None:
+    schema = p.schema()
+    client = set(schema["client"]["discriminator"]["mapping"])
+    server = set(schema["server"]["discriminator"]["mapping"])
+    assert client == {"hello", "join", "act", "leave", "ping", "resync"}
+    assert {"welcome", "state", "events", "error", "table_closed", "pong", "game_over",
+            "joined", "accepted", "left"} == server
+
+
+@pytest.mark.parametrize(("raw", "code"), [
+    ({"type": "nope"}, "protocol.unknown_type"),
+    ({}, "protocol.unknown_type"),
+    ({"type": "leave", "table_id": "t", "extra": 1}, "protocol.extra_field"),
+    ({"type": "act", "table_id": "t", "version": "3", "action_id": "a", "action": {}},
+     "protocol.invalid_field"),
+    ({"type": "act", "table_id": "t", "version": -1, "action_id": "a", "action": {}},
+     "protocol.invalid_field"),
+    ({"type": "join", "table_id": "", "seat": 0}, "protocol.invalid_field"),
+    ({"type": "hello"}, "protocol.invalid_field"),
+])
+def test_bad_client_messages_map_to_stable_codes(raw: dict[str, object], code: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        p.CLIENT.validate_python(raw)
+    assert p.error_code_for(info.value) == code
+    assert code in p.ERROR_CODES
+
+
+def test_client_messages_round_trip() -> None:
+    msgs = [
+        {"type": "hello", "token": "t"},
+        {"type": "join", "table_id": "t", "seat": 2},
+        {"type": "join", "table_id": "t", "spectate": True},
+        {"type": "act", "table_id": "t", "version": 4, "action_id": "a1",
+         "action": {"type": "bid", "level": 9, "trump": "h"}},
+        {"type": "leave", "table_id": "t"},
+        {"type": "ping", "nonce": 7},
+        {"type": "resync", "table_id": "t"},
+    ]
+    for raw in msgs:
+        parsed = p.CLIENT.validate_python(raw)
+        assert parsed.model_dump(exclude_defaults=True) == {k: v for k, v in raw.items()
+                                                           if k != "type"} | {"type": raw["type"]}
