@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 
@@ -53,12 +54,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _make_manager(settings: Settings, store: object) -> object | None:
+def _make_manager(settings: Settings, store: Any) -> Any:
     try:
         from ..tables.manager import TableManager
     except ModuleNotFoundError:
         return None
-    return TableManager(settings, store)  # type: ignore[arg-type]
+    return TableManager(settings, store)
 
 
 def _include_routers(app: FastAPI) -> None:
