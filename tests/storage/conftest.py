@@ -23,8 +23,18 @@ POSTGRES_URL = os.environ.get(
 )
 
 
+_REACHABILITY: dict[str, str | None] = {}
+"""Per-session cache of :func:`_postgres_unreachable` (one connection attempt per URL)."""
+
+
 async def _postgres_unreachable(url: str) -> str | None:
     """``None`` when a connection to ``url`` succeeds within 2 s, else why it failed."""
+    if url not in _REACHABILITY:
+        _REACHABILITY[url] = await _try_connect(url)
+    return _REACHABILITY[url]
+
+
+async def _try_connect(url: str) -> str | None:
     import asyncpg
 
     dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)

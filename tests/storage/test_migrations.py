@@ -68,3 +68,29 @@ async def test_sqlite_pragmas_wal_and_foreign_keys(tmp_path: Path) -> None:
 @pytest.mark.postgres
 async def test_postgres_migrated_to_head_matches_models(pg_store: SqlStore) -> None:
     await _check(pg_store)
+
+
+def _sqlite_tables(path: Path) -> set[str]:
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def test_cli_db_upgrade(tmp_path: Path) -> None:
+    from cardhall.cli import main
+
+    db = tmp_path / "cli.db"
+    assert main(["db", "upgrade", "--url", f"sqlite+aiosqlite:///{db}"]) == 0
+    assert _sqlite_tables(db) >= {"alembic_version", "players", "games", "game_results"}
+
+
+def test_repo_alembic_ini_upgrades_to_head(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    db = tmp_path / "ini.db"
+    monkeypatch.setenv("CARDHALL_DATABASE_URL", f"sqlite+aiosqlite:///{db}")
+    command.upgrade(Config(str(Path(__file__).resolve().parents[2] / "alembic.ini")), "head")
+    assert _sqlite_tables(db) >= {"alembic_version", "players", "games", "game_results"}

@@ -6,8 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
-import pytest
-
 from cardhall.storage import SeatResult, Store
 from cardhall.storage.memory import hash_token
 
@@ -48,7 +46,7 @@ async def test_bot_player_records_its_owner(store: Store) -> None:
 
 
 async def test_unknown_token_and_id_give_none(store: Store) -> None:
-    rec, token = await store.create_player("ann")
+    _rec, token = await store.create_player("ann")
     assert await store.player_for_token(token + "x") is None
     assert await store.player_for_token(hash_token(token)) is None  # the hash is no token
     assert await store.get_player("nope") is None

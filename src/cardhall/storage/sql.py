@@ -206,7 +206,7 @@ class SqlStore:
 
 def _games_query(
     game: str | None, player_id: str | None, since: datetime | None, until: datetime | None
-) -> Select[tuple[Game]]:
+) -> Select[Game]:
     """Finished games newest first (ties by id, descending) with the filters applied;
     ``since`` is inclusive and ``until`` exclusive, both on ``ended_at``."""
     query = select(Game).options(selectinload(Game.results))

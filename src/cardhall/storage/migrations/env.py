@@ -12,7 +12,7 @@ Two ways in:
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Literal
 
 from alembic import context
 from sqlalchemy.engine import Connection
@@ -32,7 +32,7 @@ def _url() -> str:
     return Settings().database_url
 
 
-def _render_item(kind: str, obj: Any, autogen_context: Any) -> str | bool:
+def _render_item(kind: str, obj: Any, autogen_context: Any) -> str | Literal[False]:
     """Autogenerate writes :class:`UtcDateTime` as plain ``sa.DateTime(timezone=True)``."""
     if kind == "type" and isinstance(obj, UtcDateTime):
         return "sa.DateTime(timezone=True)"
