@@ -6,7 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
-from cardhall.storage import SeatResult, Store
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from cardhall.storage import MemoryStore, SeatResult, Store
 from cardhall.storage.memory import hash_token
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -120,3 +123,23 @@ async def test_list_games_filters(store: Store) -> None:
     assert await ids(until=T0 + timedelta(minutes=20)) == ["b", "a"]  # until is exclusive
     assert await ids(since=T0 + timedelta(minutes=5), until=T0 + timedelta(minutes=15)) == ["b"]
     assert await ids(player_id="nobody") == []
+
+
+async def test_concurrent_saves_of_one_game_store_it_once(store: Store) -> None:
+    import asyncio
+
+    saved = await asyncio.gather(*(_save(store, "g") for _ in range(4)))
+    assert sorted(saved) == [False, False, False, True]
+    [summary] = await store.list_games()
+    assert len(summary.seats) == 2
+
+
+async def test_a_failed_save_writes_nothing(store: Store) -> None:
+    if isinstance(store, MemoryStore):
+        pytest.skip("only the SQL stores enforce one result per seat")
+    twice = [SeatResult(0, "a", 1), SeatResult(0, "b", -1)]
+    with pytest.raises(IntegrityError):
+        await store.save_game(game_id="bad", game="blot", table_id="t", history={}, outcome={},
+                              results=twice, started_at=T0, ended_at=T0)
+    assert await store.get_game("bad") is None
+    assert await store.list_games() == []
