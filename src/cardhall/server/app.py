@@ -15,6 +15,8 @@ from fastapi import FastAPI
 from .. import __version__
 from ..engine import game_names
 from ..storage.factory import make_store
+from .errors import install_error_handlers
+from .limits import BodySizeLimit
 from .settings import Settings
 
 
@@ -44,6 +46,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="cardhall", version=__version__, lifespan=lifespan)
     app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, object]:
@@ -66,7 +70,9 @@ def _include_routers(app: FastAPI) -> None:
     """Mount every router module present (players, games, lobby, admin, the WebSocket)."""
     import importlib
 
-    for name in ("routes.players", "routes.games", "routes.lobby", "routes.admin", "ws"):
+    modules = ("routes.players", "routes.games", "routes.lobby", "routes.admin",
+               "routes.admin_players", "ws")
+    for name in modules:
         module_name = f"cardhall.server.{name}"
         try:
             module = importlib.import_module(module_name)
