@@ -55,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok", "version": __version__, "games": game_names()}
 
     _include_routers(app)
+    _mount_static(app, settings)
     return app
 
 
@@ -81,3 +82,19 @@ def _include_routers(app: FastAPI) -> None:
                 raise
             continue
         app.include_router(module.router)
+
+
+def _mount_static(app: FastAPI, settings: Settings) -> None:
+    """Serve the browser client: ``/`` is ``static/index.html``, assets under ``/static``."""
+    from fastapi.responses import FileResponse
+    from fastapi.staticfiles import StaticFiles
+
+    directory = settings.resolved_static_dir()
+    if directory is None:
+        return
+    app.mount("/static", StaticFiles(directory=directory), name="static")
+    index = directory / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> FileResponse:
+        return FileResponse(index)
