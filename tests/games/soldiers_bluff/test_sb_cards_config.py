@@ -69,7 +69,7 @@ def test_SB_section3_defaults() -> None:
         ("betting_model", "bogus"), ("ante", "1"),
     ],
 )
-def test_SB_section3_unimplemented_or_invalid_values_name_the_field(field: str, value: object) -> None:
+def test_SB_section3_bad_values_name_the_field(field: str, value: object) -> None:
     with pytest.raises(InvalidConfig, match=field):
         RULES.config({field: value})
 
