@@ -83,7 +83,10 @@ class SoldiersBluffState(GameState):
         return max((self.stakes[s] for s in self.live()), default=0)
 
     def chips(self, seat: int) -> int:
-        """Chips ``seat`` holds behind now: start stack minus ante and stake."""
+        """Chips ``seat`` holds behind now: start stack minus ante and stake; once the hand is
+        over, start stack plus the seat's return (the pot awarded)."""
+        if self._outcome is not None:
+            return self.start_stacks[seat] + self._outcome.returns[seat]
         return self.start_stacks[seat] - self.antes[seat] - self.stakes[seat]
 
     def legal_actions(self, seat: int) -> list[Action]:
