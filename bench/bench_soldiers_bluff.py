@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from cardhall.selfplay import run as selfplay  # noqa: E402
+from cardhall.selfplay import run as selfplay
 
 HANDS = 2000
 
