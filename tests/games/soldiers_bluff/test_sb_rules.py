@@ -201,3 +201,15 @@ def test_SB_rule10_returns_sum_to_zero_and_ignore_seats_sitting_out() -> None:
     no_exchanges(st)
     play(st, [(2, bet(7)), (0, FOLD)])
     assert st.outcome is not None and st.outcome.returns == (-1, 0, 1)
+
+
+def test_SB_rule7_highest_stake_counts_only_non_folded_players() -> None:
+    st = new_hand([20, 20, 20])
+    deal(st, {})
+    no_exchanges(st)
+    play(st, [(1, bet(5)), (2, PASS), (0, PASS), (1, FOLD)])
+    assert st.highest() == 0, "H is taken over non-folded players only (rule 7)"
+    assert types(st.legal_actions(2)) == ["check", "raise", "fold"]
+    play(st, [(2, CHECK), (0, CHECK)])
+    assert st.outcome is not None and st.outcome.reason == "showdown"
+    assert st.outcome.detail is not None and st.outcome.detail["pot"] == 8

@@ -113,6 +113,9 @@ def invariant_violations(st: SoldiersBluffState) -> list[str]:
         for s in st.order:
             if len(st.hands[s]) != HAND_SIZE:
                 out.append(f"seat {s} holds {len(st.hands[s])} cards")
+    showdown = st.outcome is not None and st.outcome.reason == "showdown"
+    if showdown and len({st.stakes[s] for s in st.live()}) != 1:
+        out.append(f"showdown with unequal stakes {st.stakes}")
     if st.outcome is not None and sum(st.outcome.returns) != 0:
         out.append(f"returns {st.outcome.returns} do not sum to 0")
     return out
