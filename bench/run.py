@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from cardhall.engine import game_names, get_game  # noqa: E402
-from cardhall.selfplay import run as selfplay  # noqa: E402
+from cardhall.engine import game_names, get_game
+from cardhall.selfplay import run as selfplay
 
 SELFPLAY_GAMES = {"bazaar_blot": 200, "soldiers_bluff": 2000, "palace_poker": 300}
 

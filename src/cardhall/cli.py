@@ -8,6 +8,8 @@ Sub-commands:
 * ``cardhall selfplay --game NAME --games N --seed S [--seats N] [--json]`` plays random games
   with invariant checks; exit 1 on any violation.
 * ``cardhall serve`` starts the server (uvicorn) with settings from ``CARDHALL_*``.
+* ``cardhall db upgrade [--url URL] [--revision REV]`` applies the Alembic migrations
+  (the server also does this at start-up); the URL defaults to ``CARDHALL_DATABASE_URL``.
 """
 
 from __future__ import annotations
@@ -73,6 +75,18 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _db_upgrade(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from .server.settings import Settings
+    from .storage.sql import upgrade_database
+
+    url = args.url or Settings().database_url
+    asyncio.run(upgrade_database(url, args.revision))
+    print(json.dumps({"upgraded": args.revision}))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardhall", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -98,6 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--host", default=None)
     v.add_argument("--port", type=int, default=None)
     v.set_defaults(func=_serve)
+
+    d = sub.add_parser("db", help="database maintenance")
+    dsub = d.add_subparsers(dest="db_command", required=True)
+    u = dsub.add_parser("upgrade", help="apply the migrations (default: to head)")
+    u.add_argument("--url", default=None, help="database URL (default: CARDHALL_DATABASE_URL)")
+    u.add_argument("--revision", default="head")
+    u.set_defaults(func=_db_upgrade)
     return p
 
 

@@ -13,3 +13,10 @@ def test_healthz() -> None:
         r = client.get("/healthz")
     assert r.status_code == 200
     assert r.json()["status"] == "ok"
+
+
+def test_root_serves_the_browser_client() -> None:
+    with TestClient(create_app(Settings(database_url="memory://"))) as client:
+        r = client.get("/")
+        assert r.status_code == 200
+        assert "cardhall" in r.text

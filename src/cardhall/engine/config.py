@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from functools import cache
 from typing import Any, TypeVar
 
 from .errors import InvalidConfig
@@ -45,6 +46,12 @@ def _type_ok(value: Any, hint: Any) -> bool:
     return True
 
 
+@cache
+def _schema(cls: type) -> tuple[dict[str, dataclasses.Field[Any]], dict[str, Any]]:
+    """The dataclass fields and resolved type hints of a config class (computed once)."""
+    return {f.name: f for f in dataclasses.fields(cls)}, typing.get_type_hints(cls)
+
+
 def config_from_dict(cls: type[C], data: dict[str, Any] | None) -> C:
     """Build the config dataclass ``cls`` from a partial JSON object.
 
@@ -55,8 +62,7 @@ def config_from_dict(cls: type[C], data: dict[str, Any] | None) -> C:
     data = {} if data is None else data
     if not isinstance(data, dict):
         raise InvalidConfig(f"config must be a JSON object, got {type(data).__name__}")
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    hints = typing.get_type_hints(cls)
+    fields, hints = _schema(cls)  # type: ignore[arg-type]
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
         if key not in fields:

@@ -191,7 +191,7 @@ class GameRules(ABC, Generic[C]):
         Raises:
             InvalidConfig: unknown field, wrong type or invalid value (the message names it).
         """
-        return config_from_dict(self.config_cls, data)  # type: ignore[no-any-return]
+        return config_from_dict(self.config_cls, data)
 
     def check_setup(self, config: C, num_seats: int, dealer: int, stacks: Sequence[int] | None) -> None:
         """Raise :class:`InvalidConfig` unless the seats, dealer and stacks fit this game."""

@@ -141,7 +141,7 @@ class ReplayError(EngineError):
         self.code = cause.code
 
 
-def start_state(history: History) -> tuple[GameRules, GameState]:  # type: ignore[type-arg]
+def start_state(history: History) -> tuple[GameRules, GameState]:
     """The rules and the initial state a history describes.
 
     Raises:
@@ -176,7 +176,7 @@ class Recorder:
 
     def __init__(
         self,
-        rules: GameRules,  # type: ignore[type-arg]
+        rules: GameRules,
         config: Any,
         seats: Sequence[SeatInfo],
         dealer: int,

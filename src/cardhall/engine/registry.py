@@ -21,7 +21,7 @@ GAME_MODULES: dict[str, str] = {
 
 
 @cache
-def get_game(name: str) -> GameRules:  # type: ignore[type-arg]
+def get_game(name: str) -> GameRules:
     """The rules object registered as ``name``.
 
     Raises:
@@ -36,7 +36,7 @@ def get_game(name: str) -> GameRules:  # type: ignore[type-arg]
         if exc.name != module_name:
             raise
         raise UnknownGame(f"game {name!r} is not available in this build") from exc
-    rules: GameRules = module.RULES  # type: ignore[type-arg]
+    rules: GameRules = module.RULES
     return rules
 
 

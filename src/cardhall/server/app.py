@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 
 from .. import __version__
 from ..engine import game_names
 from ..storage.factory import make_store
+from .errors import install_error_handlers
+from .limits import BodySizeLimit
 from .settings import Settings
 
 
@@ -43,6 +46,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="cardhall", version=__version__, lifespan=lifespan)
     app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, object]:
@@ -50,22 +55,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok", "version": __version__, "games": game_names()}
 
     _include_routers(app)
+    _mount_static(app, settings)
     return app
 
 
-def _make_manager(settings: Settings, store: object) -> object | None:
+def _make_manager(settings: Settings, store: Any) -> Any:
     try:
         from ..tables.manager import TableManager
     except ModuleNotFoundError:
         return None
-    return TableManager(settings, store)  # type: ignore[arg-type]
+    return TableManager(settings, store)
 
 
 def _include_routers(app: FastAPI) -> None:
     """Mount every router module present (players, games, lobby, admin, the WebSocket)."""
     import importlib
 
-    for name in ("routes.players", "routes.games", "routes.lobby", "routes.admin", "ws"):
+    modules = ("routes.players", "routes.games", "routes.lobby", "routes.admin",
+               "routes.admin_players", "ws")
+    for name in modules:
         module_name = f"cardhall.server.{name}"
         try:
             module = importlib.import_module(module_name)
@@ -74,3 +82,19 @@ def _include_routers(app: FastAPI) -> None:
                 raise
             continue
         app.include_router(module.router)
+
+
+def _mount_static(app: FastAPI, settings: Settings) -> None:
+    """Serve the browser client: ``/`` is ``static/index.html``, assets under ``/static``."""
+    from fastapi.responses import FileResponse
+    from fastapi.staticfiles import StaticFiles
+
+    directory = settings.resolved_static_dir()
+    if directory is None:
+        return
+    app.mount("/static", StaticFiles(directory=directory), name="static")
+    index = directory / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> FileResponse:
+        return FileResponse(index)

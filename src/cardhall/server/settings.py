@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -39,3 +41,12 @@ class Settings(BaseSettings):
     ws_implementation: str = "websockets-sansio"
     """uvicorn's WebSocket implementation (design.md section 9)."""
     max_body_bytes: int = 65_536
+    static_dir: Path | None = None
+    """The browser client's folder; by default the repository's ``static/`` next to ``src/``."""
+
+    def resolved_static_dir(self) -> Path | None:
+        """``static_dir`` if set, else the repository's ``static/`` if it exists, else ``None``."""
+        if self.static_dir is not None:
+            return self.static_dir
+        guess = Path(__file__).resolve().parents[3] / "static"
+        return guess if (guess / "index.html").is_file() else None

@@ -1,0 +1,60 @@
+"""The registered Soldier's Bluff rules object (``RULES``): seats, config and setup (rules 1-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...engine.errors import InvalidConfig
+from ...engine.game import GameRules
+from .config import SoldiersBluffConfig, check_deck
+from .state import SoldiersBluffState
+
+
+class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
+    """Soldier's Bluff: 2-5 seats with chip stacks; one state = one hand."""
+
+    name = "soldiers_bluff"
+    title = "Soldier's Bluff"
+    config_cls = SoldiersBluffConfig
+    min_seats = 2
+    max_seats = 5
+    uses_stacks = True
+
+    def new_state(
+        self,
+        config: SoldiersBluffConfig,
+        num_seats: int,
+        dealer: int,
+        stacks: Sequence[int] | None = None,
+    ) -> SoldiersBluffState:
+        """A hand with antes posted (rule 4), waiting for the deal (a chance action).
+
+        Seats with fewer than ``ante`` chips sit out this hand.
+
+        Raises:
+            InvalidConfig: seats outside ``min_players..max_players`` (SB-1), a bad dealer or
+                stacks, fewer than ``max(2, min_players)`` seats able to post the ante (rule 4),
+                or a deck that could run out (SB-7: ``40 - (6 + exchange_max) * n < 0``).
+        """
+        if not isinstance(config, SoldiersBluffConfig):
+            raise InvalidConfig(f"expected a SoldiersBluffConfig, got {type(config).__name__}")
+        self.check_setup(config, num_seats, dealer, stacks)
+        assert stacks is not None
+        if not config.min_players <= num_seats <= config.max_players:
+            raise InvalidConfig(
+                f"{num_seats} seats is outside min_players={config.min_players}.."
+                f"max_players={config.max_players}"
+            )
+        dealt_in = sum(1 for s in stacks if s >= config.ante)
+        if dealt_in < config.min_players:
+            raise InvalidConfig(
+                f"only {dealt_in} seats can post the ante of {config.ante} (stacks {list(stacks)});"
+                f" at least {config.min_players} must be dealt in"
+            )
+        check_deck(config, dealt_in)
+        return SoldiersBluffState(config, num_seats, dealer, stacks)
+
+
+RULES = SoldiersBluffRules()
+"""The rules object registered as ``soldiers_bluff``."""

@@ -1,0 +1,69 @@
+"""Request dependencies as annotated aliases (``StoreDep``, ``SettingsDep``, ``PlayerDep``,
+``OptionalPlayerDep``, ``AdminDep``) for the REST routers.
+
+``get_store``/``get_settings`` take an ``HTTPConnection`` so they also work in WebSocket
+endpoints. Bearer credentials are read with FastAPI's ``HTTPBearer`` so OpenAPI documents them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.requests import HTTPConnection
+
+from ..storage.interface import PlayerRecord, Store
+from .security import authenticate, check_admin
+from .settings import Settings
+
+_player_bearer = HTTPBearer(auto_error=False, scheme_name="PlayerToken",
+                            description="The token returned by POST /api/players")
+_admin_bearer = HTTPBearer(auto_error=False, scheme_name="AdminToken",
+                           description="CARDHALL_ADMIN_TOKEN")
+
+Credentials = HTTPAuthorizationCredentials | None
+
+
+def get_store(conn: HTTPConnection) -> Store:
+    """The app's store (``app.state.store``, set by the lifespan)."""
+    store: Store = conn.app.state.store
+    return store
+
+
+def get_settings(conn: HTTPConnection) -> Settings:
+    """The app's settings (``app.state.settings``)."""
+    settings: Settings = conn.app.state.settings
+    return settings
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+async def current_player(
+    store: StoreDep, creds: Annotated[Credentials, Depends(_player_bearer)]
+) -> PlayerRecord:
+    """The authenticated caller; 401 ``auth.missing_token``/``auth.invalid_token``,
+    403 ``auth.banned``."""
+    return await authenticate(store, None if creds is None else creds.credentials)
+
+
+async def optional_player(
+    store: StoreDep, creds: Annotated[Credentials, Depends(_player_bearer)]
+) -> PlayerRecord | None:
+    """The caller when a bearer token is sent (checked like :func:`current_player`), else
+    ``None``."""
+    return None if creds is None else await authenticate(store, creds.credentials)
+
+
+async def require_admin(
+    settings: SettingsDep, creds: Annotated[Credentials, Depends(_admin_bearer)]
+) -> None:
+    """Admin guard: 503 ``admin.disabled`` when unset, 401 ``admin.invalid_token``."""
+    check_admin(settings, None if creds is None else creds.credentials)
+
+
+PlayerDep = Annotated[PlayerRecord, Depends(current_player)]
+OptionalPlayerDep = Annotated[PlayerRecord | None, Depends(optional_player)]
+AdminDep = Annotated[None, Depends(require_admin)]

@@ -1,0 +1,113 @@
+"""REST errors: one JSON shape and one table of stable codes (``design.md`` sections 6-7).
+
+Every error response body is ``{"error": {"code": "namespace.code", "message": "...",
+"details": [...]?}}``. Raise :class:`ApiError` with a code from :data:`ERROR_STATUS` (which maps
+each code to its HTTP status); :func:`install_error_handlers` also rewrites FastAPI's validation
+errors (``request.invalid``) and Starlette's HTTP errors (``request.not_found`` ...) into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+ERROR_STATUS: dict[str, int] = {
+    "request.invalid": 422,
+    "request.too_large": 413,
+    "request.not_found": 404,
+    "request.method_not_allowed": 405,
+    "request.error": 400,
+    "auth.missing_token": 401,
+    "auth.invalid_token": 401,
+    "auth.banned": 403,
+    "admin.disabled": 503,
+    "admin.invalid_token": 401,
+    "player.not_found": 404,
+    "game.not_found": 404,
+}
+"""Every stable REST error code and its HTTP status. Add new codes here, never rename one."""
+
+_HTTP_CODES = {404: "request.not_found", 405: "request.method_not_allowed",
+               413: "request.too_large", 422: "request.invalid"}
+
+
+class ErrorDetail(BaseModel):
+    """The inside of an error body."""
+
+    code: str
+    message: str
+    details: list[dict[str, Any]] | None = None
+
+
+class ErrorResponse(BaseModel):
+    """Every REST error body: ``{"error": {...}}``."""
+
+    error: ErrorDetail
+
+
+class ApiError(Exception):
+    """A REST error with a stable ``code`` (a key of :data:`ERROR_STATUS`; ``KeyError`` if not)."""
+
+    def __init__(self, code: str, message: str, *, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = ERROR_STATUS[code]
+        self.code = code
+        self.message = message
+        self.headers = headers
+
+
+def error_response(status: int, code: str, message: str, *,
+                   details: list[dict[str, Any]] | None = None,
+                   headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """The JSON response for one error (``details`` only when given)."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    return JSONResponse({"error": body}, status_code=status,
+                        headers=None if headers is None else dict(headers))
+
+
+def responses(*codes: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses=`` entries documenting the error bodies of ``codes``."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in codes:
+        entry = out.setdefault(ERROR_STATUS[code], {"model": ErrorResponse, "description": ""})
+        entry["description"] = ", ".join(filter(None, [entry["description"], f"`{code}`"]))
+    return out
+
+
+def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
+    return [{"loc": [str(p) for p in err.get("loc", ())], "msg": str(err.get("msg", "")),
+             "type": str(err.get("type", ""))} for err in exc.errors()]
+
+
+async def _on_api_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.code, exc.message, headers=exc.headers)
+
+
+async def _on_validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    details = _validation_details(exc)
+    first = details[0] if details else {"loc": [], "msg": "invalid request"}
+    message = f"{'.'.join(first['loc']) or 'request'}: {first['msg']}"
+    return error_response(422, "request.invalid", message, details=details)
+
+
+async def _on_http_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "request.error")
+    return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Make every REST error (ours, validation, routing) use the one JSON shape."""
+    app.add_exception_handler(ApiError, _on_api_error)
+    app.add_exception_handler(RequestValidationError, _on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, _on_http_error)

@@ -1,0 +1,88 @@
+"""``/api/games``: finished games, listed with their seat results, and their histories."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from ...storage.interface import GameSummary
+from ...storage.models import as_utc
+from ..deps import StoreDep
+from ..errors import ApiError, responses
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+MAX_PAGE = 200
+
+
+class SeatResultPublic(BaseModel):
+    """One seat's result: chips won/lost (poker) or the team's match total (Blot)."""
+
+    seat: int
+    name: str
+    result: int
+    player_id: str | None
+    bot: bool
+
+
+class GameSummaryPublic(BaseModel):
+    """A finished game without its history; times are UTC."""
+
+    id: str
+    game: str
+    table_id: str
+    started_at: datetime
+    ended_at: datetime
+    outcome: dict[str, Any]
+    seats: list[SeatResultPublic]
+
+    @classmethod
+    def of(cls, g: GameSummary) -> GameSummaryPublic:
+        seats = [SeatResultPublic(seat=s.seat, name=s.name, result=s.result,
+                                  player_id=s.player_id, bot=s.is_bot) for s in g.seats]
+        return cls(id=g.id, game=g.game, table_id=g.table_id, started_at=g.started_at,
+                   ended_at=g.ended_at, outcome=g.outcome, seats=seats)
+
+
+class GamePage(BaseModel):
+    """One page of games, newest first; ``next_offset`` is ``None`` on the last page."""
+
+    items: list[GameSummaryPublic]
+    limit: int
+    offset: int
+    next_offset: int | None
+
+
+@router.get("", responses=responses("request.invalid"))
+async def list_games(
+    store: StoreDep,
+    game: Annotated[str | None, Query(max_length=32, description="Game name")] = None,
+    player: Annotated[str | None, Query(max_length=64, description="Player id")] = None,
+    since: Annotated[datetime | None, Query(description="ended_at >= since (UTC if naive)")]
+    = None,
+    until: Annotated[datetime | None, Query(description="ended_at < until (UTC if naive)")]
+    = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> GamePage:
+    """Finished games filtered by game, player and end time, newest first."""
+    rows = await store.list_games(
+        game=game, player_id=player, since=None if since is None else as_utc(since),
+        until=None if until is None else as_utc(until), limit=limit + 1, offset=offset)
+    more = len(rows) > limit
+    return GamePage(items=[GameSummaryPublic.of(g) for g in rows[:limit]], limit=limit,
+                    offset=offset, next_offset=offset + limit if more else None)
+
+
+@router.get("/{game_id}", responses={
+    200: {"description": "The `cardhall-history/1` document"}, **responses("game.not_found")})
+async def get_game(game_id: str, store: StoreDep) -> JSONResponse:
+    """The stored history document of a finished game (replayable with ``cardhall replay``)."""
+    history = await store.get_game(game_id)
+    if history is None:
+        raise ApiError("game.not_found", f"no finished game {game_id!r}")
+    return JSONResponse(history)

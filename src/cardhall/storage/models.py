@@ -1,0 +1,122 @@
+"""The database schema (SQLAlchemy 2 declarative): players, games and per-seat game results.
+
+Types are chosen to behave the same on SQLite and PostgreSQL: ``JSON`` documents and
+timezone-aware timestamps that are always stored and returned in UTC (:class:`UtcDateTime`).
+``docs/storage.md`` describes the tables; Alembic migrations in ``migrations/`` create them and
+a test checks that the two agree.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, MetaData, String
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+ID_LEN = 64
+"""Width of id columns (player ids are 32 hex digits; game and table ids come from the runtime)."""
+NAME_LEN = 64
+"""Width of name columns (the REST API accepts at most 32 characters)."""
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def as_utc(value: datetime) -> datetime:
+    """``value`` as an aware UTC datetime; a naive value is taken to be UTC already."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """``DateTime(timezone=True)`` that binds UTC and always returns aware UTC datetimes.
+
+    SQLite keeps no offset, so every value is converted to UTC before it is stored or compared;
+    PostgreSQL's ``timestamptz`` round-trips the same instant.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        utc = as_utc(value)
+        return utc.replace(tzinfo=None) if dialect.name == "sqlite" else utc
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class Base(DeclarativeBase):
+    """Declarative base with a constraint naming convention (stable names for migrations)."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Player(Base):
+    """An identity: a person or a bot (``owner_id`` = the player who created the bot)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LEN))
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    banned: Mapped[bool] = mapped_column(Boolean, default=False)
+    owner_id: Mapped[str | None] = mapped_column(
+        String(ID_LEN), ForeignKey("players.id", ondelete="SET NULL"), nullable=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    """SHA-256 hex of the bearer token; the token itself is never stored."""
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Game(Base):
+    """A finished game: its history document and outcome (written once)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    table_id: Mapped[str] = mapped_column(String(ID_LEN))
+    started_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    ended_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
+    history: Mapped[dict[str, Any]] = mapped_column(JSON)
+    outcome: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    results: Mapped[list[GameResult]] = relationship(
+        back_populates="game_row", order_by="GameResult.seat", lazy="raise"
+    )
+
+
+class GameResult(Base):
+    """One seat's result in a finished game.
+
+    ``player_id`` is a soft reference (no foreign key): built-in bots need no player row, and a
+    saved game stays intact whatever happens to the identities later.
+    """
+
+    __tablename__ = "game_results"
+
+    game_id: Mapped[str] = mapped_column(
+        String(ID_LEN), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(String(ID_LEN), nullable=True, index=True)
+    name: Mapped[str] = mapped_column(String(NAME_LEN))
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    result: Mapped[int] = mapped_column(Integer)
+    """Chips won/lost (poker) or the team's match total (Blot)."""
+
+    game_row: Mapped[Game] = relationship(back_populates="results")
+
+
+__all__ = ["Base", "Game", "GameResult", "Player", "UtcDateTime", "as_utc"]

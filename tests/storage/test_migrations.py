@@ -1,0 +1,96 @@
+"""The Alembic migrations and the SQLAlchemy models describe the same schema (design.md §8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+from sqlalchemy.engine import Connection
+
+from cardhall.storage.models import Base
+from cardhall.storage.sql import SqlStore, downgrade_connection, upgrade_connection
+
+
+def _diff(connection: Connection) -> list[Any]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return list(compare_metadata(context, Base.metadata))
+
+
+def _tables(connection: Connection) -> set[str]:
+    return set(inspect(connection).get_table_names())
+
+
+async def _check(store: SqlStore) -> None:
+    async with store.engine.connect() as conn:
+        assert await conn.run_sync(_diff) == []
+        assert await conn.run_sync(_tables) >= {"players", "games", "game_results"}
+
+
+async def test_sqlite_migrated_to_head_matches_models(tmp_path: Path) -> None:
+    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+    try:
+        await store.start()
+        await _check(store)
+        await store.start()  # a second start is a no-op
+        await _check(store)
+    finally:
+        await store.close()
+
+
+async def test_sqlite_downgrade_to_base_and_back(tmp_path: Path) -> None:
+    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+    try:
+        await store.start()
+        async with store.engine.begin() as conn:
+            await conn.run_sync(downgrade_connection)
+            assert await conn.run_sync(_tables) == {"alembic_version"}
+            await conn.run_sync(upgrade_connection)
+        await _check(store)
+    finally:
+        await store.close()
+
+
+async def test_sqlite_pragmas_wal_and_foreign_keys(tmp_path: Path) -> None:
+    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+    try:
+        await store.start()
+        async with store.engine.connect() as conn:
+            assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar() == "wal"
+            assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_postgres_migrated_to_head_matches_models(pg_store: SqlStore) -> None:
+    await _check(pg_store)
+
+
+def _sqlite_tables(path: Path) -> set[str]:
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def test_cli_db_upgrade(tmp_path: Path) -> None:
+    from cardhall.cli import main
+
+    db = tmp_path / "cli.db"
+    assert main(["db", "upgrade", "--url", f"sqlite+aiosqlite:///{db}"]) == 0
+    assert _sqlite_tables(db) >= {"alembic_version", "players", "games", "game_results"}
+
+
+def test_repo_alembic_ini_upgrades_to_head(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    db = tmp_path / "ini.db"
+    monkeypatch.setenv("CARDHALL_DATABASE_URL", f"sqlite+aiosqlite:///{db}")
+    command.upgrade(Config(str(Path(__file__).resolve().parents[2] / "alembic.ini")), "head")
+    assert _sqlite_tables(db) >= {"alembic_version", "players", "games", "game_results"}
