@@ -38,7 +38,7 @@ async def test_protocol_errors_before_and_after_hello(toy: None) -> None:
             assert (await error_for(c, {"type": "join", "table_id": "t1"}))["code"] == \
                 "auth.required"
             assert (await error_for(c, {"type": "hello", "token": "nope"}))["code"] == \
-                "auth.bad_token"
+                "auth.invalid_token"
             await c.hello(token)
             cases = {
                 "{not json": "protocol.invalid_json",

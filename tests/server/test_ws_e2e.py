@@ -192,9 +192,9 @@ async def test_rest_lobby_and_admin(toy: None) -> None:
         async with live.http as http:
             bad_config = {"game": "toy_duel", "config": {"cards_each": 9}}
             r = await http.post("/api/tables", json=bad_config, headers=auth)
-            assert r.status_code == 422 and r.json()["detail"]["code"] == "engine.invalid_config"
+            assert r.status_code == 422 and r.json()["error"]["code"] == "engine.invalid_config"
             r = await http.post("/api/tables", json={"game": "nope"}, headers=auth)
-            assert r.json()["detail"]["code"] == "engine.unknown_game"
+            assert r.json()["error"]["code"] == "engine.unknown_game"
             r = await http.post("/api/tables", json={"game": "toy_duel"})
             assert r.status_code == 401
             r = await http.post("/api/tables", headers=auth, json={
@@ -210,7 +210,7 @@ async def test_rest_lobby_and_admin(toy: None) -> None:
             assert q["table_id"] == tid and q["seat"] == 0
             assert (await http.get("/api/admin/tables")).status_code == 401
             bad = await http.get("/api/admin/tables", headers={"Authorization": "Bearer x"})
-            assert bad.json()["detail"]["code"] == "admin.bad_token"
+            assert bad.json()["error"]["code"] == "admin.invalid_token"
             assert len((await http.get("/api/admin/tables", headers=admin)).json()) == 1
             inspect = (await http.get(f"/api/admin/tables/{tid}", headers=admin)).json()
             assert inspect["version"] >= 1 and "snapshot" not in inspect  # no game yet

@@ -30,6 +30,11 @@ ERROR_STATUS: dict[str, int] = {
     "admin.invalid_token": 401,
     "player.not_found": 404,
     "game.not_found": 404,
+    "engine.invalid_config": 422,
+    "engine.unknown_game": 422,
+    "table.not_found": 404,
+    "table.bad_seat": 422,
+    "table.limit": 503,
 }
 """Every stable REST error code and its HTTP status. Add new codes here, never rename one."""
 

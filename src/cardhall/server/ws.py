@@ -25,6 +25,8 @@ from ..tables.connections import CLOSE, QueueConnection
 from ..tables.manager import TableManager
 from ..tables.messages import ClientRequest, Disconnected
 from . import protocol as p
+from .errors import ApiError
+from .security import authenticate
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -161,15 +163,14 @@ class Session:
                 table.post(ClientRequest(self.conn, msg))
 
     async def _hello(self, msg: p.Hello) -> None:
-        player = await self.store.player_for_token(msg.token)
-        if player is None:
-            self.error("auth.bad_token", "the token belongs to no player", msg)
-            return
-        if player.banned:
-            self.error("auth.banned", f"player {player.id} is banned", msg)
+        try:
+            player = await authenticate(self.store, msg.token)
+        except ApiError as exc:  # the same codes as REST: auth.invalid_token, auth.banned
+            self.error(exc.code, exc.message, msg)
             return
         if self.authed and player.id != self.conn.player.id:
-            self.error("auth.bad_token", "this connection is already another player's", msg)
+            self.error("auth.already_authenticated",
+                       f"this connection is already player {self.conn.player.id}'s", msg)
             return
         self.conn.player, self.authed = player, True
         self.conn.send(p.Welcome(player_id=player.id, name=player.name,

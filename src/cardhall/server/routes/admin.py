@@ -1,51 +1,31 @@
-"""Admin REST under ``/api/admin`` (``design.md`` section 6), guarded by ``settings.admin_token``.
+"""Admin REST for tables under ``/api/admin`` (``design.md`` section 6).
 
-``Authorization: Bearer <admin token>``, compared in constant time; every route answers 503
-``admin.disabled`` while no admin token is configured, 401 ``admin.bad_token`` otherwise.
+Guarded by :func:`cardhall.server.deps.require_admin` (``Authorization: Bearer <admin token>``,
+constant-time compare; 503 ``admin.disabled`` while unset, 401 ``admin.invalid_token``).
+Players' admin routes (list, ban) are in ``admin_players.py``.
 """
 
 from __future__ import annotations
 
-import hmac
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict
 
 from ...tables.actor import Table
 from ...tables.manager import TableManager
+from ..deps import require_admin
+from ..errors import ApiError, responses
+from .lobby import TablesDep
 
-
-def _fail(status: int, code: str, message: str) -> HTTPException:
-    return HTTPException(status_code=status, detail={"code": code, "message": message})
-
-
-async def require_admin(request: Request,
-                        authorization: Annotated[str | None, Header()] = None) -> None:
-    """Check the admin bearer token (constant-time)."""
-    expected = request.app.state.settings.admin_token
-    if not expected:
-        raise _fail(503, "admin.disabled", "set CARDHALL_ADMIN_TOKEN to enable admin routes")
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(token.strip().encode(),
-                                                             expected.encode()):
-        raise _fail(401, "admin.bad_token", "missing or wrong admin token")
-
-
-router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)])
-
-
-def _tables(request: Request) -> TableManager:
-    return request.app.state.tables
-
-
-Tables = Annotated[TableManager, Depends(_tables)]
+router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
+                   responses=responses("admin.disabled", "admin.invalid_token"))
 
 
 def _table(manager: TableManager, table_id: str) -> Table:
     table = manager.get(table_id)
     if table is None:
-        raise _fail(404, "table.not_found", f"no live table {table_id!r}")
+        raise ApiError("table.not_found", f"no live table {table_id!r}")
     return table
 
 
@@ -69,14 +49,14 @@ def _inspect(t: Table) -> dict[str, Any]:
 
 
 @router.get("/tables")
-async def admin_list_tables(manager: Tables) -> list[dict[str, Any]]:
+async def admin_list_tables(manager: TablesDep) -> list[dict[str, Any]]:
     """Every live table with its version and inbox backlog."""
     return [{**t.summary(), "inbox": t.inbox.qsize(), "spectators": len(t.spectators)}
             for t in manager.list()]
 
 
 @router.get("/tables/{table_id}")
-async def admin_inspect_table(table_id: str, manager: Tables) -> dict[str, Any]:
+async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """The full, unredacted state (``snapshot()``) and the history so far (no seed)."""
     table = _table(manager, table_id)
     result: dict[str, Any] = await table.call(_inspect)
@@ -84,22 +64,22 @@ async def admin_inspect_table(table_id: str, manager: Tables) -> dict[str, Any]:
 
 
 @router.post("/tables/{table_id}/close")
-async def admin_close_table(table_id: str, manager: Tables) -> dict[str, Any]:
+async def admin_close_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """Close a table: everyone gets ``table_closed``; a running game is abandoned (not saved)."""
     _table(manager, table_id)
     return {"closed": await manager.close(table_id)}
 
 
 @router.post("/tables/{table_id}/kick")
-async def admin_kick_seat(table_id: str, body: Kick, manager: Tables) -> dict[str, Any]:
+async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep) -> dict[str, Any]:
     """Remove a seat's holder (during a game its timer plays on until the game ends)."""
     table = _table(manager, table_id)
     if not 0 <= body.seat < len(table.seats):
-        raise _fail(422, "table.bad_seat", f"no seat {body.seat} at table {table_id}")
+        raise ApiError("table.bad_seat", f"no seat {body.seat} at table {table_id}")
     return {"kicked": await manager.kick(table_id, body.seat)}
 
 
 @router.get("/stats")
-async def admin_stats(manager: Tables) -> dict[str, Any]:
+async def admin_stats(manager: TablesDep) -> dict[str, Any]:
     """Tables by status, seats taken, connections, games saved, inbox backlog."""
     return manager.stats()
