@@ -8,6 +8,7 @@ from conftest import Harness, LeakCheckingConnection
 
 from cardhall.engine import History, replay
 from cardhall.server import protocol as p
+from cardhall.tables.messages import ClientRequest, Disconnected
 
 
 async def full_table(h: Harness, game: str = "toy_duel", **kw: Any) -> tuple[Any, list[Any]]:
@@ -59,9 +60,7 @@ async def test_move_just_before_the_deadline_wins_over_the_timer(h: Harness) -> 
     await h.advance(table, 9.999)
     v = table.version
     # the move is already in the inbox when the timer fires: the timer's message is stale
-    from cardhall.server.protocol import Act
-    from cardhall.tables.messages import ClientRequest
-    act = Act(type="act", table_id=table.id, version=v, action_id="m",
+    act = p.Act(type="act", table_id=table.id, version=v, action_id="m",
               action={"type": "play", "card": best})
     table.post(ClientRequest(conns[seat], act))
     h.clock.advance(0.001)
@@ -119,7 +118,6 @@ async def test_errors_for_wrong_seat_out_of_turn_and_not_seated(h: Harness) -> N
 
 async def test_reconnect_resumes_the_seat_with_one_full_snapshot(h: Harness) -> None:
     table, conns = await full_table(h)
-    from cardhall.tables.messages import Disconnected
     table.post(Disconnected(conns[0]))
     await h.settle(table)
     assert table.seats[0].conn is None and table.seats[0].taken
@@ -141,7 +139,6 @@ async def test_reconnect_resumes_the_seat_with_one_full_snapshot(h: Harness) -> 
 
 async def test_disconnected_seat_is_moved_by_its_timer_until_the_game_ends(h: Harness) -> None:
     table, conns = await full_table(h)
-    from cardhall.tables.messages import Disconnected
     for c in conns:
         table.post(Disconnected(c))
     for _ in range(4):
@@ -208,8 +205,7 @@ async def test_poker_table_carries_stacks_and_deals_the_next_hand(h: Harness) ->
 
 async def test_leave_during_a_game_keeps_the_seat_in_play_until_it_ends(h: Harness) -> None:
     table, conns = await full_table(h)
-    table.post(__import__("cardhall.tables.messages", fromlist=["x"]).ClientRequest(
-        conns[0], p.Leave(type="leave", table_id=table.id)))
+    table.post(ClientRequest(conns[0], p.Leave(type="leave", table_id=table.id)))
     await h.settle(table)
     assert conns[0].last("left") and table.seats[0].leaving and table.seats[0].taken
     for _ in range(4):
@@ -226,3 +222,20 @@ async def test_admin_inspect_close_and_kick(h: Harness) -> None:
     assert await h.manager.close(table.id)
     assert conns[0].last("table_closed").reason == "closed"
     assert h.manager.get(table.id) is None and h.clock.pending() == 0
+
+
+async def test_seats_changing_during_the_pause_do_not_stall_the_next_hand(h: Harness) -> None:
+    table = await h.manager.create("toy_stacks", num_seats=3, starting_stack=50,
+                                   bots={0: "random", 1: "random"})
+    ana = await h.player("ana")
+    await h.join(table, ana, seat=2)
+    for _ in range(30):
+        if table.status == "between_hands":
+            break
+        await h.advance(table, 1.0)
+    assert table.status == "between_hands" and table.hand == 1
+    table.post(ClientRequest(ana, p.Leave(type="leave", table_id=table.id)))
+    await h.settle(table)
+    assert not table.seats[2].taken
+    await h.advance(table, 2.0)  # the pause (2 s) ends: two seats with chips play on
+    assert table.hand == 2 and table.status == "playing" and table.seat_map == [0, 1]

@@ -93,9 +93,9 @@ class Table(GameFlow):
 
     async def call(self, fn: Any) -> Any:
         """Run ``fn(table)`` inside the actor and return its result (admin inspection)."""
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         if self.stopped:
-            return fn(self)
+            raise RuntimeError(f"table {self.id} is closed")
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.post(Control(fn, fut))
         return await fut
 
@@ -135,7 +135,7 @@ class Table(GameFlow):
         while not self.inbox.empty():
             msg = self.inbox.get_nowait()
             if isinstance(msg, Control) and not msg.future.done():
-                msg.future.set_result(msg.fn(self))
+                msg.future.set_exception(RuntimeError(f"table {self.id} is closed"))
             self.inbox.task_done()
 
     async def _handle(self, msg: InboxMessage) -> bool:
@@ -153,8 +153,8 @@ class Table(GameFlow):
                 self._disconnected(conn)
             case DeadlineExpired(version):
                 await self._deadline_expired(version)
-            case NextHand(version):
-                if version == self.version and self.status == "between_hands":
+            case NextHand(hand):
+                if hand == self.hand and self.status == "between_hands":
                     await self.start_game_if_ready()
             case Control(fn, future):
                 try:
@@ -253,7 +253,8 @@ class Table(GameFlow):
         self.version += 1
         conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
                            seat_token=token, rid=rid))
-        if not await self.start_game_if_ready():
+        started = self.status == "waiting" and await self.start_game_if_ready()
+        if not started:  # between poker hands the pause timer deals the next one
             self.broadcast_state()
 
     async def _act(self, conn: Connection, m: p.Act) -> None:
@@ -372,7 +373,7 @@ class Table(GameFlow):
         """Arm the pause before the next poker hand."""
         if self._pause_handle is not None:
             self._pause_handle.cancel()
-        self._pause_handle = self.clock.call_later(seconds, self.post, NextHand(self.version))
+        self._pause_handle = self.clock.call_later(seconds, self.post, NextHand(self.hand))
 
     def _cancel_timers(self) -> None:
         for h in (self._deadline_handle, self._pause_handle):

@@ -41,9 +41,10 @@ class DeadlineExpired:
 
 @dataclass(frozen=True, slots=True)
 class NextHand:
-    """The pause between poker hands armed at ``version`` is over."""
+    """The pause after poker hand number ``hand`` is over (keyed by hand, not version: seats
+    may come and go during the pause)."""
 
-    version: int
+    hand: int
 
 
 @dataclass(frozen=True, slots=True)
