@@ -184,6 +184,15 @@ async def test_disconnect_and_reconnect_resumes_the_seat_with_a_snapshot(toy: No
                 assert [m["type"] for m in a2.received] == ["welcome", "joined", "state"]
 
 
+async def test_server_runs_the_websockets_sansio_implementation() -> None:
+    async with live_server() as live:
+        assert live.server is not None
+        assert live.server.config.ws_protocol_class.__name__ == "WebSocketsSansIOProtocol"
+        async with client(live) as c:
+            await c.send({"type": "ping", "nonce": 1})
+            assert (await c.expect("pong"))["nonce"] == 1
+
+
 async def test_rest_lobby_and_admin(toy: None) -> None:
     async with live_server() as live:
         _, token = await live.player("ana")

@@ -1,0 +1,122 @@
+"""Play one seat of a cardhall table from the terminal; built-in bots take the other seats.
+
+    make run                                     # in another terminal: the server on :8000
+    python examples/play_table.py                # Bazaar Blot, you at seat 0, three rule bots
+    python examples/play_table.py --auto         # play randomly, just watch
+    python examples/play_table.py --game soldiers_bluff --seats 3 --auto
+
+It creates a guest (``POST /api/players``), a table whose other seats are bots
+(``POST /api/tables``), then joins seat 0 over the WebSocket and answers each ``state`` that
+offers legal actions: it lists them and asks for a number (and for amounts or cards when an
+entry offers a choice), or with ``--auto`` picks at random. Everything that happens is
+printed. Needs ``httpx`` and ``websockets`` (both in the project's dependencies).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, "src")
+from cardhall.engine.actions import sample  # noqa: E402
+
+
+def ask_action(entry: dict[str, Any]) -> dict[str, Any]:
+    """Turn a legal-action entry into a concrete action, asking for amounts and cards."""
+    action = {k: v for k, v in entry.items()
+              if not k.startswith(("min_", "max_")) and not k.endswith("_from")}
+    for key in entry:
+        if key.endswith("_from"):
+            f = key[: -len("_from")]
+            lo, hi = entry[f"min_{f}"], entry[f"max_{f}"]
+            raw = input(f"  {f}: {lo}-{hi} of {' '.join(entry[key])} (space-separated): ")
+            action[f] = raw.split()
+        elif key.startswith("min_") and f"{key[4:]}_from" not in entry:
+            f = key[4:]
+            action[f] = int(input(f"  {f} ({entry[key]}..{entry['max_' + f]}): "))
+    return action
+
+
+def choose(state: dict[str, Any], auto: bool, rng: random.Random) -> dict[str, Any]:
+    legal = state["legal_actions"]
+    if auto:
+        return sample(rng.choice(legal), rng)
+    print(f"\nyour view: {json.dumps(state['view'])}")
+    print(f"deadline: {state['deadline_ms']} ms")
+    for i, entry in enumerate(legal):
+        print(f"  [{i}] {json.dumps(entry)}")
+    while True:
+        raw = input("choose: ").strip()
+        if raw.isdigit() and int(raw) < len(legal):
+            return ask_action(legal[int(raw)])
+
+
+def show(msg: dict[str, Any]) -> None:
+    kind = msg["type"]
+    if kind == "events":
+        who = "table" if msg["seat"] is None else f"seat {msg['seat']}"
+        flag = " (timeout)" if msg["timeout"] else ""
+        for e in msg["events"]:
+            print(f"v{msg['version']:<4} {who}{flag}: {json.dumps(e)}")
+    elif kind == "error":
+        print(f"error {msg['code']}: {msg['message']}")
+    elif kind == "game_over":
+        print(f"game over: {json.dumps(msg['outcome'])}")
+        print(f"seed {msg['history']['seed']} (commitment {msg['history']['seed_commitment']})")
+    elif kind in ("welcome", "joined", "table_closed", "left"):
+        print(f"{kind}: {json.dumps({k: v for k, v in msg.items() if k != 'type'})}")
+
+
+async def main(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    async with httpx.AsyncClient(base_url=args.server) as http:
+        r = await http.post("/api/players", json={"name": args.name})
+        r.raise_for_status()
+        token = r.json()["token"]
+        body = {"game": args.game, "seats": args.seats, "config": json.loads(args.config),
+                "bots": [{"seat": s, "kind": args.bots} for s in range(1, args.seats)]}
+        r = await http.post("/api/tables", json=body, headers={"Authorization": f"Bearer {token}"})
+        if r.status_code != 201:
+            sys.exit(f"could not create the table: {r.text}")
+        table_id = r.json()["id"]
+    print(f"table {table_id}: {args.game}, you are seat 0")
+    ws_url = args.server.replace("http", "ws", 1) + "/ws"
+    async with connect(ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": "join", "table_id": table_id, "seat": 0}))
+        moves, games = 0, 0
+        async for text in ws:
+            msg = json.loads(text)
+            show(msg)
+            if msg["type"] == "game_over":
+                games += 1
+                if games >= args.games:
+                    return
+            if msg["type"] == "state" and msg["legal_actions"] and msg["status"] == "playing":
+                moves += 1
+                action = await asyncio.to_thread(choose, msg, args.auto, rng)
+                await ws.send(json.dumps({"type": "act", "table_id": table_id,
+                                          "version": msg["version"], "action_id": f"m{moves}",
+                                          "action": action}))
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--server", default="http://127.0.0.1:8000")
+    ap.add_argument("--game", default="bazaar_blot")
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--config", default="{}",
+                    help='rules config as JSON, e.g. \'{"target_score": 101}\'')
+    ap.add_argument("--bots", default="rule", choices=["rule", "random"])
+    ap.add_argument("--name", default="you")
+    ap.add_argument("--games", type=int, default=1, help="stop after this many games (hands)")
+    ap.add_argument("--auto", action="store_true", help="play randomly instead of asking")
+    ap.add_argument("--seed", type=int, default=None)
+    asyncio.run(main(ap.parse_args()))
