@@ -19,13 +19,14 @@ import asyncio
 import json
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
-sys.path.insert(0, "src")
-from cardhall.engine.actions import sample  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from cardhall.engine.actions import sample
 
 
 def ask_action(entry: dict[str, Any]) -> dict[str, Any]:
