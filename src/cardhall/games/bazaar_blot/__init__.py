@@ -10,7 +10,7 @@ left of the dealer (seat ``dealer+1`` gets shuffled cards 0-7, and so on).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from cardhall.engine.game import GameRules
 
@@ -27,6 +27,16 @@ class BlotRules(GameRules[BlotConfig]):
     min_seats: ClassVar[int] = 4
     max_seats: ClassVar[int] = 4
     uses_stacks: ClassVar[bool] = False
+
+    def config(self, data: dict[str, Any] | None = None) -> BlotConfig:
+        """Build and validate a config from a partial JSON object (``{}``/``None``: defaults).
+
+        Raises:
+            InvalidConfig: unknown field, wrong type or invalid value (the message names it).
+        """
+        if not data and isinstance(data, (dict, type(None))):
+            return _DEFAULT
+        return super().config(data)
 
     def new_state(
         self, config: BlotConfig, num_seats: int, dealer: int, stacks: Sequence[int] | None = None
@@ -45,6 +55,7 @@ class BlotRules(GameRules[BlotConfig]):
         return BlotState(config, dealer)
 
 
+_DEFAULT = BlotConfig()
 RULES = BlotRules()
 
 __all__ = ["RULES", "BlotConfig", "BlotRules", "BlotState"]

@@ -38,6 +38,12 @@ PLAIN_POINTS: tuple[int, ...] = (0, 0, 0, 10, 2, 3, 4, 11)
 TRUMP_POINTS: tuple[int, ...] = (0, 0, 14, 10, 20, 3, 4, 11)
 """Big points of a trump card (suit total 62)."""
 
+POINTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(TRUMP_POINTS[c & 7] if c >> 3 == t else PLAIN_POINTS[c & 7] for c in range(32))
+    for t in range(4)
+)
+"""``POINTS[trump][card]``: big points of each card int under each trump suit."""
+
 
 def suit(card: int) -> int:
     """Suit number (0..3) of a card int."""

@@ -42,22 +42,26 @@ class Described(NamedTuple):
 def combinations(hand: list[int]) -> list[tuple[int, ...]]:
     """The combinations a hand may declare (see module docstring), runs first (by suit), then
     carrés (by rank)."""
-    held = set(hand)
+    mask = 0
+    for c in hand:
+        mask |= 1 << c
     out: list[tuple[int, ...]] = []
     for s in range(4):
-        run: list[int] = []
-        for r in range(9):
-            c = s * 8 + r
-            if r < 8 and c in held:
-                run.append(c)
+        bits = (mask >> (8 * s)) & 0xFF
+        r = 0
+        while bits >> r:
+            if not (bits >> r) & 1:
+                r += 1
                 continue
-            if len(run) >= 3:
-                out.append(tuple(run))
-            run = []
+            start = r
+            while (bits >> r) & 1:
+                r += 1
+            if r - start >= 3:
+                out.append(tuple(range(8 * s + start, 8 * s + r)))
     for r in (2, 3, 4, 5, 6, 7):
-        quad = (r, 8 + r, 16 + r, 24 + r)
-        if all(c in held for c in quad):
-            out.append(quad)
+        quad = 0x01010101 << r
+        if mask & quad == quad:
+            out.append((r, 8 + r, 16 + r, 24 + r))
     return out
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from cardhall.engine.errors import IllegalAction
 from cardhall.engine.events import Event, public
 
-from .cards import CODES, card_points, codes
+from .cards import CODES, POINTS, codes
 from .declarations import award, combinations, describe
 from .tricks import legal_cards, weakest, winner_index
 
@@ -19,18 +19,31 @@ if TYPE_CHECKING:
 
 
 def legal_now(st: BlotState) -> list[int]:
-    """The cards the turn seat may play now (rules 5.1-5.4 with the config's BB-19/BB-20)."""
+    """The cards the turn seat may play now (rules 5.1-5.4 with the config's BB-19/BB-20);
+    cached until the next card is played (callers must not mutate the list)."""
+    if st.legal_cache is not None:
+        return st.legal_cache
     trick = st.trick
     seat = st.turn
     partner = False
     if trick:
         partner = ((st.leader + winner_index(trick, st.trump)) ^ seat) & 1 == 0
     cfg = st.config
-    return legal_cards(
+    st.legal_cache = legal_cards(
         st.hands[seat], trick, st.trump, partner,
         cfg.undertrump_when_cannot_overtrump == "forced",
         cfg.partner_winning == "must_ruff",
     )
+    return st.legal_cache
+
+
+def hand_combos(st: BlotState, seat: int) -> list[tuple[int, ...]]:
+    """The combinations ``seat`` may declare (its hand in trick 1 is its initial hand);
+    cached per deal."""
+    cached = st.combos_cache[seat]
+    if cached is None:
+        cached = st.combos_cache[seat] = combinations(st.hands[seat])
+    return cached
 
 
 def play_entries(st: BlotState, seat: int) -> list[dict[str, Any]]:
@@ -42,7 +55,7 @@ def play_entries(st: BlotState, seat: int) -> list[dict[str, Any]]:
     legal = legal_now(st)
     if st.trick_no:
         return [{"type": "play", "card": CODES[c]} for c in legal]
-    combos = [(codes(cs), len(cs)) for cs in combinations(st.hands[seat])]
+    combos = [(codes(cs), len(cs)) for cs in hand_combos(st, seat)]
     out: list[dict[str, Any]] = []
     for c in legal:
         out.append({"type": "play", "card": CODES[c]})
@@ -75,7 +88,7 @@ def check_play(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> None:
     if declare is not None:
         if st.trick_no:
             raise IllegalAction(f"declaration {codes(declare)} only allowed in trick 1")
-        if declare not in combinations(hand):
+        if declare not in hand_combos(st, seat):
             raise IllegalAction(f"declaration {codes(declare)} is not a combination of "
                                 f"seat {seat}'s hand")
 
@@ -89,6 +102,7 @@ def do_play(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> list[Event]:
         d = describe(declare, st.trump, st.config)
         events.append(public("declared", seat=seat, combination=d.kind, length=d.length,
                              value=d.value))
+    st.legal_cache = None
     st.hands[seat].remove(card)
     st.trick.append(card)
     events.append(public("played", seat=seat, card=CODES[card]))
@@ -103,7 +117,8 @@ def finish_trick(st: BlotState) -> list[Event]:
     trick 1, deal scoring after trick 8."""
     trick, trump = st.trick, st.trump
     winner = (st.leader + winner_index(trick, trump)) & 3
-    pts = sum(card_points(c, trump) for c in trick)
+    table = POINTS[trump]
+    pts = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
     st.trick_no += 1
     if st.trick_no == 8:
         pts += st.config.last_trick_bonus

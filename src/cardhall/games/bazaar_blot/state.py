@@ -57,6 +57,8 @@ class BlotState(GameState):
         self.level: int | None = None
         self.leader = -1
         self.trick: list[int] = []
+        self.legal_cache: list[int] | None = None
+        self.combos_cache: list[list[tuple[int, ...]] | None] = [None, None, None, None]
         self.trick_no = 0
         self.tricks_won = [0, 0]
         self.points = [0, 0]
@@ -125,9 +127,8 @@ class BlotState(GameState):
         cards = [c for h in self.hands for c in h] + self.trick
         if len(set(cards)) != len(cards):
             out.append("a card is in two places")
-        if self.phase in ("play", "contra_response", "auction"):
-            if len(cards) != 32 - 4 * self.trick_no:
-                out.append(f"{len(cards)} cards in hands and trick after {self.trick_no} tricks")
+        if self.phase != "deal" and self.phase != "over" and len(cards) != 32 - 4 * self.trick_no:
+            out.append(f"{len(cards)} cards in hands and trick after {self.trick_no} tricks")
         if sum(self.tricks_won) != self.trick_no:
             out.append("tricks won do not add up")
         return out
@@ -205,7 +206,7 @@ class BlotState(GameState):
         self.window = False
         self.phase = "play"
         self.leader = self.turn = (self.dealer + 1) & 3
-        return [public("contract", **views.contract_json(self))]
+        return [public("contract", **(views.contract_json(self) or {}))]
 
     def finish_deal(self) -> list[Event]:
         """Rules 7-8: score the deal, add to the match, end the match or rotate the dealer."""
