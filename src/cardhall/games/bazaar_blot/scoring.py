@@ -106,3 +106,17 @@ def score_deal(
         (combos[0], combos[1]),
         (scores[0] * multiplier, scores[1] * multiplier),
     )
+
+
+def match_winner(totals: tuple[int, int] | list[int], target: int) -> int | None:
+    """Rule 8 / BB-39: the team that wins the match after a deal, or ``None`` to play on.
+    A team at or over ``target`` wins; if both are, the higher total; exactly equal: another
+    deal.
+
+    >>> match_winner((101, 90), 101), match_winner((105, 110), 101), match_winner((101, 101), 101)
+    (0, 1, None)
+    """
+    a, b = totals
+    if max(a, b) >= target and a != b:
+        return 0 if a > b else 1
+    return None

@@ -17,7 +17,7 @@ from . import auction, play, views
 from .cards import CODES, codes
 from .config import BlotConfig
 from .declarations import describe
-from .scoring import score_deal
+from .scoring import match_winner, score_deal
 from .wire import Parsed, parse_action
 
 
@@ -225,8 +225,8 @@ class BlotState(GameState):
         self.hands = [[], [], [], []]
         self.turn = -1
         a, b = self.totals
-        if max(a, b) >= self.config.target_score and a != b:
-            winner = 0 if a > b else 1
+        winner = match_winner(self.totals, self.config.target_score)
+        if winner is not None:
             self.phase = "over"
             detail = {"winner_team": winner, "totals": [a, b], "deals": list(self.deals)}
             self._outcome = Outcome("target_reached", (a, b, a, b), detail)
