@@ -9,7 +9,7 @@ from cardhall.games.bazaar_blot.cards import codes
 from cardhall.games.bazaar_blot.config import BlotConfig
 from cardhall.games.bazaar_blot.declarations import award, combinations, describe
 
-from .helpers import cards, contract, play
+from .helpers import cards, contract
 
 S = 3  # spades
 CFG = BlotConfig()

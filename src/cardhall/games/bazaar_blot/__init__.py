@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from cardhall.engine.game import GameRules
-
+from ...engine.game import GameRules
 from .config import BlotConfig
 from .state import BlotState
 
@@ -49,7 +48,7 @@ class BlotRules(GameRules[BlotConfig]):
         """
         self.check_setup(config, num_seats, dealer, stacks)
         if not isinstance(config, BlotConfig):
-            from cardhall.engine.errors import InvalidConfig
+            from ...engine.errors import InvalidConfig
 
             raise InvalidConfig(f"expected a BlotConfig, got {type(config).__name__}")
         return BlotState(config, dealer)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardhall.engine.errors import IllegalAction, NotYourTurn
-from cardhall.engine.events import Event, public
-
+from ...engine.errors import IllegalAction, NotYourTurn
+from ...engine.events import Event, public
 from .cards import SUITS
 
 if TYPE_CHECKING:

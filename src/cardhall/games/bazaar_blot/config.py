@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from cardhall.engine.config import require
+from ...engine.config import require
 
 
 @dataclass(frozen=True, slots=True)

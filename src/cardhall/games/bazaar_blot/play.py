@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardhall.engine.errors import IllegalAction
-from cardhall.engine.events import Event, public
-
+from ...engine.errors import IllegalAction
+from ...engine.events import Event, public
 from .cards import CODES, POINTS, codes
 from .declarations import award, combinations, describe
 from .tricks import legal_cards, weakest, winner_index

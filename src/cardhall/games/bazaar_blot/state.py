@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardhall.engine.errors import IllegalAction, NotYourTurn
-from cardhall.engine.events import Event, private, public
-from cardhall.engine.game import GameState, Outcome, Shuffle
-
+from ...engine.errors import IllegalAction, NotYourTurn
+from ...engine.events import Event, private, public
+from ...engine.game import GameState, Outcome, Shuffle
 from . import auction, play, views
 from .cards import CODES, codes
 from .config import BlotConfig

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardhall.engine.config import config_to_dict
-
+from ...engine.config import config_to_dict
 from .auction import call_json
 from .cards import SUITS, codes
 from .config import BlotConfig

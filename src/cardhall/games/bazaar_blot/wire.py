@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardhall.engine.errors import MalformedAction
-
+from ...engine.errors import MalformedAction
 from .cards import CARD_OF, SUIT_OF
 
 Parsed = tuple[Any, ...]
