@@ -11,7 +11,7 @@ from ...engine.errors import IllegalAction
 from ...engine.events import Event, public
 from .cards import CODES, POINTS, codes
 from .declarations import award, combinations, describe
-from .tricks import legal_cards, weakest, winner_index
+from .tricks import card_key, legal_cards, weakest
 
 if TYPE_CHECKING:
     from .state import BlotState
@@ -25,13 +25,16 @@ def legal_now(st: BlotState) -> list[int]:
     trick = st.trick
     seat = st.turn
     partner = False
+    top = -1
     if trick:
-        partner = ((st.leader + winner_index(trick, st.trump)) ^ seat) & 1 == 0
+        partner = ((st.leader + st.win_i) ^ seat) & 1 == 0
+        if st.win_key >= 100:
+            top = st.win_key - 100
     cfg = st.config
     st.legal_cache = legal_cards(
         st.hands[seat], trick, st.trump, partner,
         cfg.undertrump_when_cannot_overtrump == "forced",
-        cfg.partner_winning == "must_ruff",
+        cfg.partner_winning == "must_ruff", top,
     )
     return st.legal_cache
 
@@ -103,8 +106,12 @@ def do_play(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> list[Event]:
                              value=d.value))
     st.legal_cache = None
     st.hands[seat].remove(card)
-    st.trick.append(card)
-    events.append(public("played", seat=seat, card=CODES[card]))
+    trick = st.trick
+    key = card_key(card, trick[0] >> 3 if trick else card >> 3, st.trump)
+    if not trick or key > st.win_key:
+        st.win_i, st.win_key = len(trick), key
+    trick.append(card)
+    events.append(Event("played", {"seat": seat, "card": CODES[card]}))
     if len(st.trick) < 4:
         st.turn = (seat + 1) & 3
         return events
@@ -115,7 +122,7 @@ def finish_trick(st: BlotState) -> list[Event]:
     """Close a full trick: winner, points (+ last-trick bonus), declarations shown after
     trick 1, deal scoring after trick 8."""
     trick, trump = st.trick, st.trump
-    winner = (st.leader + winner_index(trick, trump)) & 3
+    winner = (st.leader + st.win_i) & 3
     table = POINTS[trump]
     pts = table[trick[0]] + table[trick[1]] + table[trick[2]] + table[trick[3]]
     st.trick_no += 1

@@ -17,6 +17,7 @@ from .cards import CODES, codes
 from .config import BlotConfig
 from .declarations import describe
 from .scoring import match_winner, score_deal
+from .tricks import winner_index
 from .wire import Parsed, parse_action
 
 
@@ -56,6 +57,8 @@ class BlotState(GameState):
         self.level: int | None = None
         self.leader = -1
         self.trick: list[int] = []
+        self.win_i = 0  # index in ``trick`` of the card winning it so far
+        self.win_key = -1  # its tricks.card_key
         self.legal_cache: list[int] | None = None
         self.combos_cache: list[list[tuple[int, ...]] | None] = [None, None, None, None]
         self.trick_no = 0
@@ -128,6 +131,8 @@ class BlotState(GameState):
             out.append("a card is in two places")
         if self.phase != "deal" and self.phase != "over" and len(cards) != 32 - 4 * self.trick_no:
             out.append(f"{len(cards)} cards in hands and trick after {self.trick_no} tricks")
+        if self.trick and winner_index(self.trick, self.trump) != self.win_i:
+            out.append("tracked trick winner is wrong")
         if sum(self.tricks_won) != self.trick_no:
             out.append("tricks won do not add up")
         return out

@@ -32,6 +32,15 @@ def winner_index(trick: list[int], trump: int) -> int:
     return best
 
 
+def card_key(card: int, lead: int, trump: int) -> int:
+    """Strength of ``card`` in a trick led in suit ``lead``: 100 + trump strength for a trump,
+    plain strength for the led suit, -1 for a discard (never wins)."""
+    s = card >> 3
+    if s == trump:
+        return 100 + TRUMP_STRENGTH[card & 7]
+    return PLAIN_STRENGTH[card & 7] if s == lead else -1
+
+
 def top_trump(trick: list[int], trump: int) -> int:
     """Trump strength (0..7) of the highest trump in ``trick``, or -1 if none."""
     top = -1
@@ -50,6 +59,7 @@ def legal_cards(
     partner_winning: bool,
     forced_undertrump: bool = False,
     partner_must_ruff: bool = False,
+    top: int | None = None,
 ) -> list[int]:
     """The cards of ``hand`` the player to move may play (rules 5.1-5.4, BB-17..BB-20).
 
@@ -61,6 +71,7 @@ def legal_cards(
         forced_undertrump: BB-19 ``"forced"`` (must under-trump an opponent's ruff it cannot
             beat) instead of ``"free"``.
         partner_must_ruff: BB-20 ``"must_ruff"``: treat a winning partner like an opponent.
+        top: :func:`top_trump` of ``trick`` if the caller already knows it.
     Returns:
         A non-empty list of cards.
     """
@@ -68,7 +79,8 @@ def legal_cards(
         return list(hand)
     lead = trick[0] >> 3
     follow = [c for c in hand if c >> 3 == lead]
-    top = top_trump(trick, trump)
+    if top is None:
+        top = top_trump(trick, trump)
     if follow:  # 5.1
         if lead == trump:
             over = [c for c in follow if TRUMP_STRENGTH[c & 7] > top]

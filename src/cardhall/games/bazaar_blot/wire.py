@@ -63,6 +63,8 @@ def parse_action(action: dict[str, Any]) -> Parsed:
             deal that is not a partition of the 32 cards, a declaration with repeated cards.
     """
     kind = action["type"]
+    if kind == "play" and len(action) == 2 and "card" in action:  # the common case, fast
+        return ("play", card_of(action["card"]), None)
     shapes = _FIELDS.get(kind)
     if shapes is None:
         raise MalformedAction(f"unknown action type {kind!r} for bazaar_blot")
