@@ -12,11 +12,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from cardhall.selfplay import run as selfplay  # noqa: E402
+from cardhall.selfplay import run as selfplay
 
 
 def run() -> dict[str, object]:
-    """``{"deals", "steps", "best_cpu_seconds", "deals_per_cpu_second", "deals_per_wall_second"}``."""
+    """Deals, steps, best CPU seconds, deals per CPU second and per wall second."""
     best_cpu, best_wall, rep = float("inf"), float("inf"), None
     for _ in range(3):
         cpu = time.process_time()

@@ -122,3 +122,20 @@ def test_doctests(module: str) -> None:
     mod = importlib.import_module(f"cardhall.games.bazaar_blot.{module}")
     result = doctest.testmod(mod)
     assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize("config", [
+    {"undertrump_when_cannot_overtrump": "forced", "partner_winning": "must_ruff"},
+    {"made_test": "raw", "failed_combinations_to": "own", "combination_tie": "none"},
+    {"max_bid": 30, "kapot_per_team_max": 2, "partner_raise_same_suit": False},
+    {"carre_values": "blot_star", "carre_rank_order": "A>K>Q>10",
+     "carre_beats_equal_value_sequence": True, "combinations_require_trick": False},
+    {"target_score": 301, "dealer_rotation": "right", "redeal_rotates_dealer": True},
+])
+def test_random_playouts_with_alternative_configs(config: dict) -> None:  # type: ignore[type-arg]
+    from cardhall.selfplay import play_one
+
+    for seed in range(3):
+        rec, violations, _ = play_one("bazaar_blot", 4, seed, probe=0.05, config=config)
+        assert violations == [], violations[:3]
+        assert rec.state.is_over
