@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from ...engine.errors import InvalidConfig
 from ...engine.game import GameRules
 from .config import BlotConfig
 from .state import BlotState
@@ -48,8 +49,6 @@ class BlotRules(GameRules[BlotConfig]):
         """
         self.check_setup(config, num_seats, dealer, stacks)
         if not isinstance(config, BlotConfig):
-            from ...engine.errors import InvalidConfig
-
             raise InvalidConfig(f"expected a BlotConfig, got {type(config).__name__}")
         return BlotState(config, dealer)
 
