@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from cardhall.bots import RandomPolicy
 from cardhall.engine.inspect import strings_in
 from cardhall.server.app import create_app
 from cardhall.server.protocol import SERVER
@@ -177,3 +179,19 @@ class Audit:
             if seed is not None and seed in seen:
                 out.append(f"message {i} ({kind}) shows the seed")
         return out
+
+
+async def play_randomly(c: Client, table_id: str, seed: int) -> dict[str, Any]:
+    """Answer every state that offers legal actions with a random one; return game_over."""
+    rng = random.Random(seed)
+    policy = RandomPolicy()
+    n = 0
+    while True:
+        msg = await c.recv()
+        if msg["type"] == "game_over":
+            return msg
+        if msg["type"] == "state" and msg["legal_actions"] and msg["status"] == "playing":
+            n += 1
+            action = policy.choose(msg["view"], msg["legal_actions"], rng)
+            await c.send({"type": "act", "table_id": table_id, "version": msg["version"],
+                          "action_id": f"m{n}", "action": action})

@@ -6,16 +6,14 @@
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from livesrv import Audit, Client, LiveServer, client, live_server
+from livesrv import Audit, LiveServer, client, live_server, play_randomly
 
-from cardhall.bots import RandomPolicy
 from cardhall.engine import History, replay
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
@@ -34,22 +32,6 @@ async def create_table(live: LiveServer, token: str, **body: Any) -> dict[str, A
         r = await http.post("/api/tables", json=body, headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 201, r.text
     return r.json()  # type: ignore[no-any-return]
-
-
-async def play_randomly(c: Client, table_id: str, seed: int) -> dict[str, Any]:
-    """Answer every state that offers legal actions with a random one; return game_over."""
-    rng = random.Random(seed)
-    policy = RandomPolicy()
-    n = 0
-    while True:
-        msg = await c.recv()
-        if msg["type"] == "game_over":
-            return msg
-        if msg["type"] == "state" and msg["legal_actions"] and msg["status"] == "playing":
-            n += 1
-            action = policy.choose(msg["view"], msg["legal_actions"], rng)
-            await c.send({"type": "act", "table_id": table_id, "version": msg["version"],
-                          "action_id": f"m{n}", "action": action})
 
 
 async def test_two_clients_and_a_spectator_play_a_game_saved_and_replayed(
