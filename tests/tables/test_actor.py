@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from conftest import Harness, LeakCheckingConnection
@@ -146,7 +147,7 @@ async def test_disconnected_seat_is_moved_by_its_timer_until_the_game_ends(h: Ha
     assert table.status == "finished"
     assert all(a.timeout for a in table.recorder.history.actions if a.seat is not None)
     assert len(h.store.games) == 1
-    assert h.clock.pending() == 0
+    assert h.clock.pending() == 1  # no deadline left, only the idle timer of a finished table
 
 
 async def test_finished_game_is_saved_once_and_replays_to_its_outcome(h: Harness) -> None:
@@ -190,15 +191,17 @@ async def test_spectator_and_seats_never_receive_a_hidden_card(h: Harness) -> No
 
 async def test_poker_table_carries_stacks_and_deals_the_next_hand(h: Harness) -> None:
     table = await h.manager.create("toy_stacks", num_seats=2, starting_stack=2,
-                                   config={"stake": 1}, bots={0: "random", 1: "random"})
+                                   config={"stake": 1}, bots={1: "random"})
+    await h.join(table, await h.player("ana"), seat=0)  # silent: her timer plays for her
     await h.advance(table, 5.0)
     assert table.hand >= 1
-    for _ in range(200):
+    for _ in range(2000):
         if table.status == "waiting":
             break
         await h.advance(table, 1.0)
     stacks = sorted(s.stack for s in table.seats)
     assert stacks == [0, 4]
+    assert any(a.timeout for a in table.recorder.history.actions)
     assert len(h.store.games) == table.hand >= 2
     assert table.status == "waiting" and h.clock.pending() == 0
 
@@ -226,10 +229,11 @@ async def test_admin_inspect_close_and_kick(h: Harness) -> None:
 
 async def test_seats_changing_during_the_pause_do_not_stall_the_next_hand(h: Harness) -> None:
     table = await h.manager.create("toy_stacks", num_seats=3, starting_stack=50,
-                                   bots={0: "random", 1: "random"})
-    ana = await h.player("ana")
+                                   bots={0: "random"})
+    ana, bob = await h.player("ana"), await h.player("bob")
+    await h.join(table, bob, seat=1)
     await h.join(table, ana, seat=2)
-    for _ in range(30):
+    for _ in range(100):
         if table.status == "between_hands":
             break
         await h.advance(table, 1.0)
@@ -239,3 +243,18 @@ async def test_seats_changing_during_the_pause_do_not_stall_the_next_hand(h: Har
     assert not table.seats[2].taken
     await h.advance(table, 2.0)  # the pause (2 s) ends: two seats with chips play on
     assert table.hand == 2 and table.status == "playing" and table.seat_map == [0, 1]
+
+
+async def test_bots_alone_stop_after_a_hand_and_idle_tables_are_closed(h: Harness) -> None:
+    poker = await h.manager.create("toy_stacks", num_seats=2, bots={0: "random", 1: "random"})
+    duel = await h.manager.create("toy_duel", num_seats=2, bots={0: "random", 1: "random"})
+    empty = await h.manager.create("toy_duel", num_seats=2)
+    for _ in range(10):
+        await h.advance(poker, 1.0)
+        await h.settle(duel)
+    assert poker.hand == 1 and poker.status == "waiting"
+    assert duel.status == "finished"
+    tasks = list(h.manager.tasks.values())
+    h.clock.advance(300.0)
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    assert h.manager.list() == [] and h.clock.pending() == 0

@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     """A built-in bot's thinking time before each move."""
     next_hand_pause_seconds: float = 3.0
     """Pause between two poker hands at a table."""
+    idle_table_ttl_seconds: float = 300.0
+    """A finished table, or a waiting one with no person seated, closes after this long."""
     default_starting_stack: int = 200
     """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""
     max_tables: int = 10_000

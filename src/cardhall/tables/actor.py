@@ -31,6 +31,7 @@ from .messages import (
     Disconnected,
     InboxMessage,
     NextHand,
+    Reap,
 )
 from .seats import Seat
 
@@ -50,6 +51,8 @@ class TableSpec:
         bots: seat -> built-in bot kind (``"random"``/``"rule"``) for seats bots take.
         next_hand_pause_seconds: pause between poker hands.
         bot_delay_seconds: a bot's thinking time before it acts.
+        idle_ttl_seconds: an idle table (finished, or waiting with no person seated) closes
+            after this long.
     """
 
     game: str
@@ -60,6 +63,7 @@ class TableSpec:
     bots: dict[int, str] = field(default_factory=dict)
     next_hand_pause_seconds: float = 3.0
     bot_delay_seconds: float = 0.5
+    idle_ttl_seconds: float = 300.0
 
 
 class Table(GameFlow):
@@ -81,6 +85,7 @@ class Table(GameFlow):
         self._deadline: float | None = None
         self._deadline_handle: Handle | None = None
         self._pause_handle: Handle | None = None
+        self._reap_handle: Handle | None = None
         self.stopped = False
         self.games_saved = 0
         GameFlow.__init__(self)
@@ -156,6 +161,10 @@ class Table(GameFlow):
             case NextHand(hand):
                 if hand == self.hand and self.status == "between_hands":
                     await self.start_game_if_ready()
+            case Reap(version):
+                if version == self.version and self.idle():
+                    self._close("idle")
+                    return True
             case Control(fn, future):
                 try:
                     result = fn(self)
@@ -256,6 +265,7 @@ class Table(GameFlow):
         started = self.status == "waiting" and await self.start_game_if_ready()
         if not started:  # between poker hands the pause timer deals the next one
             self.broadcast_state()
+        self.arm_reap()
 
     async def _act(self, conn: Connection, m: p.Act) -> None:
         seat = self.seat_of(conn)
@@ -312,6 +322,7 @@ class Table(GameFlow):
         seat.free()
         self.version += 1
         self.broadcast_state()
+        self.arm_reap()
 
     async def kick_now(self, index: int) -> bool:
         """Remove seat ``index``'s holder (told ``table_closed``/``kicked``); False if empty."""
@@ -375,11 +386,25 @@ class Table(GameFlow):
             self._pause_handle.cancel()
         self._pause_handle = self.clock.call_later(seconds, self.post, NextHand(self.hand))
 
+    def idle(self) -> bool:
+        """Finished, or waiting with no person (only bots, or nobody) seated."""
+        people = any(s.taken and not s.bot and not s.leaving for s in self.seats)
+        return self.status == "finished" or (self.status == "waiting" and not people)
+
+    def arm_reap(self) -> None:
+        """(Re-)arm the idle timer if the table is idle now, else cancel it."""
+        if self._reap_handle is not None:
+            self._reap_handle.cancel()
+            self._reap_handle = None
+        if self.idle():
+            self._reap_handle = self.clock.call_later(self.spec.idle_ttl_seconds, self.post,
+                                                      Reap(self.version))
+
     def _cancel_timers(self) -> None:
-        for h in (self._deadline_handle, self._pause_handle):
+        for h in (self._deadline_handle, self._pause_handle, self._reap_handle):
             if h is not None:
                 h.cancel()
-        self._deadline_handle = self._pause_handle = None
+        self._deadline_handle = self._pause_handle = self._reap_handle = None
         self._deadline = None
 
     def _close(self, reason: str) -> None:

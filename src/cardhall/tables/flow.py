@@ -52,6 +52,7 @@ class GameFlow:
         def deadline_ms(self) -> int | None: ...
         def arm_pause(self, seconds: float) -> None: ...
         def _cancel_timers(self) -> None: ...
+        def arm_reap(self) -> None: ...
 
     def __init__(self) -> None:
         self.recorder: Recorder | None = None
@@ -97,11 +98,13 @@ class GameFlow:
         if self.status == "waiting":
             ready = full and len(eligible) >= self.rules.min_seats
         elif self.status == "between_hands":
-            ready = len(eligible) >= self.rules.min_seats
+            people = any(not self.seats[i].bot for i in eligible)
+            ready = len(eligible) >= self.rules.min_seats and people  # bots alone stop
             if not ready:
                 self.status = "waiting"
                 self.version += 1
                 self.broadcast_state()
+                self.arm_reap()
         else:
             ready = False
         if ready:
@@ -131,6 +134,7 @@ class GameFlow:
         self.hand += 1
         self.status = "playing"
         self.version += 1
+        self.arm_reap()  # not idle any more: cancels the idle timer
         started = Event("game_started", {"game_id": self.game_id, "hand": self.hand,
                                          "seat_map": list(eligible), "dealer": dealer_ts,
                                          "seed_commitment": self.seed_commitment})
@@ -226,6 +230,8 @@ class GameFlow:
         self.broadcast_state()
         if self.rules.uses_stacks:
             self.arm_pause(self.spec.next_hand_pause_seconds)
+        else:
+            self.arm_reap()
 
     def finished_history(self, ended_at: datetime) -> dict[str, Any]:
         """The finished history document with the stored-game fields and the revealed seed."""

@@ -99,7 +99,8 @@ class TableManager:
         spec = TableSpec(game=game, config=dict(config or {}), num_seats=n,
                          turn_timeout_seconds=float(timeout), starting_stack=stack, bots=bots,
                          next_hand_pause_seconds=self.settings.next_hand_pause_seconds,
-                         bot_delay_seconds=self.settings.bot_delay_seconds)
+                         bot_delay_seconds=self.settings.bot_delay_seconds,
+                         idle_ttl_seconds=self.settings.idle_table_ttl_seconds)
         return rules, cfg, spec
 
     async def create(self, game: str, **kwargs: Any) -> Table:
@@ -122,6 +123,7 @@ class TableManager:
             bot = BotConnection(player, get_policy(game, kind), self.clock,
                                 spec.bot_delay_seconds, table.post)
             await table.call(_seat_bot(seat, bot, kind))
+        await table.call(lambda t: t.arm_reap())
         return table
 
     def _gone(self, table_id: str, _task: object = None) -> None:

@@ -48,6 +48,14 @@ class NextHand:
 
 
 @dataclass(frozen=True, slots=True)
+class Reap:
+    """The idle timer armed at ``version`` ran out: close the table if it is still idle
+    (finished, or waiting with no person seated)."""
+
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class Control:
     """Run ``fn(table)`` inside the actor and resolve ``future`` with its result (admin)."""
 
@@ -62,4 +70,6 @@ class Close:
     reason: str
 
 
-InboxMessage = ClientRequest | Disconnected | DeadlineExpired | NextHand | Control | Close
+InboxMessage = (
+    ClientRequest | Disconnected | DeadlineExpired | NextHand | Reap | Control | Close
+)
