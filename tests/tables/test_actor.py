@@ -248,7 +248,7 @@ async def test_seats_changing_during_the_pause_do_not_stall_the_next_hand(h: Har
 async def test_bots_alone_stop_after_a_hand_and_idle_tables_are_closed(h: Harness) -> None:
     poker = await h.manager.create("toy_stacks", num_seats=2, bots={0: "random", 1: "random"})
     duel = await h.manager.create("toy_duel", num_seats=2, bots={0: "random", 1: "random"})
-    empty = await h.manager.create("toy_duel", num_seats=2)
+    await h.manager.create("toy_duel", num_seats=2)  # nobody ever sits
     for _ in range(10):
         await h.advance(poker, 1.0)
         await h.settle(duel)
