@@ -23,9 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif("bazaar_blot" not in game_names(), reason="Blot not in build")
 
 
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
 async def test_full_blot_match_with_four_bot_driven_clients(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    async with live_server() as live:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, store: str) -> None:
+    url = "memory://" if store == "memory" else f"sqlite+aiosqlite:///{tmp_path / 'cardhall.db'}"
+    async with live_server(database_url=url) as live:
         audit = Audit(live, monkeypatch)
         players = [await live.player(n) for n in ("ana", "bob", "cy", "dee", "eve")]
         async with live.http as http:
