@@ -258,3 +258,16 @@ async def test_bots_alone_stop_after_a_hand_and_idle_tables_are_closed(h: Harnes
     h.clock.advance(300.0)
     await asyncio.wait_for(asyncio.gather(*tasks), 5)
     assert h.manager.list() == [] and h.clock.pending() == 0
+
+
+async def test_a_player_holds_at_most_one_seat_per_table(h: Harness) -> None:
+    table = await h.manager.create("toy_duel", num_seats=3)
+    ana = await h.player("ana")
+    await h.join(table, ana, seat=0)
+    await h.join(table, ana, seat=1)
+    assert ana.last("error").code == "table.already_seated"
+    await h.join(table, ana, spectate=True)
+    assert ana.last("error").code == "table.already_seated"
+    await h.join(table, ana)  # no seat given: resumes her own
+    assert ana.last("joined").resumed and ana.last("joined").seat == 0
+    assert [s.taken for s in table.seats] == [True, False, False]

@@ -33,6 +33,7 @@ ERROR_CODES: dict[str, str] = {
     "table.not_found": "no live table with this id",
     "table.closed": "the table is closed",
     "table.seat_taken": "the seat belongs to someone else",
+    "table.already_seated": "the player already holds another seat at this table",
     "table.no_free_seat": "every seat is taken",
     "table.bad_seat": "no such seat at this table",
     "table.bad_seat_token": "the seat token does not match the seat",

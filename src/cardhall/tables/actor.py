@@ -195,6 +195,11 @@ class Table(GameFlow):
         return next((s for s in self.seats if s.conn is conn), None)
 
     async def _join(self, conn: Connection, m: p.Join) -> None:
+        own = self._own_seat(conn)
+        if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
+            self._error(conn, "table.already_seated",
+                        f"you hold seat {own.index} here; leave it first", m)
+            return
         if m.spectate:
             self.spectators[conn.id] = conn
             conn.send(p.Joined(table_id=self.id, version=self.version, role="spectator",
@@ -219,6 +224,11 @@ class Table(GameFlow):
             self._error(conn, "table.no_free_seat", "every seat is taken", m)
             return
         await self.seat_player(free[0], conn, m.rid)
+
+    def _own_seat(self, conn: Connection) -> Seat | None:
+        """The seat this connection's person holds here (resumable), if any."""
+        return next((s for s in self.seats if s.taken and not s.bot and not s.leaving
+                     and s.player_id == conn.player.id), None)
 
     def _resumable(self, conn: Connection, m: p.Join) -> Seat | None:
         for s in self.seats:
