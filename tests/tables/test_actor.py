@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from conftest import Harness, LeakCheckingConnection
+from tablekit import Harness, LeakCheckingConnection
 
 from cardhall.engine import History, replay
 from cardhall.server import protocol as p

@@ -5,7 +5,7 @@ its outcome. A new game is covered here without any change to the runtime."""
 from __future__ import annotations
 
 import pytest
-from conftest import Harness, LeakCheckingConnection
+from tablekit import Harness, LeakCheckingConnection
 
 from cardhall.engine import History, game_names, get_game, replay
 
