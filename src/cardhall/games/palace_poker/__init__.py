@@ -6,4 +6,4 @@ from .evaluation import set_rank_function
 from .rules import RULES, PalacePokerRules
 from .state import PalaceState
 
-__all__ = ["RULES", "PalaceState", "PalacePokerConfig", "PalacePokerRules", "set_rank_function"]
+__all__ = ["RULES", "PalacePokerConfig", "PalacePokerRules", "PalaceState", "set_rank_function"]

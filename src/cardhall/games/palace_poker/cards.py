@@ -19,7 +19,9 @@ CANONICAL: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 """All 52 cards in canonical order (suits c, d, h, s; ranks 2..A)."""
 
 ALL_CARDS: frozenset[str] = frozenset(CANONICAL)
-CARD_ID: dict[str, int] = {r + s: ri * 4 + si for ri, r in enumerate(RANKS) for si, s in enumerate(SUITS)}
+CARD_ID: dict[str, int] = {
+    r + s: ri * 4 + si for ri, r in enumerate(RANKS) for si, s in enumerate(SUITS)
+}
 """Card code -> evaluator id ``rank * 4 + suit``."""
 CANON_INDEX: dict[str, int] = {c: i for i, c in enumerate(CANONICAL)}
 

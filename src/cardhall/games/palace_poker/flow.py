@@ -173,6 +173,7 @@ def _raise(st: PalaceState, seat: int) -> list[Event]:
 def _battle_fold(st: PalaceState, seat: int) -> list[Event]:
     winner = _other(st, seat)
     captured = _knock_out(st, seat, capturer=winner)
+    _record(st, winner=winner, losers=[seat], called=False, captured=len(captured))
     events = [public("battle_fold", seat=seat),
               public("battle_result", winner=winner, loser=seat, captured=captured)]
     return events + _after_capture(st, winner)
@@ -193,8 +194,18 @@ def _call(st: PalaceState, seat: int) -> list[Event]:
         return events + _both_out(st, a, d)
     winner, loser = (a, d) if cmp > 0 else (d, a)
     captured = _knock_out(st, loser, capturer=winner)
+    _record(st, winner=winner, losers=[loser], called=True, captured=len(captured))
     events.append(public("battle_result", winner=winner, loser=loser, captured=captured))
     return events + _after_capture(st, winner)
+
+
+def _record(st: PalaceState, winner: int | None, losers: list[int], called: bool,
+            captured: int) -> None:
+    """The public record of the last battle (section 4: the table sees the result)."""
+    b = st.battle
+    assert b is not None
+    st.last_battle = {"attacker": b["attacker"], "defender": b["defender"], "called": called,
+                      "winner": winner, "losers": losers, "captured_count": captured}
 
 
 def _reveal(st: PalaceState, a: int, d: int) -> None:
@@ -214,6 +225,7 @@ def _reveal_event(st: PalaceState, a: int, d: int, detail: dict[str, Any]) -> Ev
 
 def _both_out(st: PalaceState, a: int, d: int) -> list[Event]:
     """Rule 8 tie: both out, unless they are the last two (then they split the pot)."""
+    _record(st, winner=None, losers=[a, d], called=True, captured=0)
     if sum(st.in_hand) == 2:
         return [public("battle_result", tie=True, split=[a, d]),
                 *award(st, [a, d], "battle_split")]

@@ -59,6 +59,7 @@ class PalaceState(GameState):
         self.quiet = [False] * num_seats
         self.seen: list[set[int]] = [set() for _ in range(num_seats)]
         self.public_palaces: set[int] = set()
+        self.last_battle: dict[str, Any] | None = None
         self.result: Outcome | None = None
 
     # ----- helpers used by the rule modules --------------------------------------------------

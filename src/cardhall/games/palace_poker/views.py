@@ -51,7 +51,7 @@ def view(st: PalaceState, seat: int | None) -> dict[str, Any]:
         "order": list(st.order), "pot": st.pot, "seats": seats,
         "stock_size": len(st.stock), "discard_size": len(st.discards),
         "rejected": list(st.rejected), "to_act": st.actor if st.result is None else None,
-        "decision": _decision(st), "battle": _battle(st),
+        "decision": _decision(st), "battle": _battle(st), "last_battle": st.last_battle,
         "palace": list(st.dealt_palaces[seat]) if seat is not None else None,
         "revealed_palaces": {str(s): list(st.dealt_palaces[s]) for s in sorted(revealed)
                              if s != seat},
@@ -91,7 +91,7 @@ def snapshot(st: PalaceState) -> dict[str, Any]:
         "dealt_palaces": [list(p) for p in st.dealt_palaces],
         "soldiers": [list(s) for s in st.soldiers], "stock": list(st.stock),
         "discards": list(st.discards), "actor": st.actor, "turn": st.turn,
-        "battle": _battle(st), "quiet": list(st.quiet),
+        "battle": _battle(st), "last_battle": st.last_battle, "quiet": list(st.quiet),
         "seen": [sorted(s) for s in st.seen], "public_palaces": sorted(st.public_palaces),
         "outcome": None if st.result is None else st.result.to_json(),
     }
@@ -112,7 +112,8 @@ def check_invariants(st: PalaceState) -> list[str]:
             if st.in_hand[s] and st.banners[s]:
                 places[st.banners[s] or ""] += 1
         if set(places) != ALL_CARDS or any(n != 1 for n in places.values()):
-            out.append(f"cards not each in one place: {sorted(c for c, n in places.items() if n != 1)}")
+            wrong = sorted(c for c, n in places.items() if n != 1)
+            out.append(f"cards not each in one place: {wrong} (or some missing)")
         for s in range(st.num_seats):
             over = len(st.soldiers[s]) > MAX_SOLDIERS
             if over and not (st.phase == "discard" and st.actor == s):
