@@ -63,6 +63,8 @@ def hand_key(ids: Sequence[int], wheel: bool = True) -> tuple[int, ...]:
     Returns ``(category, ranks...)``: five ranks' worth of information for complete hands,
     fewer for incomplete ones (a shorter tuple with an equal prefix is weaker).
     """
+    if not ids:
+        return ()
     counts = [0] * 13
     by_suit: list[list[int]] = [[], [], [], []]
     for c in ids:
