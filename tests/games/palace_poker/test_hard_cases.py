@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cardhall.engine import IllegalAction
-from cardhall.games.palace_poker import RULES
 from cardhall.engine.events import filter_events
+from cardhall.games.palace_poker import RULES
 from cardhall.games.palace_poker.cards import CANONICAL
 from cardhall.games.palace_poker.showdown import eligible
 
@@ -59,7 +59,8 @@ def test_HC_3_captured_banner_becomes_soldier_and_cap_applies_after_buy_and_capt
 
 def test_HC_4_banner_suits_distinct_only_within_groups() -> None:
     six = ["2c", "2d", "2h", "2s", "3c", "3d"]  # p5 repeats p1's club: a new group
-    palaces = [[f"{r}{s}" for r in "456"] for s in "cdhs"] + [["7c", "7d", "7h"], ["8c", "8d", "8h"]]
+    palaces = [[f"{r}{s}" for r in "456"] for s in "cdhs"]
+    palaces += [["7c", "7d", "7h"], ["8c", "8d", "8h"]]
     state = make(six, palaces)
     assert state.banners[4] == "3c"
     fresh = RULES.new_state(RULES.config({}), 6, 5, [10] * 6)
