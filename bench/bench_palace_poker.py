@@ -18,10 +18,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from cardhall.evaluators import phevaluator_rank_function  # noqa: E402
-from cardhall.games.palace_poker.cards import CANONICAL, ids  # noqa: E402
-from cardhall.games.palace_poker.evaluation import set_rank_function, strengths  # noqa: E402
-from cardhall.selfplay import run as selfplay  # noqa: E402
+from cardhall.evaluators import phevaluator_rank_function
+from cardhall.games.palace_poker.cards import CANONICAL, ids
+from cardhall.games.palace_poker.evaluation import set_rank_function, strengths
+from cardhall.selfplay import run as selfplay
 
 
 def _rate(fn: Callable[[], int], min_seconds: float = 1.0) -> float:
@@ -105,8 +105,10 @@ def run() -> dict[str, Any]:
         "selfplay_6_seats": {"hands": rep.games, "hands_per_s": round(rep.games / rep.seconds, 1),
                              "steps_per_s": round(rep.steps / rep.seconds, 1),
                              "longest_game_steps": rep.longest_game_steps},
-        "battle_comparisons_per_s": {"fallback": round(battle_rate(None)),
-                                     "phevaluator": round(battle_rate(phevaluator_rank_function()))},
+        "battle_comparisons_per_s": {
+            "fallback": round(battle_rate(None)),
+            "phevaluator": round(battle_rate(phevaluator_rank_function())),
+        },
         "raw_best_of_7": raw_rates(),
     }
 
