@@ -51,7 +51,7 @@ def test_section_2_config_defaults_and_validation() -> None:
     assert (cfg.small_bet, cfg.big_bet, cfg.ante_chips, cfg.structure) == (2, 4, 1, "limit")
     assert RULES.config({"small_bet": 10}).ante_chips == 5
     assert RULES.config({"small_bet": 1}).ante_chips == 1
-    for bad, field in [({"structure": "no_limit"}, "structure"), ({"ante": 0}, "ante"),
+    for bad, field in [({"structure": "pot_limit"}, "structure"), ({"ante": 0}, "ante"),
                        ({"side_pots": True}, "side_pots"), ({"two_left": "x"}, "two_left"),
                        ({"soldiers_face_up": False}, "soldiers_face_up"), ({"nope": 1}, "nope")]:
         with pytest.raises(InvalidConfig, match=field):
@@ -71,3 +71,31 @@ def test_PP_14_public_battle_reveal_alternative() -> None:
     state = make(BANNERS, PALACES, config={"battle_reveal": "public"})
     play(state, (0, battle(1)), (1, {"type": "call"}))
     assert set(PALACES[0]) & state.hidden_from(2) == set()
+
+
+def test_PP_11_12_no_limit_extra_and_raise_amounts() -> None:
+    from cardhall.engine import IllegalAction, MalformedAction
+
+    from .helpers import rejected_unchanged
+
+    state = make(BANNERS, PALACES, config={"structure": "no_limit"}, stacks=[30, 30, 30])
+    entries = [e for e in state.legal_actions(0) if e["type"] == "battle" and e["target"] == 1]
+    assert entries == [{"type": "battle", "target": 1, "extra": 0},
+                       {"type": "battle", "target": 1, "min_extra": 4, "max_extra": 27}]
+    assert "extra" in rejected_unchanged(state, 0, battle(1), MalformedAction)
+    msg = rejected_unchanged(state, 0, {"type": "battle", "target": 1, "extra": 3}, IllegalAction)
+    assert "got 3" in msg
+    play(state, (0, {"type": "battle", "target": 1, "extra": 6}))
+    assert state.view(1)["battle"]["owed"] == {"0": 0, "1": 2 + 6}
+    assert {"type": "raise", "min_by": 4, "max_by": 29 - 8} in state.legal_actions(1)
+    play(state, (1, {"type": "raise", "by": 10}))
+    assert state.contrib[1] == 1 + 8 + 10 and state.view(0)["battle"]["owed"]["0"] == 10
+
+
+def test_PP_11_no_limit_random_playouts_keep_invariants() -> None:
+    from cardhall.selfplay import play_one
+
+    for i in range(20):
+        rec, violations, _ = play_one("palace_poker", 4, seed=500 + i, probe=0.1,
+                                      config={"structure": "no_limit"})
+        assert violations == [] and rec.state.is_over

@@ -28,11 +28,12 @@ class PalacePokerConfig:
     """PP-2 / rule 4: ante per player (chips); ``None`` = ``max(1, small_bet // 2)``. >= 1."""
 
     structure: Literal["limit", "no_limit"] = "limit"
-    """Rule 2, PP-11..13: betting structure. Only ``limit`` is implemented (``no_limit`` is
-    rejected)."""
+    """Rule 2, PP-11..13: betting structure. ``limit``: no opening extra, raises of exactly
+    ``big_bet``, at most ``max_raises_per_battle``. ``no_limit``: an opening extra ``E = 0`` or
+    ``E >= big_bet`` and raises ``R >= big_bet``, uncapped (until chips run out)."""
 
     max_raises_per_battle: int = 3
-    """PP-13 / rule 8: most raises in one battle under ``limit``. >= 0."""
+    """PP-13 / rule 8: most raises in one battle under ``limit`` (``no_limit``: no cap). >= 0."""
 
     first_dealer: Literal["random", "high_card"] = "random"
     """PP-3 / rule 3: how the server picks the first dealer (the engine takes the dealer as an
@@ -80,8 +81,6 @@ class PalacePokerConfig:
         require(self.ante is None or self.ante >= 1, "ante", self.ante, "must be at least 1")
         require(self.max_raises_per_battle >= 0, "max_raises_per_battle",
                 self.max_raises_per_battle, "must be at least 0")
-        require(self.structure == "limit", "structure", self.structure,
-                "only 'limit' is implemented")
         require(self.soldiers_face_up, "soldiers_face_up", self.soldiers_face_up,
                 "face-down soldiers are not implemented")
         require(not self.side_pots, "side_pots", self.side_pots, "side pots are not implemented")

@@ -34,7 +34,7 @@ def do_action(st: PalaceState, seat: int | None, p: dict[str, Any]) -> list[Even
         case ("discard", "discard"):
             return _discard(st, seat, p["cards"], quiet=False)
         case ("turn", "battle"):
-            return _open_battle(st, seat, p["target"])
+            return _open_battle(st, seat, p["target"], p["extra"])
         case ("turn", "stay"):
             st.quiet[seat] = True
             return [public("stay", seat=seat), *_end_turn(st, seat)]
@@ -45,7 +45,7 @@ def do_action(st: PalaceState, seat: int | None, p: dict[str, Any]) -> list[Even
         case ("battle", "call"):
             return _call(st, seat)
         case ("battle", "raise"):
-            return _raise(st, seat)
+            return _raise(st, seat, p["by"])
     raise AssertionError(f"unhandled {p['type']!r} in phase {st.phase!r}")  # pragma: no cover
 
 
@@ -143,14 +143,16 @@ def _knock_out(st: PalaceState, seat: int, capturer: int | None) -> list[str]:
     return taken
 
 
-def _open_battle(st: PalaceState, seat: int, target: int) -> list[Event]:
-    paid = _pay(st, seat, f_cost(st, seat))
+def _open_battle(st: PalaceState, seat: int, target: int, extra: int) -> list[Event]:
+    """Rule 8: the attacker pays ``f(A)`` (+ the no-limit extra ``E``); the defender owes his
+    call price + ``E``."""
+    paid = _pay(st, seat, f_cost(st, seat) + extra)
     st.quiet = [False] * st.num_seats
     price = f_cost(st, target if st.config.call_cost == "own_formula" else seat)
     st.battle = {"attacker": seat, "defender": target, "raises": 0,
-                 "owed": {seat: 0, target: price}}
+                 "owed": {seat: 0, target: price + extra}}
     st.turn, st.phase, st.actor = seat, "battle", target
-    return [public("battle", attacker=seat, defender=target, paid=paid)]
+    return [public("battle", attacker=seat, defender=target, paid=paid, extra=extra)]
 
 
 def _other(st: PalaceState, seat: int) -> int:
@@ -159,12 +161,14 @@ def _other(st: PalaceState, seat: int) -> int:
     return int(b["defender"] if seat == b["attacker"] else b["attacker"])
 
 
-def _raise(st: PalaceState, seat: int) -> list[Event]:
+def _raise(st: PalaceState, seat: int, by: int | None) -> list[Event]:
+    """Pay what is owed plus the raise (``big_bet`` in limit, ``by`` in no-limit)."""
     b = st.battle
     assert b is not None
-    paid = _pay(st, seat, b["owed"][seat] + st.config.big_bet)
+    size = st.config.big_bet if by is None else by
+    paid = _pay(st, seat, b["owed"][seat] + size)
     other = _other(st, seat)
-    b["owed"][seat], b["owed"][other] = 0, st.config.big_bet
+    b["owed"][seat], b["owed"][other] = 0, size
     b["raises"] += 1
     st.actor = other
     return [public("raise", seat=seat, paid=paid)]

@@ -66,14 +66,36 @@ def discard_problem(st: PalaceState, seat: int, cards: list[str], minimum: int) 
     return None
 
 
-def raise_problem(st: PalaceState, seat: int) -> str | None:
-    """Rule 8 / PP-13: the raise cap and full payment of what is owed plus ``big_bet``."""
+def no_limit(st: PalaceState) -> bool:
+    """True under the ``no_limit`` structure (rule 2)."""
+    return bool(st.config.structure == "no_limit")
+
+
+def extra_problem(st: PalaceState, seat: int, extra: int) -> str | None:
+    """PP-11: the opening extra is 0 in ``limit``; 0 or at least ``big_bet`` in ``no_limit``,
+    paid in full together with ``f(attacker)``."""
+    if extra == 0:
+        return None
+    if extra < st.config.big_bet:
+        return f"an opening extra must be 0 or at least {st.config.big_bet} chips, got {extra}"
+    need = f_cost(st, seat) + extra
+    if st.chips[seat] < need:
+        return f"an attack with extra {extra} costs {need} chips; seat {seat} has {st.chips[seat]}"
+    return None
+
+
+def raise_problem(st: PalaceState, seat: int, by: int | None = None) -> str | None:
+    """Rule 8 / PP-12, PP-13: ``limit`` raises ``big_bet`` up to the cap; ``no_limit`` raises
+    ``by >= big_bet`` uncapped; either way what is owed plus the raise is paid in full."""
     b = st.battle
     assert b is not None
     cap = st.config.max_raises_per_battle
-    if b["raises"] >= cap:
+    if not no_limit(st) and b["raises"] >= cap:
         return f"this battle already has {b['raises']} raises (max_raises_per_battle={cap})"
-    need = b["owed"][seat] + st.config.big_bet
+    size = st.config.big_bet if by is None else by
+    if size < st.config.big_bet:
+        return f"a raise must be at least {st.config.big_bet} chips, got {size}"
+    need = b["owed"][seat] + size
     if st.chips[seat] < need:
         return f"a raise costs {need} chips; seat {seat} has {st.chips[seat]}"
     return None
@@ -104,7 +126,8 @@ def entries(st: PalaceState, seat: int) -> list[Action]:
             if soldiers:
                 out.append({"type": "discard", "cards_from": soldiers, "min_cards": 1,
                             "max_cards": len(soldiers)})
-            out += [{"type": "battle", "target": t} for t in targets(st, seat)]
+            for t in targets(st, seat):
+                out += _battle_entries(st, seat, t)
             return [*out, {"type": "stay"}, {"type": "fold"}]
         case "discard":
             return [{"type": "discard", "cards_from": soldiers,
@@ -112,9 +135,28 @@ def entries(st: PalaceState, seat: int) -> list[Action]:
         case "battle":
             out = [{"type": "fold"}, {"type": "call"}]
             if raise_problem(st, seat) is None:
-                out.append({"type": "raise"})
+                out.append(_raise_entry(st, seat))
             return out
     return []
+
+
+def _battle_entries(st: PalaceState, seat: int, target: int) -> list[Action]:
+    if not no_limit(st):
+        return [{"type": "battle", "target": target}]
+    out: list[Action] = [{"type": "battle", "target": target, "extra": 0}]
+    most = st.chips[seat] - f_cost(st, seat)
+    if most >= st.config.big_bet:
+        out.append({"type": "battle", "target": target, "min_extra": st.config.big_bet,
+                    "max_extra": most})
+    return out
+
+
+def _raise_entry(st: PalaceState, seat: int) -> Action:
+    if not no_limit(st):
+        return {"type": "raise"}
+    assert st.battle is not None
+    most = st.chips[seat] - st.battle["owed"][seat]
+    return {"type": "raise", "min_by": st.config.big_bet, "max_by": most}
 
 
 def check(st: PalaceState, seat: int | None, p: dict[str, Any]) -> None:
@@ -133,11 +175,12 @@ def check(st: PalaceState, seat: int | None, p: dict[str, Any]) -> None:
         case "buy":
             problem = buy_problem(st, seat)
         case "battle":
-            problem = attack_problem(st, seat, p["target"])
+            problem = attack_problem(st, seat, p["target"]) or (
+                extra_problem(st, seat, p["extra"]) if no_limit(st) else None)
         case "discard":
             problem = discard_problem(st, seat, p["cards"], discard_minimum(st, seat))
         case "raise":
-            problem = raise_problem(st, seat)
+            problem = raise_problem(st, seat, p["by"])
     if problem is not None:
         raise IllegalAction(problem)
 

@@ -26,8 +26,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
 CHANCE_TYPES = frozenset({"deal_banners", "deal_palaces", "reshuffle"})
 
 
-def parse_action(action: Action, num_seats: int) -> dict[str, Any]:
-    """Validate the shape of ``action`` and return it with lists copied.
+def parse_action(action: Action, num_seats: int, no_limit: bool = False) -> dict[str, Any]:
+    """Validate the shape of ``action`` and return it with lists copied. Under ``no_limit`` a
+    ``battle`` carries ``extra`` and a ``raise`` carries ``by`` (whole chips, section 3).
 
     Raises:
         MalformedAction: unknown type, missing or extra fields, wrong types, unknown or repeated
@@ -36,7 +37,8 @@ def parse_action(action: Action, num_seats: int) -> dict[str, Any]:
     kind = action["type"]
     if kind not in FIELDS:
         raise MalformedAction(f"unknown Palace Poker action type {kind!r}")
-    want = set(FIELDS[kind])
+    want = set(FIELDS[kind]) | ({"battle": {"extra"}, "raise": {"by"}}.get(kind, set())
+                                if no_limit else set())
     got = set(action) - {"type"}
     if got != want:
         raise MalformedAction(f"{kind!r} takes fields {sorted(want)}, got {sorted(got)}")
@@ -49,6 +51,9 @@ def parse_action(action: Action, num_seats: int) -> dict[str, Any]:
             if type(target) is not int or not 0 <= target < num_seats:
                 raise MalformedAction(f"battle target {target!r} is not a seat")
             out["target"] = target
+            out["extra"] = _chips(action.get("extra", 0), "extra")
+        case "raise":
+            out["by"] = _chips(action["by"], "by") if no_limit else None
         case "reshuffle":
             out["stock"] = _cards(action["stock"], "stock")
         case "deal_palaces":
@@ -59,6 +64,12 @@ def parse_action(action: Action, num_seats: int) -> dict[str, Any]:
             out["banners"] = banners
             out["rejected"] = _cards(action["rejected"], "rejected", distinct=False)
     return out
+
+
+def _chips(value: Any, name: str) -> int:
+    if type(value) is not int or value < 0:
+        raise MalformedAction(f"{name!r} must be a whole number of chips, got {value!r}")
+    return value
 
 
 def _cards(value: Any, name: str, distinct: bool = True) -> list[str]:

@@ -140,7 +140,7 @@ class PalaceState(GameState):
         return check_invariants(self)
 
     def _parse(self, seat: int | None, action: Action) -> dict[str, Any]:
-        return parse_action(action, self.num_seats)
+        return parse_action(action, self.num_seats, self.config.structure == "no_limit")
 
     def _check(self, seat: int | None, parsed: dict[str, Any]) -> None:
         check(self, seat, parsed)
