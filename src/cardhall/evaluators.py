@@ -30,7 +30,7 @@ def phevaluator_rank_function() -> Callable[[Sequence[int]], int]:
     Raises:
         ImportError: phevaluator is not installed.
     """
-    from phevaluator import _pheval  # type: ignore[attr-defined]
+    from phevaluator import _pheval
 
     by_count = {5: _pheval.evaluate_5cards, 6: _pheval.evaluate_6cards,
                 7: _pheval.evaluate_7cards}

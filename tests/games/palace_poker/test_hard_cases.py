@@ -230,3 +230,24 @@ def test_HC_11_flush_needs_five_cards_after_the_exclusion() -> None:
     assert len([c for c in eligible(state, 0, 1) if c[1] == "h"]) == 5
     play(state, (1, battle(0)), (0, CALL))
     assert state.last_battle is not None and state.last_battle["winner"] == 0
+
+
+def test_rule_5_reject_pile_reshuffled_when_the_deck_runs_out() -> None:
+    ranks = "3456789TJQKA"
+    top = ["2c", *[r + "c" for r in ranks], "2d", *[r + "d" for r in ranks],
+           "2h", *[r + "h" for r in ranks], "2s", "3s", *[r + "s" for r in ranks[1:]]]
+    assert len(top) == 52
+    state = RULES.new_state(RULES.config({}), 6, 5, [10] * 6)
+    handed: list[list[str]] = []
+
+    def shuffle(cards: list[str]) -> list[str]:
+        handed.append(list(cards))
+        return top if len(handed) == 1 else list(cards)
+
+    action = state.chance_action(shuffle)
+    assert len(handed) == 2 and len(handed[1]) == 47, "the 47 rejects form the new deck"
+    assert action["banners"] == ["2c", "2d", "2h", "2s", "3s", "3c"]
+    assert action["rejected"].count("3c") == 1 and len(action["rejected"]) == 47
+    state.apply(None, action)
+    deal = state.chance_action(lambda cards: list(cards))
+    assert len(deal["stock"]) == 52 - 6 - 18
