@@ -24,3 +24,12 @@ def test_soldiers_bluff_rule_bot_beats_random(lineup: list[str]) -> None:
     rule = result["policies"]["rule"]
     assert rule["mean_return"]["low"] > 0, result
     assert rule["edge"]["low"] > 0, result
+
+
+def test_bazaar_blot_rule_team_beats_random_team() -> None:
+    _needs("bazaar_blot")
+    result = compare("bazaar_blot", ["rule", "random", "rule", "random"], games=80, seed=5,
+                     config={"target_score": 31})
+    rule = result["policies"]["rule"]
+    assert rule["edge"]["low"] > 0, result
+    assert rule["win_rate"]["low"] > 0.5, result
