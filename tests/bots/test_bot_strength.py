@@ -33,3 +33,12 @@ def test_bazaar_blot_rule_team_beats_random_team() -> None:
     rule = result["policies"]["rule"]
     assert rule["edge"]["low"] > 0, result
     assert rule["win_rate"]["low"] > 0.5, result
+
+
+@pytest.mark.parametrize("lineup", [["rule", "random"], ["rule", "random", "random"]])
+def test_palace_poker_rule_bot_beats_random(lineup: list[str]) -> None:
+    _needs("palace_poker")
+    result = compare("palace_poker", lineup, games=300, seed=3)
+    rule = result["policies"]["rule"]
+    assert rule["mean_return"]["low"] > 0, result
+    assert rule["edge"]["low"] > 0, result

@@ -132,3 +132,50 @@ def test_bb_rule_4_bids_a_strong_suit_and_passes_a_weak_hand(blot: Any) -> None:
     assert bid["type"] == "bid" and bid["trump"] == "h" and bid["level"] == 8
     passed = blot.choose(_blot_view(weak, [], phase="auction", auction=auction), legal, RNG)
     assert passed == {"type": "pass"}
+
+
+def _pp_view(palace: list[str], banner: str, soldiers: list[str], other_banner: str,
+             other_soldiers: list[str], **kw: Any) -> dict[str, Any]:
+    seats = [
+        {"seat": 0, "chips": 90, "in_hand": True, "dealt_in": True, "committed": 1,
+         "banner": banner, "soldiers": soldiers, "soldier_count": len(soldiers),
+         "attack_cost": 2 * (len(soldiers) + 1)},
+        {"seat": 1, "chips": 90, "in_hand": True, "dealt_in": True, "committed": 1,
+         "banner": other_banner, "soldiers": other_soldiers,
+         "soldier_count": len(other_soldiers), "attack_cost": 2 * (len(other_soldiers) + 1)},
+    ]
+    view = {"game": "palace_poker", "phase": "turn", "seat": 0, "dealer": 1, "order": [0, 1],
+            "pot": 2, "seats": seats, "stock_size": 40, "discard_size": 0, "rejected": [],
+            "to_act": 0, "decision": "turn", "battle": None, "last_battle": None,
+            "palace": palace, "revealed_palaces": {}, "outcome": None}
+    view.update(kw)
+    return view
+
+
+@pytest.fixture
+def palace() -> Any:
+    if "palace_poker" not in game_names():
+        pytest.skip("palace_poker is not in this build")
+    return get_policy("palace_poker", "rule")
+
+
+def test_pp_rule_7_attacks_when_far_ahead(palace: Any) -> None:
+    view = _pp_view(["Ah", "Ad", "Kh"], "As", ["Kd"], "2c", [])
+    legal = [{"type": "buy"}, {"type": "battle", "target": 1}, {"type": "stay"}, {"type": "fold"}]
+    assert palace.choose(view, legal, random.Random(1)) == {"type": "battle", "target": 1}
+
+
+def test_pp_rule_8_folds_a_weak_hand_to_a_raise(palace: Any) -> None:
+    battle = {"attacker": 1, "defender": 0, "raises": 1, "facing": 0, "owed": {"1": 0, "0": 6}}
+    view = _pp_view(["2c", "3d", "7h"], "4s", [], "Ah", ["Ad", "Ac", "Kd", "Kc"],
+                    decision="battle_response", phase="battle", battle=battle, pot=20)
+    legal = [{"type": "fold"}, {"type": "call"}, {"type": "raise"}]
+    assert palace.choose(view, legal, random.Random(1)) == {"type": "fold"}
+
+
+def test_pp_rule_9_discards_down_to_five_keeping_the_best(palace: Any) -> None:
+    soldiers = ["Ac", "2d", "3h", "Kd", "Ks", "7c"]
+    view = _pp_view(["Ah", "Ad", "Kc"], "As", soldiers, "2c", [], decision="discard")
+    legal = [{"type": "discard", "cards_from": soldiers, "min_cards": 1, "max_cards": 6}]
+    action = palace.choose(view, legal, random.Random(1))
+    assert len(action["cards"]) == 1 and action["cards"][0] in {"2d", "3h", "7c"}

@@ -82,7 +82,7 @@ def win_chance(view: dict[str, Any], target: int, rng: random.Random) -> float:
             known.add(s["banner"])
     shown = (view.get("revealed_palaces") or {}).get(str(target))
     pool = [c for c in CANONICAL if c not in known]
-    their_open = list(them["soldiers"]) + [them["banner"]]
+    their_open = [*them["soldiers"], them["banner"]]
     my_key = _key(mine, their_suit)
     my_count = sum(1 for c in mine if c[1] == my_suit)
     score = 0.0
@@ -114,9 +114,9 @@ def turn(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Actio
             return minimal(min(mine, key=lambda e: e.get("extra", 0)))
     me = _seat(view, view["seat"])
     small_bet = me["attack_cost"] // (me["soldier_count"] + 1)
-    if (buy := first(legal, "buy")) is not None and me["soldier_count"] < 5:
-        if small_bet * BUY_SHARE <= me["chips"]:
-            return dict(buy)
+    buy = first(legal, "buy")
+    if buy is not None and me["soldier_count"] < 5 and small_bet * BUY_SHARE <= me["chips"]:
+        return dict(buy)
     return _fallback(legal)
 
 
@@ -140,7 +140,7 @@ def discard(view: dict[str, Any], legal: list[Action]) -> Action:
     the strongest own hand."""
     entries = of_type(legal, "discard")
     need = min(e.get("min_cards", len(e.get("cards", []))) for e in entries)
-    base = list(view.get("palace") or []) + [_seat(view, view["seat"])["banner"]]
+    base = [*(view.get("palace") or []), _seat(view, view["seat"])["banner"]]
     kept = list(_seat(view, view["seat"])["soldiers"])
     dropped: list[str] = []
     for _ in range(need):
