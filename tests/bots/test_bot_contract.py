@@ -98,3 +98,28 @@ def test_bots_import_no_server_storage_or_game_state() -> None:
             text = f"{module} {' '.join(sorted(names))}"
             for bad in ("server", "storage", ".state", "State", "selfplay"):
                 assert bad not in text, f"{path.name} imports {text!r}"
+
+
+ALT_CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
+    ("soldiers_bluff", 3, {"exchange_exact": True}),
+    ("soldiers_bluff", 4, {"pass_is_fold": True, "exchange_max": 0}),
+    ("soldiers_bluff", 2, {"ante": 0, "fold_when_not_facing_bet": False}),
+    ("bazaar_blot", 4, {"target_score": 31, "partner_raise_same_suit": False, "max_bid": 80}),
+    ("bazaar_blot", 4, {"target_score": 31, "undertrump_when_cannot_overtrump": "forced",
+                        "partner_winning": "must_ruff"}),
+    ("palace_poker", 3, {"structure": "no_limit"}),
+    ("palace_poker", 10, {}),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "config"), ALT_CONFIGS)
+def test_policies_stay_legal_under_alternative_configs(
+    game: str, seats: int, config: dict[str, Any]
+) -> None:
+    if game not in game_names():
+        pytest.skip(f"{game} is not in this build")
+    pick = random.Random(f"alt:{game}:{seats}")
+    for i in range(8):
+        lineup = [Checked(get_policy(game, pick.choice(policy_names()))) for _ in range(seats)]
+        stacks = [pick.randint(5, 200) for _ in range(seats)]
+        play_match(game, lineup, seed=9000 + i, config=config, stacks=stacks)
