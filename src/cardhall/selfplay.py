@@ -16,6 +16,7 @@ from typing import Any
 
 from .engine import History, Recorder, SeatInfo, SeededShuffler, get_game, replay, sample
 from .engine.inspect import fingerprint, leaks, mutations, rejection_violations, turn_violations
+from .evaluators import install as install_evaluators
 
 
 @dataclass
@@ -110,6 +111,7 @@ def run(game: str, games: int, seed: int, seats: int | None = None, *, check: bo
         probe: float = 0.0) -> SelfplayReport:
     """Play ``games`` random games from ``seed`` and total them up."""
     rules = get_game(game)
+    install_evaluators()
     n = seats if seats is not None else rules.min_seats
     report = SelfplayReport(game, n)
     start = time.perf_counter()

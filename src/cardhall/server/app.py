@@ -14,6 +14,7 @@ from fastapi import FastAPI
 
 from .. import __version__
 from ..engine import game_names
+from ..evaluators import install as install_evaluators
 from ..storage.factory import make_store
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
@@ -27,6 +28,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     starts; at shutdown every table task is cancelled and the store closed.
     """
     settings = settings or Settings()
+    install_evaluators()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -1,0 +1,205 @@
+"""The rule-based Bazaar Blot bot (``docs/bots-builtin.md``).
+
+Sees only the seat's view and legal-action entries; it keeps no memory between decisions.
+
+* **Auction** (rule 4): with three or more trumps including the J or the 9, values a suit as
+  trump from its own hand — trump big points (J 20, 9 14, A 11, 10 10, ...), side aces, tens
+  guarded by their ace, extra length — plus a fixed share for the partner and half its best
+  combination, and bids the cheapest allowed level of the best suit if the estimate reaches
+  it. It never raises its partner's standing bid, never bids kapot, calls contra only with a
+  strong trump holding in the opponents' suit, and never recontras.
+* **Play** (rules 5, 6): leads the trump Jack (or trumps when long in them) and side aces when
+  its team declared, side aces then low plain cards when defending; when following it wins
+  with the cheapest card that beats the trick, gives points when its partner wins the trick
+  as the last to play, and otherwise throws the weakest legal card. In trick 1 it declares the
+  most valuable combination the entries offer with the chosen card.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+from typing import Any
+
+from ..engine.actions import Action, minimal
+from ..games.bazaar_blot.cards import (
+    CARD_OF,
+    PLAIN_POINTS,
+    PLAIN_STRENGTH,
+    RANK_OF,
+    SUIT_OF,
+    TRUMP_POINTS,
+    TRUMP_STRENGTH,
+    weakest_key,
+)
+from ..games.bazaar_blot.tricks import card_key
+from .entries import first, of_type, with_amount, with_cards
+
+PARTNER_SHARE = 30
+"""Big points the partner is assumed to bring in (its share of the 162)."""
+CONTRA_TRUMP_POINTS = 34
+"""Trump big points in the opponents' suit needed to call contra (J + 9 at least)."""
+CARRE = {"J": 200, "9": 150, "A": 100, "T": 100, "K": 100, "Q": 100}
+SEQUENCE = {3: 20, 4: 50}
+
+
+class RulePolicy:
+    """Bazaar Blot rule bot: bid on a strong suit, cheapest winning card, weakest discard."""
+
+    name = "rule"
+
+    def choose(self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random) -> Action:
+        """One concrete action matching an entry of ``legal_actions`` (non-empty)."""
+        match view.get("phase"):
+            case "auction":
+                return auction(view, legal_actions)
+            case "play" if of_type(legal_actions, "play"):
+                return play(view, legal_actions)
+        entry = first(legal_actions, "pass")
+        return minimal(entry if entry is not None else legal_actions[0])
+
+
+# ----- auction --------------------------------------------------------------------------------
+
+
+def combo_value(cards: list[str]) -> int:
+    """Big points of a declarable combination (rule 6): carré by rank, sequence by length."""
+    ranks = {c[0] for c in cards}
+    if len(ranks) == 1:
+        return CARRE.get(cards[0][0], 0)
+    return SEQUENCE.get(len(cards), 100)
+
+
+def suit_strength(hand: list[str], trump: str) -> tuple[int, int]:
+    """``(estimated big points of the team with this trump, trump points held)``."""
+    trumps = [c for c in hand if c[1] == trump]
+    held = sum(TRUMP_POINTS[RANK_OF[c[0]]] for c in trumps)
+    side = 0
+    for c in hand:
+        if c[1] == trump:
+            continue
+        if c[0] == "A":
+            side += 11
+        elif c[0] == "T" and f"A{c[1]}" in hand:
+            side += 10
+    length = 10 * max(0, len(trumps) - 3)
+    return held + side + length + PARTNER_SHARE, held
+
+
+def _team(view: dict[str, Any], seat: int) -> int:
+    return next(i for i, t in enumerate(view["teams"]) if seat in t)
+
+
+def hand_combo(hand: list[str]) -> int:
+    """Big points of the best combination in ``hand`` (rule 6: natural-order runs, carrés)."""
+    best = 0
+    for rank, value in CARRE.items():
+        if sum(1 for c in hand if c[0] == rank) == 4:
+            best = max(best, value)
+    for suit in "cdhs":
+        held = sorted(RANK_OF[c[0]] for c in hand if c[1] == suit)
+        run = 1
+        for a, b in pairwise(held):
+            run = run + 1 if b == a + 1 else 1
+            if run >= 3:
+                best = max(best, SEQUENCE.get(run, 100))
+    return best
+
+
+def auction(view: dict[str, Any], legal: list[Action]) -> Action:
+    """An auction call (rule 4): contra, a bid on the best suit, or pass."""
+    me = view["seat"]
+    hand: list[str] = list(view["hand"])
+    standing = (view.get("auction") or {}).get("standing")
+    if first(legal, "contra") is not None and standing and standing.get("trump"):
+        _, held = suit_strength(hand, standing["trump"])
+        aces = sum(1 for c in hand if c[0] == "A" and c[1] != standing["trump"])
+        if held >= CONTRA_TRUMP_POINTS and aces >= 1:
+            return {"type": "contra"}
+    partner_stands = standing is not None and _team(view, standing["seat"]) == _team(view, me)
+    best: tuple[int, Action] | None = None
+    if not partner_stands:
+        for entry in of_type(legal, "bid"):
+            trump = entry["trump"]
+            trumps = [c for c in hand if c[1] == trump]
+            if len(trumps) < 3 or not ({f"J{trump}", f"9{trump}"} & set(trumps)):
+                continue
+            estimate, _ = suit_strength(hand, trump)
+            level = (estimate + hand_combo(hand) // 2) // 10
+            margin = level - entry["min_level"]
+            if margin >= 0 and (best is None or margin > best[0]):
+                best = (margin, with_amount(entry, "level", entry["min_level"]))
+    if best is not None:
+        return best[1]
+    passing = first(legal, "pass")
+    return minimal(passing if passing is not None else legal[0])
+
+
+# ----- play -----------------------------------------------------------------------------------
+
+
+def _points(card: str, trump: str) -> int:
+    r = RANK_OF[card[0]]
+    return TRUMP_POINTS[r] if card[1] == trump else PLAIN_POINTS[r]
+
+
+def _strength(card: str, trump: str) -> int:
+    r = RANK_OF[card[0]]
+    return 100 + TRUMP_STRENGTH[r] if card[1] == trump else PLAIN_STRENGTH[r]
+
+
+def _weakest(cards: list[str], trump: str) -> str:
+    """Cheapest card to give away: non-trump first, fewest points, then rule 9's order."""
+    t = SUIT_OF[trump]
+    return min(cards, key=lambda c: (c[1] == trump, _points(c, trump), weakest_key(CARD_OF[c], t)))
+
+
+def lead(view: dict[str, Any], cards: list[str], trump: str) -> str:
+    """The card to lead a trick."""
+    contract = view.get("contract") or {}
+    declaring = contract.get("team") == _team(view, view["seat"])
+    trumps = [c for c in cards if c[1] == trump]
+    aces = [c for c in cards if c[0] == "A" and c[1] != trump]
+    if declaring and f"J{trump}" in trumps:
+        return f"J{trump}"
+    if declaring and len(trumps) >= 3:
+        return max(trumps, key=lambda c: _strength(c, trump))
+    if aces:
+        return aces[0]
+    plain = [c for c in cards if c[1] != trump]
+    return _weakest(plain or cards, trump)
+
+
+def follow(view: dict[str, Any], cards: list[str], trump: str) -> str:
+    """The card to play into a started trick."""
+    played = view["trick"]["cards"]
+    t, led = SUIT_OF[trump], SUIT_OF[played[0]["card"][1]]
+    keys = [card_key(CARD_OF[p["card"]], led, t) for p in played]
+    best = max(range(len(keys)), key=keys.__getitem__)
+    partner = next(s for s in view["teams"][_team(view, view["seat"])] if s != view["seat"])
+    last = len(played) == 3
+    if played[best]["seat"] == partner:
+        if last:
+            plain = [c for c in cards if c[1] != trump]
+            pool = plain or cards
+            return max(pool, key=lambda c: (_points(c, trump), -weakest_key(CARD_OF[c], t)))
+        return _weakest(cards, trump)
+    winners = [c for c in cards if card_key(CARD_OF[c], led, t) > keys[best]]
+    if winners:
+        return min(winners, key=lambda c: (card_key(CARD_OF[c], led, t), _points(c, trump)))
+    return _weakest(cards, trump)
+
+
+def play(view: dict[str, Any], legal: list[Action]) -> Action:
+    """A play (rule 5), with the best declaration on trick 1 (rule 6)."""
+    entries = of_type(legal, "play")
+    cards = list(dict.fromkeys(e["card"] for e in entries))
+    trump = (view.get("contract") or {}).get("trump") or "c"
+    trick = view.get("trick") or {}
+    card = follow(view, cards, trump) if trick.get("cards") else lead(view, cards, trump)
+    mine = [e for e in entries if e["card"] == card]
+    declares = [e for e in mine if "declare_from" in e]
+    if declares:
+        top = max(declares, key=lambda e: combo_value(list(e["declare_from"])))
+        return with_cards([top], "declare", top["declare_from"], len(top["declare_from"]))
+    return minimal(mine[0])

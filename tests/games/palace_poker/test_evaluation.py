@@ -1,0 +1,101 @@
+"""Hand evaluation (rule 12): published category counts, cross-checks between our pure-Python
+fallback, phevaluator and eval7, and properties of the incomplete-hand rules."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardhall.evaluators import category_of_phevaluator_rank, install, phevaluator_rank_function
+from cardhall.games.palace_poker import evaluation
+from cardhall.games.palace_poker.cards import CANONICAL, ids
+from cardhall.games.palace_poker.evaluation import hand_key, set_rank_function, strengths
+
+PUBLISHED = [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40]
+"""Five-card hands per category, high card .. straight flush (royal flushes included)."""
+
+
+def test_rule_12_category_counts_over_all_five_card_hands_phevaluator() -> None:
+    from phevaluator import _pheval
+
+    counts = [0] * 9
+    ev = _pheval.evaluate_5cards
+    for hand in combinations(range(52), 5):
+        counts[category_of_phevaluator_rank(ev(*hand))] += 1
+    assert counts == PUBLISHED
+
+
+@pytest.mark.slow
+def test_rule_12_category_counts_over_all_five_card_hands_fallback() -> None:
+    counts = [0] * 9
+    for hand in combinations(range(52), 5):
+        counts[hand_key(hand)[0]] += 1
+    assert counts == PUBLISHED
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_rule_12_fallback_agrees_with_phevaluator_and_eval7_on_random_seven_card_hands() -> None:
+    import eval7
+
+    rng = random.Random(12)
+    phe = phevaluator_rank_function()
+    e7 = {c: eval7.Card(c) for c in CANONICAL}
+    deck = list(CANONICAL)
+    hands = [rng.sample(deck, 7) for _ in range(3000)]
+    ours = [hand_key(ids(h)) for h in hands]
+    theirs = [phe(ids(h)) for h in hands]
+    sevens = [eval7.evaluate([e7[c] for c in h]) for h in hands]
+    for i in range(len(hands) - 1):
+        a = (ours[i] > ours[i + 1]) - (ours[i] < ours[i + 1])
+        assert a == _sign(theirs[i] - theirs[i + 1]) == _sign(sevens[i] - sevens[i + 1]), (
+            hands[i], hands[i + 1])
+
+
+def test_rule_12_best_of_nine_through_the_library_matches_the_fallback() -> None:
+    rng = random.Random(9)
+    hands = [ids(rng.sample(list(CANONICAL), rng.choice((8, 9)))) for _ in range(400)]
+    plain = strengths(hands)
+    try:
+        assert install()
+        fast = strengths(hands)
+    finally:
+        set_rank_function(None)
+    for i in range(len(hands) - 1):
+        assert (plain[i] > plain[i + 1]) == (fast[i] > fast[i + 1])
+        assert (plain[i] == plain[i + 1]) == (fast[i] == fast[i + 1])
+    assert evaluation.rank_function() is None
+
+
+def test_rule_12_short_hands_rank_groups_only() -> None:
+    assert hand_key(ids(["Ac", "Kc", "Qc", "Jc"])) == (0, 12, 11, 10, 9), "no flush or straight"
+    assert hand_key(ids(["Ac", "Ad", "Ah", "As"])) == (7, 12)
+    assert hand_key(ids(["Ac", "Ad", "Ah", "As"])) > hand_key(ids(["Kc", "Qd", "Jc", "Tc", "9c"]))
+    assert hand_key(ids(["5c", "4d", "3h", "2s", "Ac"])) == (4, 3), "the wheel"
+    assert hand_key(ids(["5c", "4d", "3h", "2s", "Ac"]), wheel=False)[0] == 0
+    assert hand_key([]) < hand_key(ids(["2c"]))
+
+
+card_lists = st.lists(st.sampled_from(range(52)), min_size=1, max_size=8, unique=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(card_lists, st.sampled_from(range(52)))
+def test_rule_12_one_more_card_never_weakens_a_hand(cards: list[int], extra: int) -> None:
+    if extra not in cards:
+        assert hand_key([*cards, extra]) >= hand_key(cards)
+
+
+@settings(max_examples=200, deadline=None)
+@given(card_lists, st.randoms())
+def test_rule_12_order_of_cards_does_not_matter(cards: list[int], rnd: random.Random) -> None:
+    shuffled = list(cards)
+    rnd.shuffle(shuffled)
+    assert hand_key(shuffled) == hand_key(cards)
