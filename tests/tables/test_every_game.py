@@ -23,10 +23,10 @@ async def test_game_plays_at_a_table_without_leaks(h: Harness, game: str) -> Non
     await h.join(table, people[0], seat=0)
     await h.join(table, people[1], seat=1)
     for _ in range(3000):
-        if table.status == "finished" or len(h.store.games) >= 3:
+        if table.status == "finished" or len(h.store.games) >= 12:
             break
         await h.advance(table, 1.0)
-    assert h.store.games, f"no {game} game finished"
+    assert len(h.store.games) >= (12 if rules.uses_stacks else 1), f"{game}: too few games"
     for c in people:
         assert c.violations == [], c.violations[:3]
         assert c.checked > 0
