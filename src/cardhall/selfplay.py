@@ -99,12 +99,19 @@ def play_one(
     if not state.is_over:
         violations.append(f"game did not end within {max_steps} steps")
     if check and not violations:
-        violations += turn_violations(state)
-        doc = json.loads(json.dumps(rec.history.to_json()))
-        again = replay(History.from_json(doc))
-        if fingerprint(again) != fingerprint(state):
-            violations.append("replayed history does not reach the same state")
+        violations += final_violations(rec)
     return rec, [f"seed {seed}: {v}" for v in violations], steps
+
+
+def final_violations(rec: Recorder) -> list[str]:
+    """End-of-game checks: the turn contract at the end, and the history round-trips through
+    JSON and replays to the same state."""
+    out = turn_violations(rec.state)
+    doc = json.loads(json.dumps(rec.history.to_json()))
+    again = replay(History.from_json(doc))
+    if fingerprint(again) != fingerprint(rec.state):
+        out.append("replayed history does not reach the same state")
+    return out
 
 
 def run(game: str, games: int, seed: int, seats: int | None = None, *, check: bool = True,
