@@ -4,13 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench lint selfplay clean
+.PHONY: run test test-fast bench lint clean
 
+# Install output goes to stderr so that `make bench > out.json` stays valid JSON.
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	@echo "bootstrapping $(VENV) (first run or pyproject.toml changed)" >&2
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) >&2
+	@$(BIN)/python -m pip install -q --upgrade pip >&2
+	@$(BIN)/python -m pip install -q -e '.[dev]' >&2
+	@touch $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/cardhall serve
@@ -22,7 +24,7 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m 'not slow'
 
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	@$(BIN)/python bench/run.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
