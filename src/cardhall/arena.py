@@ -200,7 +200,9 @@ async def run(spec: ArenaSpec) -> dict[str, Any]:
         raise ValueError(f"games must be >= 1, got {spec.games}")
     started = time.perf_counter()
     async with contextlib.AsyncExitStack() as stack:
-        base: str = spec.url or await stack.enter_async_context(local_server(spec.store))
+        base = spec.url
+        if base is None:
+            base = await stack.enter_async_context(local_server(spec.store))
         arena = _Arena(spec, base)
         await arena.setup(stack)
         limit = asyncio.Semaphore(max(1, spec.concurrency))
