@@ -8,7 +8,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from livesrv import LiveServer, live_server  # noqa: E402
+from livesrv import LiveServer, live_server
 
 __all__ = ["LiveServer", "bot_token", "live_server", "make_table"]
 

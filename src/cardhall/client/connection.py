@@ -15,9 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import random
 import secrets
+import urllib.parse
+import urllib.request
 from typing import Any
 
 from pydantic import ValidationError
@@ -167,7 +170,8 @@ class Client:
             ClientError: the join was refused (``table.seat_taken``, ``table.not_found``, ...).
         """
         session = TableSession(table_id, None if spectate else bot, self.send,
-                               f"{self._prefix}-{table_id[:12]}", spectate=spectate)
+                               f"{self._prefix}-{table_id[:12]}", spectate=spectate,
+                               fetch_game=self.fetch_game)
         self.tables[table_id] = session
         msg = p.Join(type="join", table_id=table_id, seat=seat, spectate=spectate,
                      seat_token=seat_token, rid=next(self._rids))
@@ -189,6 +193,27 @@ class Client:
     async def ping(self) -> None:
         """A round trip to the server."""
         await self._request(p.Ping(type="ping", rid=next(self._rids)))
+
+    async def fetch_game(self, game_id: str) -> dict[str, Any] | None:
+        """A finished game's history from ``GET /api/games/{id}`` (the HTTP base is the
+        WebSocket URL without ``/ws``), or ``None``; retried while the server saves it."""
+        base = self.url.replace("ws", "http", 1).removesuffix("/ws")
+        url = f"{base}/api/games/{urllib.parse.quote(game_id)}"
+
+        def get() -> dict[str, Any] | None:
+            try:
+                with urllib.request.urlopen(url, timeout=self.timeout) as resp:
+                    doc: dict[str, Any] = json.loads(resp.read())
+                    return doc
+            except (OSError, ValueError):
+                return None
+
+        for attempt in range(10):
+            doc = await asyncio.to_thread(get)
+            if doc is not None:
+                return doc
+            await asyncio.sleep(0.1 * (attempt + 1))
+        return None
 
     async def _request(self, msg: Any) -> Any:
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

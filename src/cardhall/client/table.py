@@ -22,6 +22,7 @@ from ..server import protocol as p
 log = logging.getLogger("cardhall.client")
 
 Send = Callable[[Any], Awaitable[None]]
+FetchGame = Callable[[str], Awaitable[dict[str, Any] | None]]
 
 
 class TableClosedError(RuntimeError):
@@ -39,7 +40,7 @@ class TableSession:
     """
 
     def __init__(self, table_id: str, bot: Any, send: Send, action_prefix: str,
-                 spectate: bool = False) -> None:
+                 spectate: bool = False, fetch_game: FetchGame | None = None) -> None:
         self.table_id = table_id
         self.bot = bot
         self.spectate = spectate
@@ -51,6 +52,9 @@ class TableSession:
         self.closed: str | None = None
         self.moves = 0
         self._send = send
+        self._fetch_game = fetch_game
+        self._current_game: str | None = None  # the game seen running
+        self._seen_over: set[str] = set()
         self._ids = (f"{action_prefix}-{n}" for n in itertools.count(1))
         self._pending: p.Act | None = None  # sent, not yet answered
         self._task: asyncio.Future[None] | None = None
@@ -69,13 +73,41 @@ class TableSession:
                 if self._pending is not None and msg.action_id == self._pending.action_id:
                     self._pending = None
             case p.GameOver():
-                self.games.append(msg)
-                self._game_over.put_nowait(msg)
-                self._call_hook("on_game_over", msg)
+                self._game_ended(msg)
             case p.Error():
                 self._on_error(msg)
             case p.TableClosed():
                 self.close(msg.reason)
+
+    def _game_ended(self, msg: p.GameOver) -> None:
+        if any(g.game_id == msg.game_id for g in self.games):
+            return
+        self._seen_over.add(msg.game_id)
+        self.games.append(msg)
+        self._game_over.put_nowait(msg)
+        self._call_hook("on_game_over", msg)
+
+    def _check_missed(self, st: p.State) -> None:
+        """A game that ended while the connection was down has no ``game_over`` here: its
+        history is fetched from ``GET /api/games/{id}`` and delivered as one."""
+        cur = self._current_game
+        if cur is not None and cur not in self._seen_over and (
+                st.game_id != cur or st.status != "playing"):
+            self._seen_over.add(cur)
+            self._spawn(self._recover(cur, st.version))
+        if st.status == "playing":
+            self._current_game = st.game_id
+
+    async def _recover(self, game_id: str, version: int) -> None:
+        history = None if self._fetch_game is None else await self._fetch_game(game_id)
+        if history is None:
+            log.error("table %s: game %s ended while disconnected; no history", self.table_id,
+                      game_id)
+            self.close(f"missed the end of game {game_id}")
+            return
+        over = p.GameOver(table_id=self.table_id, version=version, game_id=game_id,
+                          outcome=history.get("outcome") or {}, history=history)
+        self._game_ended(over)
 
     def close(self, reason: str) -> None:
         """Stop deciding here and wake :meth:`next_game_over` waiters (they raise)."""
@@ -122,6 +154,7 @@ class TableSession:
         if old is not None and st.version < old.version:
             return  # an older snapshot overtaken by a newer one
         self.state = st
+        self._check_missed(st)
         if old is not None and st.version == old.version and (
                 (self._task is not None and not self._task.done())
                 or (self._pending is not None and self._pending.version == st.version)):
