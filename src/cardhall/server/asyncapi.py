@@ -51,8 +51,8 @@ DESCRIPTION = (
 
 
 def _message_type(model: type[BaseModel]) -> str:
-    field = model.model_fields["type"]
-    args = getattr(field.annotation, "__args__", ())
+    """The ``Literal`` value of the model's ``type`` field, e.g. ``"hello"``."""
+    args: tuple[Any, ...] = getattr(model.model_fields["type"].annotation, "__args__", ())
     return str(args[0])
 
 
