@@ -8,6 +8,9 @@ Sub-commands:
 * ``cardhall selfplay --game NAME --games N --seed S [--seats N] [--json]`` plays random games
   with invariant checks; exit 1 on any violation.
 * ``cardhall serve`` starts the server (uvicorn) with settings from ``CARDHALL_*``.
+* ``cardhall arena --game NAME --bots A,B,... --games N [--url URL] [--concurrency K]
+  [--turn-timeout S] [--json]`` plays bots against each other through a real server
+  (``cardhall.arena``) and prints each bot's mean return with its 95% confidence interval.
 * ``cardhall db upgrade [--url URL] [--revision REV]`` applies the Alembic migrations
   (the server also does this at start-up); the URL defaults to ``CARDHALL_DATABASE_URL``.
 """
@@ -75,6 +78,20 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from .arena import ArenaSpec, format_table, run
+
+    spec = ArenaSpec(game=args.game, bots=args.bots.split(","), games=args.games,
+                     seed=args.seed, url=args.url, concurrency=args.concurrency,
+                     turn_timeout_seconds=args.turn_timeout, config=json.loads(args.config),
+                     stack=args.stack, store=args.store)
+    result = asyncio.run(run(spec))
+    print(json.dumps(result) if args.json else format_table(result))
+    return 0
+
+
 def _db_upgrade(args: argparse.Namespace) -> int:
     import asyncio
 
@@ -112,6 +129,23 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--host", default=None)
     v.add_argument("--port", type=int, default=None)
     v.set_defaults(func=_serve)
+
+    a = sub.add_parser("arena", help="bots against bots through a real server")
+    a.add_argument("--game", required=True)
+    a.add_argument("--bots", required=True,
+                   help="one per seat, comma-separated: random, rule or module:Class")
+    a.add_argument("--games", type=int, default=100)
+    a.add_argument("--seed", type=int, default=1, help="seeds the bots (deals are the server's)")
+    a.add_argument("--url", default=None,
+                   help="a running server's base URL (default: start one in-process)")
+    a.add_argument("--concurrency", type=int, default=8, help="tables played at once")
+    a.add_argument("--turn-timeout", type=float, default=5.0, help="seconds per decision")
+    a.add_argument("--config", default="{}", help="partial rules config as JSON")
+    a.add_argument("--stack", type=int, default=100, help="starting chips (poker games)")
+    a.add_argument("--store", choices=["memory", "sqlite"], default="memory",
+                   help="the in-process server's store")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+    a.set_defaults(func=_arena)
 
     d = sub.add_parser("db", help="database maintenance")
     dsub = d.add_subparsers(dest="db_command", required=True)

@@ -74,7 +74,7 @@ def _include_routers(app: FastAPI) -> None:
     import importlib
 
     modules = ("routes.players", "routes.games", "routes.lobby", "routes.admin",
-               "routes.admin_players", "ws")
+               "routes.admin_players", "routes.admin_bots", "routes.asyncapi", "ws")
     for name in modules:
         module_name = f"cardhall.server.{name}"
         try:

@@ -35,6 +35,8 @@ router = APIRouter()
 ANONYMOUS = PlayerRecord(id="", name="")
 MAX_DROPPED = 200
 """Rate-limited messages tolerated before the socket is closed (1008)."""
+CLOSE_GRACE_SECONDS = 2.0
+"""How long a closing socket's writer may take to flush its queue and send the close frame."""
 
 
 class TokenBucket:
@@ -76,6 +78,10 @@ class Session:
                 if table is not None:
                     table.post(Disconnected(self.conn))
             self.conn.close()
+            # let the writer flush and send the close frame (1008, 4008: the code is the
+            # client's only explanation), bounded; then stop it
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(writer), CLOSE_GRACE_SECONDS)
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer

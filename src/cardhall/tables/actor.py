@@ -227,7 +227,7 @@ class Table(GameFlow):
 
     def _own_seat(self, conn: Connection) -> Seat | None:
         """The seat this connection's person holds here (resumable), if any."""
-        return next((s for s in self.seats if s.taken and not s.bot and not s.leaving
+        return next((s for s in self.seats if s.taken and s.bot_kind is None and not s.leaving
                      and s.player_id == conn.player.id), None)
 
     def _resumable(self, conn: Connection, m: p.Join) -> Seat | None:
@@ -239,7 +239,7 @@ class Table(GameFlow):
             if m.seat_token is not None:
                 if s.token_matches(m.seat_token):
                     return s
-            elif s.player_id == conn.player.id and not s.bot:
+            elif s.player_id == conn.player.id and s.bot_kind is None:
                 return s
         return None
 
@@ -266,7 +266,8 @@ class Table(GameFlow):
                 other.conn = None
         self.spectators.pop(conn.id, None)
         stack = self.spec.starting_stack if self.rules.uses_stacks else None
-        token = seat.take(conn.player.id, conn.player.name, bot=bot_kind is not None,
+        is_bot = bot_kind is not None or conn.player.is_bot  # built-in, or a bot identity
+        token = seat.take(conn.player.id, conn.player.name, bot=is_bot,
                           bot_kind=bot_kind, stack=stack)
         seat.conn = conn
         self.version += 1
@@ -397,8 +398,8 @@ class Table(GameFlow):
         self._pause_handle = self.clock.call_later(seconds, self.post, NextHand(self.hand))
 
     def idle(self) -> bool:
-        """Finished, or waiting with no person (only bots, or nobody) seated."""
-        people = any(s.taken and not s.bot and not s.leaving for s in self.seats)
+        """Finished, or waiting with no client (only built-in bots, or nobody) seated."""
+        people = any(s.taken and s.bot_kind is None and not s.leaving for s in self.seats)
         return self.status == "finished" or (self.status == "waiting" and not people)
 
     def arm_reap(self) -> None:

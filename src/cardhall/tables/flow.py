@@ -98,8 +98,8 @@ class GameFlow:
         if self.status == "waiting":
             ready = full and len(eligible) >= self.rules.min_seats
         elif self.status == "between_hands":
-            people = any(not self.seats[i].bot for i in eligible)
-            ready = len(eligible) >= self.rules.min_seats and people  # bots alone stop
+            people = any(self.seats[i].bot_kind is None for i in eligible)  # clients, bot or not
+            ready = len(eligible) >= self.rules.min_seats and people  # built-in bots alone stop
             if not ready:
                 self.status = "waiting"
                 self.version += 1

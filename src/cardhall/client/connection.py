@@ -1,0 +1,309 @@
+"""The SDK's connection: one WebSocket, many tables, reconnect and resume built in.
+
+:class:`Client` opens the socket, authenticates (``hello``), and runs one reader task that
+parses every server message with the protocol models (:data:`cardhall.server.protocol.SERVER`)
+and routes it: answers to requests (matched by ``rid``) to their waiters, table messages to the
+table's :class:`~.table.TableSession`. When the connection drops (anything but a deliberate
+close or a close code in :data:`NO_RECONNECT`) it reconnects with exponential backoff and
+jitter, sends ``hello`` again and re-joins every table (seats with their ``seat_token``); the
+server answers each with ``joined`` + a full ``state`` and play goes on. Outgoing messages are
+paced by a client-side token bucket at the ``rate_per_second`` the server announced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import random
+import secrets
+import urllib.parse
+import urllib.request
+from typing import Any
+
+from pydantic import ValidationError
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from ..server import protocol as p
+from .table import TableSession
+
+log = logging.getLogger("cardhall.client")
+
+NO_RECONNECT = frozenset({1008, 1009})
+"""Close codes after which reconnecting would only repeat the fault (abuse, oversize frame)."""
+
+
+class ClientError(RuntimeError):
+    """The server refused a request (``code`` is the protocol's stable error code), or the
+    connection could not be (re-)established."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code, self.message = code, message
+
+
+class Pacer:
+    """Client-side token bucket: ``rate`` messages per second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.stamp = asyncio.get_running_loop().time()
+
+    async def take(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            now = loop.time()
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+            if self.tokens >= 1.0:
+                self.tokens -= 1.0
+                return
+            await asyncio.sleep((1.0 - self.tokens) / self.rate)
+
+
+class Client:
+    """An authenticated connection to a cardhall server that plays or watches many tables.
+
+    Args:
+        url: the WebSocket endpoint, e.g. ``ws://127.0.0.1:8000/ws``.
+        token: a player's or bot's bearer token (``POST /api/players``).
+        reconnect: reconnect and resume after the connection drops.
+        backoff_seconds: first reconnect delay; doubled after each failed attempt (with
+            ±50% jitter) up to ``max_backoff_seconds``.
+        max_attempts: consecutive failed reconnects before giving up (``None``: never).
+        rate_burst: client-side burst; the sustained rate is the server's ``rate_per_second``.
+        open_timeout_seconds: bound on opening the socket and on each request's answer.
+
+    Use ``async with Client(url, token) as c:`` then ``await c.join(table_id, bot)``.
+    """
+
+    def __init__(self, url: str, token: str, *, reconnect: bool = True,
+                 backoff_seconds: float = 0.1, max_backoff_seconds: float = 5.0,
+                 max_attempts: int | None = 20, rate_burst: int = 10,
+                 open_timeout_seconds: float = 10.0) -> None:
+        self.url, self.token = url, token
+        self.reconnect = reconnect
+        self.backoff_seconds, self.max_backoff_seconds = backoff_seconds, max_backoff_seconds
+        self.max_attempts = max_attempts
+        self.rate_burst = rate_burst
+        self.timeout = open_timeout_seconds
+        self.welcome: p.Welcome | None = None
+        self.tables: dict[str, TableSession] = {}
+        self.errors: list[p.Error] = []
+        self.reconnects = 0
+        self.close_code: int | None = None
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._closing = False
+        self._waiters: dict[str, asyncio.Future[Any]] = {}
+        self._rids = (f"r{n}" for n in itertools.count(1))
+        self._prefix = secrets.token_hex(4)
+        self._pacer: Pacer | None = None
+        self._rng = random.Random()
+
+    # ----- lifecycle ------------------------------------------------------------------------
+    async def __aenter__(self) -> Client:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> p.Welcome:
+        """Open the socket, authenticate and start the reader.
+
+        Raises:
+            ClientError: the token was refused (``auth.*``) or the server is unreachable.
+        """
+        welcome = await self._open()
+        self._reader = asyncio.create_task(self._run(), name="cardhall-client-reader")
+        return welcome
+
+    async def close(self) -> None:
+        """Close the socket (1000) and stop the reader; tables are not left (seats are kept
+        by the server until their games end)."""
+        self._closing = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        for fut in self._waiters.values():
+            if not fut.done():
+                fut.set_exception(ClientError("client.closed", "the client was closed"))
+
+    async def _open(self) -> p.Welcome:
+        try:
+            ws = await connect(self.url, max_size=2**22, open_timeout=self.timeout,
+                               ping_interval=20.0, compression=None)
+        except (OSError, InvalidHandshake, TimeoutError) as exc:
+            raise ClientError("client.unreachable", f"{self.url}: {exc}") from exc
+        await ws.send(p.Hello(type="hello", token=self.token).model_dump_json(exclude_none=True))
+        async with asyncio.timeout(self.timeout):
+            while True:
+                msg = p.SERVER.validate_json(await ws.recv())
+                if isinstance(msg, p.Welcome):
+                    break
+                if isinstance(msg, p.Error):
+                    await ws.close()
+                    raise ClientError(msg.code, msg.message)
+        self._ws, self.welcome = ws, msg
+        self._pacer = Pacer(msg.rate_per_second, min(self.rate_burst,
+                                                     max(1, int(msg.rate_per_second))))
+        return msg
+
+    # ----- requests -------------------------------------------------------------------------
+    async def join(self, table_id: str, bot: Any = None, *, seat: int | None = None,
+                   spectate: bool = False, seat_token: str | None = None) -> TableSession:
+        """Take ``seat`` (any free seat when ``None``), resume one (``seat_token``), or watch
+        (``spectate``); ``bot.choose`` is then called for every decision of the seat.
+
+        Returns:
+            The table's session (``seat``, ``state``, ``games``, ``next_game_over()``).
+
+        Raises:
+            ClientError: the join was refused (``table.seat_taken``, ``table.not_found``, ...).
+        """
+        session = TableSession(table_id, None if spectate else bot, self.send,
+                               f"{self._prefix}-{table_id[:12]}", spectate=spectate,
+                               fetch_game=self.fetch_game)
+        self.tables[table_id] = session
+        msg = p.Join(type="join", table_id=table_id, seat=seat, spectate=spectate,
+                     seat_token=seat_token, rid=next(self._rids))
+        try:
+            await self._request(msg)
+        except BaseException:
+            if self.tables.get(table_id) is session:
+                del self.tables[table_id]
+            raise
+        return session
+
+    async def leave(self, table_id: str) -> None:
+        """Leave a table (during a game the seat stays in play until it ends)."""
+        session = self.tables.pop(table_id, None)
+        if session is not None:
+            session.close("left")
+        await self._request(p.Leave(type="leave", table_id=table_id, rid=next(self._rids)))
+
+    async def ping(self) -> None:
+        """A round trip to the server."""
+        await self._request(p.Ping(type="ping", rid=next(self._rids)))
+
+    async def fetch_game(self, game_id: str) -> dict[str, Any] | None:
+        """A finished game's history from ``GET /api/games/{id}`` (the HTTP base is the
+        WebSocket URL without ``/ws``), or ``None``; retried while the server saves it."""
+        base = self.url.replace("ws", "http", 1).removesuffix("/ws")
+        url = f"{base}/api/games/{urllib.parse.quote(game_id)}"
+
+        def get() -> dict[str, Any] | None:
+            try:
+                with urllib.request.urlopen(url, timeout=self.timeout) as resp:
+                    doc: dict[str, Any] = json.loads(resp.read())
+                    return doc
+            except (OSError, ValueError):
+                return None
+
+        for attempt in range(10):
+            doc = await asyncio.to_thread(get)
+            if doc is not None:
+                return doc
+            await asyncio.sleep(0.1 * (attempt + 1))
+        return None
+
+    async def _request(self, msg: Any) -> Any:
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiters[msg.rid] = fut
+        try:
+            await self.send(msg)
+            async with asyncio.timeout(self.timeout):
+                return await fut
+        finally:
+            self._waiters.pop(msg.rid, None)
+
+    async def send(self, msg: Any) -> None:
+        """Send one client message (paced; dropped while the connection is down: the resume
+        after reconnecting re-sends what matters)."""
+        if self._pacer is not None:
+            await self._pacer.take()
+        ws = self._ws
+        if ws is None:
+            return
+        with contextlib.suppress(ConnectionClosed):
+            await asyncio.shield(ws.send(msg.model_dump_json(exclude_none=True)))
+
+    # ----- the reader -----------------------------------------------------------------------
+    async def _run(self) -> None:
+        while True:
+            ws = self._ws
+            assert ws is not None
+            with contextlib.suppress(ConnectionClosed):
+                async for text in ws:
+                    self._dispatch(text)
+            self.close_code = ws.close_code
+            if self._closing:
+                return
+            if not self.reconnect or self.close_code in NO_RECONNECT:
+                log.error("connection closed (%s); not reconnecting", self.close_code)
+                self._fail(f"closed with {self.close_code}")
+                return
+            if not await self._reconnect():
+                self._fail("could not reconnect")
+                return
+
+    def _fail(self, why: str) -> None:
+        self._ws = None
+        for session in self.tables.values():
+            session.close(f"connection lost: {why}")
+
+    async def _reconnect(self) -> bool:
+        """Backoff, reconnect, hello, re-join every table. False after ``max_attempts``."""
+        self._ws = None
+        for session in self.tables.values():
+            session.forget_state()
+        delay = self.backoff_seconds
+        for _attempt in itertools.count(1):
+            if self.max_attempts is not None and _attempt > self.max_attempts:
+                return False
+            await asyncio.sleep(delay * (0.5 + self._rng.random()))
+            delay = min(self.max_backoff_seconds, delay * 2)
+            try:
+                await self._open()
+            except ClientError as exc:
+                if exc.code.startswith("auth."):
+                    log.error("reconnect refused: %s", exc)
+                    return False
+                continue
+            except (ConnectionClosed, TimeoutError, OSError, ValidationError):
+                continue
+            self.reconnects += 1
+            for session in list(self.tables.values()):
+                await self.send(session.resume_request())
+            return True
+        return False  # pragma: no cover
+
+    def _dispatch(self, text: str | bytes) -> None:
+        try:
+            msg = p.SERVER.validate_json(text)
+        except ValidationError:
+            log.warning("unparseable server message: %.200r", text)
+            return
+        rid = msg.request.rid if isinstance(msg, p.Error) and msg.request else \
+            getattr(msg, "rid", None)
+        fut = self._waiters.get(rid) if rid is not None else None
+        if fut is not None and not fut.done():
+            if isinstance(msg, p.Error):
+                fut.set_exception(ClientError(msg.code, msg.message))
+            else:
+                fut.set_result(msg)
+        table_id = getattr(msg, "table_id", None)
+        session = self.tables.get(table_id) if table_id is not None else None
+        if session is not None:
+            session.handle(msg)
+        elif isinstance(msg, p.Error):
+            self.errors = [*self.errors[-49:], msg]
+            log.warning("server error %s: %s", msg.code, msg.message)

@@ -1,0 +1,223 @@
+"""One table as the SDK sees it: the seat (or spectator role), the latest state, the decisions.
+
+A :class:`TableSession` is created by :meth:`Client.join <cardhall.client.Client.join>` and fed
+every server message about its table by the client's reader. For each ``state`` that offers
+this seat legal actions it asks the bot (in a task, so a slow bot never blocks other tables)
+and sends ``act`` with the state's ``version`` and a fresh ``action_id``. A newer state cancels
+a decision still being made. After a reconnect the same pending action is re-sent with the
+same ``action_id`` (the server answers a retry of an accepted id with ``duplicate: true``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..server import protocol as p
+
+log = logging.getLogger("cardhall.client")
+
+Send = Callable[[Any], Awaitable[None]]
+FetchGame = Callable[[str], Awaitable[dict[str, Any] | None]]
+
+
+class TableClosedError(RuntimeError):
+    """The table closed (or this seat was taken over) while waiting for a game to end."""
+
+
+class TableSession:
+    """A joined table. ``seat`` is ``None`` for a spectator.
+
+    Attributes:
+        state: the latest ``state`` (a :class:`~cardhall.server.protocol.State`) or ``None``.
+        games: every ``game_over`` received, in order.
+        errors: the last 50 ``error`` messages about this table.
+        seat_token: resumes the seat on another connection (``join`` with ``seat_token``).
+    """
+
+    def __init__(self, table_id: str, bot: Any, send: Send, action_prefix: str,
+                 spectate: bool = False, fetch_game: FetchGame | None = None) -> None:
+        self.table_id = table_id
+        self.bot = bot
+        self.spectate = spectate
+        self.seat: int | None = None
+        self.seat_token: str | None = None
+        self.state: p.State | None = None
+        self.games: list[p.GameOver] = []
+        self.errors: list[p.Error] = []
+        self.closed: str | None = None
+        self.moves = 0
+        self._send = send
+        self._fetch_game = fetch_game
+        self._current_game: str | None = None  # the game seen running
+        self._seen_over: set[str] = set()
+        self._ids = (f"{action_prefix}-{n}" for n in itertools.count(1))
+        self._pending: p.Act | None = None  # sent, not yet answered
+        self._task: asyncio.Future[None] | None = None
+        self._game_over = asyncio.Queue[p.GameOver | None]()
+        self._background: set[asyncio.Future[Any]] = set()
+
+    # ----- what the reader feeds in ---------------------------------------------------------
+    def handle(self, msg: Any) -> None:
+        """Take one server message about this table."""
+        match msg:
+            case p.Joined():
+                self.seat, self.seat_token = msg.seat, msg.seat_token or self.seat_token
+            case p.State():
+                self._on_state(msg)
+            case p.Accepted():
+                if self._pending is not None and msg.action_id == self._pending.action_id:
+                    self._pending = None
+            case p.GameOver():
+                self._game_ended(msg)
+            case p.Error():
+                self._on_error(msg)
+            case p.TableClosed():
+                self.close(msg.reason)
+
+    def _game_ended(self, msg: p.GameOver) -> None:
+        if any(g.game_id == msg.game_id for g in self.games):
+            return
+        self._seen_over.add(msg.game_id)
+        self.games.append(msg)
+        self._game_over.put_nowait(msg)
+        self._call_hook("on_game_over", msg)
+
+    def _check_missed(self, st: p.State) -> None:
+        """A game that ended while the connection was down has no ``game_over`` here: its
+        history is fetched from ``GET /api/games/{id}`` and delivered as one."""
+        cur = self._current_game
+        if cur is not None and cur not in self._seen_over and (
+                st.game_id != cur or st.status != "playing"):
+            self._seen_over.add(cur)
+            self._spawn(self._recover(cur, st.version))
+        if st.status == "playing":
+            self._current_game = st.game_id
+
+    async def _recover(self, game_id: str, version: int) -> None:
+        history = None if self._fetch_game is None else await self._fetch_game(game_id)
+        if history is None:
+            log.error("table %s: game %s ended while disconnected; no history", self.table_id,
+                      game_id)
+            self.close(f"missed the end of game {game_id}")
+            return
+        over = p.GameOver(table_id=self.table_id, version=version, game_id=game_id,
+                          outcome=history.get("outcome") or {}, history=history)
+        self._game_ended(over)
+
+    def close(self, reason: str) -> None:
+        """Stop deciding here and wake :meth:`next_game_over` waiters (they raise)."""
+        self.closed = reason
+        self._cancel()
+        self._game_over.put_nowait(None)
+
+    async def next_game_over(self) -> p.GameOver:
+        """Wait for the next ``game_over`` at this table.
+
+        Raises:
+            TableClosedError: the table closed or the seat was taken over first.
+        """
+        msg = await self._game_over.get()
+        if msg is None:
+            self._game_over.put_nowait(None)  # keep waking later waiters
+            raise TableClosedError(f"table {self.table_id}: {self.closed}")
+        return msg
+
+    def resume_request(self) -> p.Join:
+        """The ``join`` that resumes this seat (or spectating) on a new connection."""
+        if self.spectate or self.seat_token is None:
+            return p.Join(type="join", table_id=self.table_id, spectate=self.spectate)
+        return p.Join(type="join", table_id=self.table_id, seat=self.seat,
+                      seat_token=self.seat_token)
+
+    # ----- decisions ------------------------------------------------------------------------
+    def _needs_decision(self, st: p.State) -> bool:
+        """This seat's turn (``to_act[0]``) with legal actions; out-of-turn options (Blot's
+        contra by an opponent) only for a bot with ``out_of_turn = True``."""
+        if self.bot is None or st.seat is None or st.status != "playing" or st.view is None:
+            return False
+        mine = st.to_act[:1] == [st.seat] or bool(getattr(self.bot, "out_of_turn", False))
+        return mine and bool(st.legal_actions)
+
+    def forget_state(self) -> None:
+        """Before resuming on a new connection: the next ``state`` is taken afresh (and a move
+        sent but not answered for its version is re-sent with the same ``action_id``)."""
+        self.state = None
+        self._cancel()
+
+    def _on_state(self, st: p.State) -> None:
+        old = self.state
+        if old is not None and st.version < old.version:
+            return  # an older snapshot overtaken by a newer one
+        self.state = st
+        self._check_missed(st)
+        if old is not None and st.version == old.version and (
+                (self._task is not None and not self._task.done())
+                or (self._pending is not None and self._pending.version == st.version)):
+            return  # a repeat (resync) of the state we are already answering
+        self._cancel()
+        if not self._needs_decision(st):
+            return
+        pending = self._pending
+        if pending is not None and pending.version == st.version:
+            self._task = asyncio.ensure_future(self._send(pending))  # resume: same id, same move
+            return
+        self._task = asyncio.create_task(self._decide(st), name=f"decide-{self.table_id}")
+
+    async def _decide(self, st: p.State) -> None:
+        assert st.view is not None
+        try:
+            action = self.bot.choose(st.view, list(st.legal_actions))
+            if inspect.isawaitable(action):
+                action = await action
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot bug must not kill the connection; the timer will act
+            log.exception("bot %r failed at table %s v%d", self.bot, self.table_id, st.version)
+            return
+        act = p.Act(type="act", table_id=self.table_id, version=st.version,
+                    action_id=next(self._ids), action=dict(action))
+        self._pending = act
+        self.moves += 1
+        await self._send(act)
+
+    def _on_error(self, err: p.Error) -> None:
+        self.errors = [*self.errors[-49:], err]
+        mine = (err.request is not None and self._pending is not None
+                and err.request.action_id == self._pending.action_id)
+        if mine:
+            self._pending = None  # refused: nothing applied, not remembered by the server
+        behind = self.state is None or (err.version or 0) > self.state.version
+        if err.code == "table.stale_version" and behind:
+            self._spawn(self._send(p.Resync(type="resync", table_id=self.table_id)))
+        elif err.code == "table.replaced":
+            self.close("replaced")
+        if mine and err.code != "table.stale_version":
+            log.warning("table %s refused our action: %s %s", self.table_id, err.code,
+                        err.message)
+        self._call_hook("on_error", err)
+
+    def _spawn(self, aw: Awaitable[Any]) -> None:
+        fut = asyncio.ensure_future(aw)
+        self._background.add(fut)
+        fut.add_done_callback(self._background.discard)
+
+    def _cancel(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+    def _call_hook(self, name: str, msg: Any) -> None:
+        hook = getattr(self.bot, name, None)
+        if not callable(hook):
+            return
+        try:
+            result = hook(msg)
+            if inspect.isawaitable(result):
+                self._spawn(result)
+        except Exception:
+            log.exception("bot hook %s failed", name)

@@ -1,0 +1,137 @@
+"""The AsyncAPI 3.0 document of the WebSocket protocol, generated from the pydantic models.
+
+:func:`document` builds it from :mod:`cardhall.server.protocol`: one channel (``/ws``), one
+message per model, one ``receive`` operation per client message (what the server receives,
+with the messages that answer it as its ``reply``) and one ``send`` operation per server
+message. Payload schemas are the models' JSON Schemas under ``components/schemas``; error and
+close codes ride along as the ``x-error-codes`` and ``x-close-codes`` extensions. The output is
+deterministic: ``docs/asyncapi.json`` equals :func:`document_text` (a test checks it) and the
+app serves the same document at ``GET /asyncapi.json``. ``python -m cardhall.server.asyncapi``
+prints it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from . import protocol as p
+
+ASYNCAPI_VERSION = "3.0.0"
+CHANNEL = "ws"
+
+CLIENT_MODELS: tuple[type[BaseModel], ...] = (p.Hello, p.Join, p.Act, p.Leave, p.Ping, p.Resync)
+SERVER_MODELS: tuple[type[BaseModel], ...] = (
+    p.Welcome, p.Joined, p.State, p.Events, p.Accepted, p.Error, p.GameOver, p.Left,
+    p.TableClosed, p.Pong,
+)
+REPLIES: dict[str, tuple[str, ...]] = {
+    "hello": ("welcome", "error"),
+    "join": ("joined", "state", "error"),
+    "act": ("accepted", "events", "state", "game_over", "error"),
+    "leave": ("left", "error"),
+    "ping": ("pong",),
+    "resync": ("state", "error"),
+}
+"""Client message type -> the server messages that may answer it (``docs/protocol.md``)."""
+
+DESCRIPTION = (
+    "JSON text frames, one message per frame, each an object with a `type`. Authenticate with "
+    "`hello` (a player or bot token from `POST /api/players`), `join` a table (seat or "
+    "spectate), answer each `state` whose `legal_actions` is non-empty with `act` carrying "
+    "the state's `version` and a fresh `action_id`. Every server message about a table carries "
+    "`table_id` and `version`. Errors are `error` messages with the stable codes listed in "
+    "`x-error-codes`; close codes are in `x-close-codes`. Guides: docs/protocol.md and "
+    "docs/bots.md."
+)
+
+
+def _message_type(model: type[BaseModel]) -> str:
+    """The ``Literal`` value of the model's ``type`` field, e.g. ``"hello"``."""
+    args: tuple[Any, ...] = getattr(model.model_fields["type"].annotation, "__args__", ())
+    return str(args[0])
+
+
+def _summary(model: type[BaseModel]) -> str:
+    doc = inspect.getdoc(model) or ""
+    return " ".join(doc.split("\n\n")[0].split()) or f"the `{_message_type(model)}` message"
+
+
+def _schemas() -> dict[str, Any]:
+    pairs = [(m, "validation") for m in (*CLIENT_MODELS, *SERVER_MODELS)]
+    _, top = models_json_schema(pairs, ref_template="#/components/schemas/{model}")  # type: ignore[arg-type]
+    return dict(sorted(top.get("$defs", {}).items()))
+
+
+def _message(model: type[BaseModel]) -> dict[str, Any]:
+    kind = _message_type(model)
+    return {
+        "name": kind,
+        "title": kind,
+        "summary": _summary(model),
+        "contentType": "application/json",
+        "payload": {"$ref": f"#/components/schemas/{model.__name__}"},
+    }
+
+
+def _ref(kind: str) -> dict[str, str]:
+    return {"$ref": f"#/channels/{CHANNEL}/messages/{kind}"}
+
+
+def _operations() -> dict[str, Any]:
+    ops: dict[str, Any] = {}
+    channel = {"$ref": f"#/channels/{CHANNEL}"}
+    for m in CLIENT_MODELS:
+        kind = _message_type(m)
+        ops[f"receive_{kind}"] = {
+            "action": "receive", "channel": channel, "summary": _summary(m),
+            "messages": [_ref(kind)],
+            "reply": {"channel": channel, "messages": [_ref(r) for r in REPLIES[kind]]},
+        }
+    for m in SERVER_MODELS:
+        kind = _message_type(m)
+        ops[f"send_{kind}"] = {"action": "send", "channel": channel, "summary": _summary(m),
+                               "messages": [_ref(kind)]}
+    return ops
+
+
+def document() -> dict[str, Any]:
+    """The AsyncAPI 3.0.0 document (a JSON object; deterministic for a given protocol)."""
+    models = (*CLIENT_MODELS, *SERVER_MODELS)
+    return {
+        "asyncapi": ASYNCAPI_VERSION,
+        "info": {"title": "cardhall WebSocket protocol",
+                 "version": f"{p.PROTOCOL_VERSION}.0.0",
+                 "description": DESCRIPTION},
+        "defaultContentType": "application/json",
+        "servers": {"local": {"host": "127.0.0.1:8000", "protocol": "ws",
+                              "pathname": "/ws",
+                              "description": "`cardhall serve` with its default settings"}},
+        "channels": {CHANNEL: {
+            "address": "/ws",
+            "title": "The one WebSocket endpoint",
+            "servers": [{"$ref": "#/servers/local"}],
+            "messages": {_message_type(m): {"$ref": f"#/components/messages/{m.__name__}"}
+                         for m in models},
+        }},
+        "operations": _operations(),
+        "components": {
+            "schemas": _schemas(),
+            "messages": {m.__name__: _message(m) for m in models},
+        },
+        "x-error-codes": dict(sorted(p.ERROR_CODES.items())),
+        "x-close-codes": {str(k): v for k, v in sorted(p.CLOSE_CODES.items())},
+    }
+
+
+def document_text() -> str:
+    """:func:`document` as canonical JSON (sorted keys, two-space indent, final newline)."""
+    return json.dumps(document(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(document_text(), end="")

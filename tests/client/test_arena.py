@@ -1,0 +1,80 @@
+"""``cardhall arena``: bots through a real server, seats rotated, mean return with a 95% CI."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from clientkit import live_server
+
+from cardhall.arena import ArenaSpec, format_table, run, summarize
+from cardhall.cli import main
+
+
+def arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert main(["arena", *args, "--json"]) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_arena_poker_rotates_seats_and_reports_every_game(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    res = arena_json(capsys, "--game", "soldiers_bluff", "--bots", "rule,random",
+                     "--games", "12", "--concurrency", "4")
+    assert res["lineup"] == ["rule", "random"] and res["url"] == "in-process"
+    assert len(set(res["game_ids"])) == 12
+    assert [g["seats"] for g in res["games_played"][:2]] == [[0, 1], [1, 0]]
+    for g in res["games_played"]:
+        assert sum(g["returns"]) == 0  # chips only change hands
+    rule, rnd = res["bots"]["rule"], res["bots"]["random"]
+    assert rule["mean_return"]["mean"] == pytest.approx(-rnd["mean_return"]["mean"])
+    ci = rule["mean_return"]
+    assert ci["low"] <= ci["mean"] <= ci["high"]
+
+
+def test_arena_blot_with_an_sdk_bot_class(capsys: pytest.CaptureFixture[str]) -> None:
+    res = arena_json(capsys, "--game", "bazaar_blot", "--bots",
+                     "arena_bots:FirstLegal,random,arena_bots:FirstLegal,random",
+                     "--games", "4", "--config", '{"target_score": 30}', "--store", "sqlite")
+    assert set(res["bots"]) == {"arena_bots:FirstLegal", "random"}
+    assert res["bots"]["random"]["seats"] == 2
+    assert all(g["reason"] == "target_reached" for g in res["games_played"])
+
+
+async def test_arena_against_a_running_server_saves_games_with_bot_seats() -> None:
+    async with live_server() as live:
+        base = f"http://127.0.0.1:{live.port}"
+        res = await run(ArenaSpec(game="palace_poker", bots=["rule", "random"], games=6,
+                                  url=base, turn_timeout_seconds=2.0))
+        async with live.http as http:
+            saved = (await http.get("/api/games?game=palace_poker")).json()["items"]
+    assert {g["id"] for g in saved} == set(res["game_ids"])
+    assert all(s["bot"] for g in saved for s in g["seats"])
+    assert all(s["name"] in ("rule-0", "random-1") for g in saved for s in g["seats"])
+    text = format_table(res)
+    assert "mean return [95% CI]" in text and res["game_ids"][0] in text
+
+
+def test_summarize_pools_same_name_seats() -> None:
+    games = [{"seats": [0, 1, 2, 3], "returns": [100, 0, 100, 0]},
+             {"seats": [1, 2, 3, 0], "returns": [10, 90, 10, 90]}]
+    stats = summarize(["rule", "random", "rule", "random"], games)
+    assert stats["rule"]["mean_return"]["mean"] == 95.0
+    assert stats["random"]["edge"]["mean"] == -90.0
+    assert stats["rule"]["win_rate"]["mean"] == 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize(("game", "bots"), [
+    ("bazaar_blot", "rule,random,rule,random"),
+    ("soldiers_bluff", "rule,random"),
+    ("palace_poker", "rule,random"),
+])
+def test_rule_bots_beat_random_over_200_games(capsys: pytest.CaptureFixture[str], game: str,
+                                              bots: str) -> None:
+    res = arena_json(capsys, "--game", game, "--bots", bots, "--games", "200")
+    edge = res["bots"]["rule"]["edge"]
+    assert edge["low"] > 0, res["bots"]
+    assert res["bots"]["rule"]["mean_return"]["low"] > res["bots"]["random"]["mean_return"]["high"]
