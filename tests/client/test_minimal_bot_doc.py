@@ -54,7 +54,11 @@ async def test_minimal_bot_from_the_doc_plays_a_full_blot_match(tmp_path: Path) 
         assert proc.returncode == 0, err.decode()
         result = json.loads(out.decode().strip().splitlines()[-1])
         assert result["outcome"]["reason"] == "target_reached", result
-        assert result["moves"] > 0 and b"error:" not in err, err.decode()
+        assert result["moves"] > 0
+        # A stale version is the protocol working: another seat (a contra out of turn) moved
+        # the table between the state the bot answered and its action. Anything else is a bug.
+        errors = [ln for ln in err.decode().splitlines() if ln.startswith("error:")]
+        assert all(ln.startswith("error: table.stale_version") for ln in errors), errors
         table = live.tables.get(table_id)
         history = table.recorder.history
         assert not any(a.get("timeout") for a in history.to_json()["actions"]), \
