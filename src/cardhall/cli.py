@@ -57,11 +57,20 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _error(code: str, message: str, status: int) -> int:
+    """Print ``{"error": {"code", "message"}}`` on stdout (the command's one JSON object)."""
+    print(json.dumps({"error": {"code": code, "message": message}}))
+    return status
+
+
 def _selfplay(args: argparse.Namespace) -> int:
     from .selfplay import run
 
-    report = run(args.game, args.games, args.seed, args.seats, check=not args.no_check,
-                 probe=args.probe)
+    try:
+        report = run(args.game, args.games, args.seed, args.seats, check=not args.no_check,
+                     probe=args.probe)
+    except EngineError as exc:
+        return _error(exc.code, exc.message, 2)
     data = report.to_json()
     if args.json:
         print(json.dumps(data))
@@ -99,9 +108,32 @@ def _db_upgrade(args: argparse.Namespace) -> int:
     from .storage.sql import upgrade_database
 
     url = args.url or Settings().database_url
-    asyncio.run(upgrade_database(url, args.revision))
+    try:
+        asyncio.run(upgrade_database(url, args.revision))
+    except Exception as exc:  # any driver/URL/migration failure: one line, no traceback
+        return _error("cli.db_error", f"{type(exc).__name__}: {exc}".splitlines()[0], 1)
     print(json.dumps({"upgraded": args.revision}))
     return 0
+
+
+def _game_choices() -> list[str]:
+    from .engine import game_names
+
+    return game_names()
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _share(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -115,14 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=_replay)
 
     s = sub.add_parser("selfplay", help="random self-play with invariant checks")
-    s.add_argument("--game", required=True)
-    s.add_argument("--games", type=int, default=100)
-    s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--seats", type=int, default=None)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--game", required=True, choices=_game_choices())
+    s.add_argument("--games", type=_positive_int, default=100, help="games to play (default 100)")
+    s.add_argument("--seed", type=int, default=1, help="default 1")
+    s.add_argument("--seats", type=int, default=None, help="default: the game's minimum")
+    s.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     s.add_argument("--no-check", action="store_true", help="skip invariant checks (speed)")
-    s.add_argument("--probe", type=float, default=0.0,
-                   help="share of steps at which unlisted actions are tried (0..1)")
+    s.add_argument("--probe", type=_share, default=0.0,
+                   help="share of steps at which unlisted actions are tried (0..1, default 0)")
     s.set_defaults(func=_selfplay)
 
     v = sub.add_parser("serve", help="start the server")
@@ -159,7 +191,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``cardhall`` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:  # e.g. `cardhall replay FILE | head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -196,9 +196,9 @@ class GameRules(ABC, Generic[C]):
     def check_setup(self, config: C, num_seats: int, dealer: int, stacks: Sequence[int] | None) -> None:
         """Raise :class:`InvalidConfig` unless the seats, dealer and stacks fit this game."""
         if type(num_seats) is not int or not self.min_seats <= num_seats <= self.max_seats:
-            raise InvalidConfig(
-                f"{self.name} needs {self.min_seats} to {self.max_seats} seats, got {num_seats!r}"
-            )
+            need = (f"exactly {self.min_seats}" if self.min_seats == self.max_seats
+                    else f"{self.min_seats} to {self.max_seats}")
+            raise InvalidConfig(f"{self.name} needs {need} seats, got {num_seats!r}")
         if type(dealer) is not int or not 0 <= dealer < num_seats:
             raise InvalidConfig(f"dealer {dealer!r} is not a seat of {num_seats}")
         if self.uses_stacks:
