@@ -18,6 +18,7 @@ from ..evaluators import install as install_evaluators
 from ..storage.factory import make_store
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
+from .observability import install_metrics
 from .settings import Settings
 
 
@@ -56,6 +57,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Liveness: ``{"status": "ok", "version": ..., "games": [...]}``."""
         return {"status": "ok", "version": __version__, "games": game_names()}
 
+    if settings.metrics_enabled:
+        install_metrics(app)
     _include_routers(app)
     _mount_static(app, settings)
     return app

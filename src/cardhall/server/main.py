@@ -5,12 +5,14 @@ from __future__ import annotations
 import uvicorn
 
 from .app import create_app
+from .observability import configure_logging
 from .settings import Settings
 
 
 def serve(host: str | None = None, port: int | None = None) -> None:
     """Start uvicorn with the app; ``host``/``port`` override the settings."""
     settings = Settings()
+    configure_logging(settings.log_format, settings.log_level)
     uvicorn.run(
         create_app(settings),
         host=host or settings.host,
@@ -18,5 +20,6 @@ def serve(host: str | None = None, port: int | None = None) -> None:
         ws=settings.ws_implementation,
         ws_max_size=settings.ws_max_size_bytes,
         ws_per_message_deflate=False,
-        log_level="info",
+        log_level=settings.log_level.lower(),
+        log_config=None,  # keep the structlog handlers configured above
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -43,6 +44,11 @@ class Settings(BaseSettings):
     ws_implementation: str = "websockets-sansio"
     """uvicorn's WebSocket implementation (design.md section 9)."""
     max_body_bytes: int = 65_536
+    log_format: Literal["console", "json"] = "console"
+    """``json`` for one JSON object per log line (structlog), ``console`` for people."""
+    log_level: str = "INFO"
+    metrics_enabled: bool = True
+    """Serve Prometheus metrics at ``GET /metrics``."""
     static_dir: Path | None = None
     """The browser client's folder; by default the repository's ``static/`` next to ``src/``."""
 

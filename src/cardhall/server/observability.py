@@ -1,0 +1,92 @@
+"""Logs and metrics for operators: structlog for logs, prometheus-client for ``/metrics``.
+
+* Logs: every ``logging`` record of the app (and uvicorn's) goes through structlog's
+  ``ProcessorFormatter``: JSON lines with ``CARDHALL_LOG_FORMAT=json`` (for log shippers), or
+  readable console lines (the default). Timestamps are ISO 8601 UTC.
+* Metrics: ``GET /metrics`` in Prometheus text format, read at scrape time from the table
+  manager's figures (no bookkeeping on the hot path): live tables by status, seats taken,
+  connections, games saved, tables closed, inbox backlog, plus the process collectors.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import structlog
+from fastapi import FastAPI, Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.process_collector import ProcessCollector
+from prometheus_client.registry import Collector
+
+
+def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
+    """Route stdlib logging through structlog; ``fmt`` is ``"json"`` or ``"console"``."""
+    shared: list[Any] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.stdlib.add_log_level,
+        structlog.stdlib.add_logger_name,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    renderer: Any = (structlog.processors.JSONRenderer() if fmt == "json"
+                     else structlog.dev.ConsoleRenderer(colors=False))
+    formatter = structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=shared,
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(formatter)
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).handlers[:] = []
+        logging.getLogger(name).propagate = True
+    structlog.configure(
+        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+
+
+class TablesCollector(Collector):
+    """Prometheus collector over ``TableManager.stats()`` (read at scrape time)."""
+
+    def __init__(self, stats: Callable[[], dict[str, Any] | None]) -> None:
+        self._stats = stats
+
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        s = self._stats()
+        if not s:
+            return
+        tables = GaugeMetricFamily("cardhall_tables", "Live tables by status", labels=["status"])
+        for status, n in sorted(s.get("tables_by_status", {}).items()):
+            tables.add_metric([status], n)
+        yield tables
+        for key, help_text in (("seats_taken", "Seats taken at live tables"),
+                               ("connections", "Connections (sockets and bots) at live tables"),
+                               ("inbox_backlog", "Messages waiting in table inboxes")):
+            yield GaugeMetricFamily(f"cardhall_{key}", help_text, value=s.get(key, 0))
+        yield CounterMetricFamily("cardhall_games_saved", "Finished games saved by live tables",
+                                  value=s.get("games_saved", 0))
+        yield CounterMetricFamily("cardhall_tables_closed", "Tables closed since start",
+                                  value=s.get("tables_closed", 0))
+
+
+def install_metrics(app: FastAPI) -> None:
+    """Add ``GET /metrics`` (Prometheus text format) with a registry of this app's own."""
+    registry = CollectorRegistry()
+    ProcessCollector(registry=registry)
+
+    def stats() -> dict[str, Any] | None:
+        manager = getattr(app.state, "tables", None)
+        return None if manager is None else manager.stats()
+
+    registry.register(TablesCollector(stats))
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
