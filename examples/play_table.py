@@ -83,6 +83,9 @@ async def main(args: argparse.Namespace) -> None:
         token = r.json()["token"]
         body = {"game": args.game, "seats": args.seats, "config": json.loads(args.config),
                 "bots": [{"seat": s, "kind": args.bots} for s in range(1, args.seats)]}
+        timeout = args.turn_timeout if args.turn_timeout is not None else (None if args.auto else 60)
+        if timeout is not None:
+            body["turn_timeout_seconds"] = timeout  # people typing need longer than 10 s
         r = await http.post("/api/tables", json=body, headers={"Authorization": f"Bearer {token}"})
         if r.status_code != 201:
             sys.exit(f"could not create the table: {r.text}")
@@ -120,4 +123,6 @@ if __name__ == "__main__":
     ap.add_argument("--games", type=int, default=1, help="stop after this many games (hands)")
     ap.add_argument("--auto", action="store_true", help="play randomly instead of asking")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--turn-timeout", type=float, default=None,
+                    help="seconds per decision (default: 60 when you play, the server's with --auto)")
     asyncio.run(main(ap.parse_args()))
