@@ -84,6 +84,8 @@ class Table(GameFlow):
         self.inbox: asyncio.Queue[InboxMessage] = asyncio.Queue()
         self._deadline: float | None = None
         self._deadline_handle: Handle | None = None
+        self._deadline_version: int | None = None
+        """The version the running deadline was armed at (its decision point)."""
         self._pause_handle: Handle | None = None
         self._reap_handle: Handle | None = None
         self.stopped = False
@@ -362,13 +364,14 @@ class Table(GameFlow):
         """Cancel the running deadline and arm one for the current decision point, if any."""
         if self._deadline_handle is not None:
             self._deadline_handle.cancel()
-        self._deadline_handle, self._deadline = None, None
+        self._deadline_handle, self._deadline, self._deadline_version = None, None, None
         if self.status != "playing" or self.recorder is None:
             return
         if self.recorder.state.timer_seat() is None:
             return
         timeout = self.spec.turn_timeout_seconds
         self._deadline = self.clock.now() + timeout
+        self._deadline_version = self.version
         self._deadline_handle = self.clock.call_later(timeout, self.post,
                                                       DeadlineExpired(self.version))
 
@@ -379,7 +382,9 @@ class Table(GameFlow):
         return max(0, round((self._deadline - self.clock.now()) * 1000))
 
     async def _deadline_expired(self, version: int) -> None:
-        if version != self.version or self.status != "playing" or self.recorder is None:
+        # Keyed by the decision point it was armed for, not the table version: a seat taken or
+        # freed outside the hand bumps the version without re-arming, and must not void it.
+        if version != self._deadline_version or self.status != "playing" or self.recorder is None:
             return  # something happened first: the timer lost the race
         state = self.recorder.state
         gs = state.timer_seat()
@@ -415,7 +420,7 @@ class Table(GameFlow):
             if h is not None:
                 h.cancel()
         self._deadline_handle = self._pause_handle = self._reap_handle = None
-        self._deadline = None
+        self._deadline = self._deadline_version = None
 
     def _close(self, reason: str) -> None:
         self._cancel_timers()
