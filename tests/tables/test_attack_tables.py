@@ -36,3 +36,32 @@ async def test_a_seat_taken_during_a_hand_does_not_stall_the_turn_timer(h: Harne
     await h.advance(table, 5.0)  # the deadline armed 10 s ago expires
     assert len(table.recorder.history.actions) == n + 1
     assert table.recorder.history.actions[-1].timeout
+
+
+async def test_an_action_id_reused_for_another_action_is_refused_not_reported_accepted(
+        h: Harness) -> None:
+    table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 3})
+    a, b = await h.player("ana"), await h.player("bob")
+    await h.join(table, a, seat=0)
+    await h.join(table, b, seat=1)
+    conns = [a, b]
+    seat = table.seat_map[table.recorder.state.to_act()[0]]
+    hand = conns[seat].last("state").view["hand"]
+    await h.act(table, conns[seat], {"type": "play", "card": hand[0]}, action_id="m1")
+    assert conns[seat].last("accepted").version == table.version
+    other = conns[1 - seat]
+    ohand = other.last("state").view["hand"]
+    await h.act(table, other, {"type": "play", "card": ohand[0]}, action_id="m1")  # other seat
+    assert not other.last("accepted").duplicate
+    v, n = table.version, len(table.recorder.history.actions)
+    # the first seat re-uses "m1" (e.g. a client that restarted its counter) for a new move
+    assert table.seat_map[table.recorder.state.to_act()[0]] == seat
+    await h.act(table, conns[seat], {"type": "play", "card": hand[1]}, action_id="m1")
+    err = conns[seat].last("error")
+    assert err.code == "table.action_id_reused" and err.request.action_id == "m1"
+    assert table.version == v and len(table.recorder.history.actions) == n
+    # a true retry (same version and action) is still answered as a duplicate
+    await h.act(table, conns[seat], {"type": "play", "card": hand[0]}, version=v - 2,
+                action_id="m1")
+    assert conns[seat].last("accepted").duplicate
+    assert table.version == v and len(table.recorder.history.actions) == n

@@ -42,6 +42,7 @@ ERROR_CODES: dict[str, str] = {
     "table.not_joined": "this connection has not joined the table",
     "table.no_game": "no game is running at this table",
     "table.stale_version": "the action was made against an older version; resync and retry",
+    "table.action_id_reused": "the action_id was accepted before for a different action",
     "table.replaced": "another connection resumed this seat",
     "table.slow_consumer": "the outbound queue overflowed; the connection is closed",
 }

@@ -12,6 +12,7 @@ deadline per table is armed through the injected clock; when it expires it posts
 from __future__ import annotations
 
 import asyncio
+import copy
 import inspect
 import logging
 from dataclasses import dataclass, field
@@ -290,7 +291,13 @@ class Table(GameFlow):
             return
         done = seat.answers.get(m.action_id)
         if done is not None:
-            conn.send(done.model_copy(update={"duplicate": True, "rid": m.rid}))
+            request, answer = done
+            if request != (m.version, m.action):  # a reused id, not a retry: never "accepted"
+                self._error(conn, "table.action_id_reused",
+                            f"action_id {m.action_id!r} was already accepted for another action "
+                            f"(version {request[0]}); use a fresh id", m)
+                return
+            conn.send(answer.model_copy(update={"duplicate": True, "rid": m.rid}))
             conn.send(self.state_for(seat.index))
             return
         if self.recorder is None or self.status != "playing":
@@ -313,7 +320,7 @@ class Table(GameFlow):
         self.version += 1
         answer = p.Accepted(table_id=self.id, version=self.version, action_id=m.action_id,
                             rid=m.rid)
-        seat.remember(m.action_id, answer)
+        seat.remember(m.action_id, (m.version, copy.deepcopy(m.action)), answer)
         conn.send(answer)
         await self.after_action(events, seat.index, timeout=False)
 
