@@ -3,6 +3,8 @@ hand, retried action ids, failing handlers, closing right at the end."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tablekit import Harness
 
 from cardhall.server import protocol as p
@@ -65,3 +67,26 @@ async def test_an_action_id_reused_for_another_action_is_refused_not_reported_ac
                 action_id="m1")
     assert conns[seat].last("accepted").duplicate
     assert table.version == v and len(table.recorder.history.actions) == n
+
+
+async def test_a_failing_handler_is_logged_and_closes_the_table(
+        h: Harness, caplog: object) -> None:
+    table = await h.manager.create("toy_duel", num_seats=2)
+    a, b = await h.player("ana"), await h.player("bob")
+    await h.join(table, a, seat=0)
+    await h.join(table, b, seat=1)
+    task = h.manager.tasks[table.id]
+
+    def broken(*_args: object, **_kw: object) -> None:
+        raise RuntimeError("bug in a game")
+
+    table.recorder.act = broken  # type: ignore[method-assign]
+    seat = table.seat_map[table.recorder.state.to_act()[0]]
+    card = [a, b][seat].last("state").view["hand"][0]
+    await h.act(table, [a, b][seat], {"type": "play", "card": card})
+    await asyncio.wait_for(task, 2)
+    assert task.exception() is None and table.status == "closed"
+    for c in (a, b):
+        assert c.last("table_closed").reason == "error"
+    assert h.manager.get(table.id) is None and h.clock.pending() == 0
+    assert "bug in a game" in caplog.text  # type: ignore[attr-defined]

@@ -264,7 +264,7 @@ class Left(_Msg):
 
 
 class TableClosed(_Msg):
-    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``)."""
+    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``, ``idle``, ``error``)."""
 
     type: Literal["table_closed"] = "table_closed"
     table_id: str

@@ -130,8 +130,11 @@ class Table(GameFlow):
                 try:
                     if await self._handle(msg):
                         return
-                except Exception:  # a bug must not kill the table silently
-                    log.exception("table %s failed handling %r", self.id, type(msg).__name__)
+                except Exception:  # a bug: log it and close the table (its state is suspect)
+                    log.exception("table %s failed handling %s; closing it", self.id,
+                                  type(msg).__name__)
+                    self._close("error")
+                    return
                 finally:
                     self.inbox.task_done()
         finally:
