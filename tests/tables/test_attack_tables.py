@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tablekit import Harness
+from tablekit import Harness, LeakCheckingConnection
 
 from cardhall.server import protocol as p
 from cardhall.tables.messages import ClientRequest
@@ -90,3 +90,33 @@ async def test_a_failing_handler_is_logged_and_closes_the_table(
         assert c.last("table_closed").reason == "error"
     assert h.manager.get(table.id) is None and h.clock.pending() == 0
     assert "bug in a game" in caplog.text  # type: ignore[attr-defined]
+
+
+async def test_game_seats_differ_from_table_seats_without_leaks(h: Harness) -> None:
+    """Seat 0 leaves after hand 1: hand 2 is dealt to table seats 1 and 2 (game seats 0 and
+    1); a newcomer sitting down at seat 0 mid-hand gets the spectator's view."""
+    table = await h.manager.create("toy_stacks", num_seats=3, starting_stack=50)
+    first = await h.player("ana")
+    checked = [LeakCheckingConnection((await h.player(n)).player, table)
+               for n in ("bob", "cy", "eve", "dan")]
+    await h.join(table, checked[2], spectate=True)
+    await h.join(table, first, seat=0)
+    await h.join(table, checked[0], seat=1)
+    await h.join(table, checked[1], seat=2)
+    for _ in range(100):
+        if table.status == "between_hands":
+            break
+        await h.advance(table, 1.0)
+    table.post(ClientRequest(first, p.Leave(type="leave", table_id=table.id)))
+    await h.advance(table, 2.0)
+    assert table.hand == 2 and table.seat_map == [1, 2]
+    await h.join(table, checked[3], seat=0)
+    for c, gs in ((checked[0], 0), (checked[1], 1)):
+        st = c.last("state")
+        assert st.game_seat == gs and st.view["hand"] == sorted(table.recorder.state.hands[gs])
+    assert checked[3].last("state").view["hand"] is None
+    for _ in range(10):
+        await h.advance(table, 10.0)
+    assert table.hand >= 3
+    for c in checked:
+        assert c.violations == [] and c.checked > 3, c.violations[:3]
