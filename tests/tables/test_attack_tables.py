@@ -8,7 +8,7 @@ import asyncio
 from tablekit import Harness, LeakCheckingConnection
 
 from cardhall.server import protocol as p
-from cardhall.tables.messages import ClientRequest
+from cardhall.tables.messages import ClientRequest, Close
 
 
 async def hand_two_with_a_free_seat(h: Harness) -> tuple[object, list[object]]:
@@ -120,3 +120,26 @@ async def test_game_seats_differ_from_table_seats_without_leaks(h: Harness) -> N
     assert table.hand >= 3
     for c in checked:
         assert c.violations == [] and c.checked > 3, c.violations[:3]
+
+
+async def test_closing_right_after_the_last_move_saves_the_game_exactly_once(
+        h: Harness) -> None:
+    table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 1})
+    a, b = await h.player("ana"), await h.player("bob")
+    await h.join(table, a, seat=0)
+    await h.join(table, b, seat=1)
+    task = h.manager.tasks[table.id]
+    conns = [a, b]
+    first = table.seat_map[table.recorder.state.to_act()[0]]
+    await h.act(table, conns[first], {"type": "play",
+                                      "card": conns[first].last("state").view["hand"][0]})
+    last = conns[1 - first]
+    act = p.Act(type="act", table_id=table.id, version=table.version, action_id="z",
+                action={"type": "play", "card": last.last("state").view["hand"][0]})
+    table.post(ClientRequest(last, act))  # the last move and the close arrive together
+    table.post(Close("closed"))
+    table.post(ClientRequest(last, act))  # a retry after the close is dropped
+    await asyncio.wait_for(task, 2)
+    assert len(h.store.games) == 1 and table.games_saved == 1
+    assert [m.type for m in last.messages[-3:]] == ["game_over", "state", "table_closed"]
+    assert h.clock.pending() == 0
