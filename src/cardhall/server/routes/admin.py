@@ -30,7 +30,7 @@ def _table(manager: TableManager, table_id: str) -> Table:
 
 
 class Kick(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int
 
 
