@@ -56,3 +56,18 @@ async def test_other_bodies_are_strict_too(http: AsyncClient) -> None:
     r = await http.post(f"/api/admin/tables/{tid}/kick", json={"seat": "0"},
                         headers={"Authorization": "Bearer admin-secret"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "request.invalid"
+
+
+async def test_huge_offsets_and_over_nested_bodies_are_typed_422s(
+        make_client: Any) -> None:  # memory and SQLite stores
+    http = await make_client()
+    for url in ("/api/games?offset=" + "9" * 30, "/api/games?offset=9999999999999999999",
+                "/api/admin/players?offset=" + "9" * 20):
+        r = await http.get(url, headers={"Authorization": "Bearer test-admin-token-0123456789"})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "request.invalid", r.text
+    r = await http.get("/api/games?offset=1000000000")
+    assert r.status_code == 200 and r.json()["items"] == []
+    deep = '{"game": "soldiers_bluff", "config": ' + '{"a": ' * 3000 + "1" + "}" * 3001
+    r = await http.post("/api/tables", content=deep,
+                        headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "request.invalid", r.text

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from ...storage.interface import PlayerRecord
 from ..deps import StoreDep, require_admin
 from ..errors import ApiError, responses
+from .games import MAX_OFFSET
 
 router = APIRouter(
     prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
@@ -45,7 +46,7 @@ class PlayerPage(BaseModel):
 async def list_players(
     store: StoreDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> PlayerPage:
     """Every identity, oldest first."""
     rows = await store.list_players(limit=limit + 1, offset=offset)
