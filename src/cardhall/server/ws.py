@@ -159,8 +159,17 @@ class Session:
                                table_id=msg.table_id)
                     return
                 if isinstance(msg, p.Join):
+                    if await self._banned():
+                        self.error("auth.banned", f"player {self.conn.player.id} is banned", msg,
+                                   table_id=msg.table_id)
+                        return
                     self.conn.tables.add(table.id)
                 table.post(ClientRequest(self.conn, msg))
+
+    async def _banned(self) -> bool:
+        """Whether the player was banned (or removed) since ``hello`` (checked on each join)."""
+        player = await self.store.get_player(self.conn.player.id)
+        return player is None or player.banned
 
     async def _hello(self, msg: p.Hello) -> None:
         try:

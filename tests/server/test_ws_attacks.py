@@ -1,0 +1,48 @@
+"""Adversarial sessions over a real socket: bans of connected players, same-token sockets."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from livesrv import client, live_server
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
+from toygame import register
+
+ADMIN = {"Authorization": "Bearer admin-secret"}
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    register(monkeypatch)
+
+
+async def test_a_ban_kicks_the_connected_player_and_refuses_their_joins(toy: None) -> None:
+    async with live_server() as live:
+        (pa, ta), (_, tb) = await live.player("ana"), await live.player("bob")
+        async with live.http as http:
+            r = await http.post("/api/tables", json={"game": "toy_duel", "seats": 2,
+                                                     "turn_timeout_seconds": 60},
+                                headers={"Authorization": f"Bearer {tb}"})
+            tid = r.json()["id"]
+            async with client(live, ta) as a, client(live, tb) as b:
+                await a.send({"type": "join", "table_id": tid, "seat": 0})
+                await b.send({"type": "join", "table_id": tid, "seat": 1})
+                await a.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+                r = await http.post(f"/api/admin/players/{pa}/ban", headers=ADMIN)
+                assert r.status_code == 200 and r.json()["banned"]
+                assert (await a.expect("table_closed"))["reason"] == "kicked"
+                table = live.tables.get(tid)
+                assert table.seats[0].leaving and table.seats[0].conn is None
+                await a.send({"type": "join", "table_id": tid, "spectate": True})
+                assert (await a.expect("error"))["code"] == "auth.banned"
+                assert conn_count(table) == 1
+                r = await http.post(f"/api/admin/players/{pa}/unban", headers=ADMIN)
+                await a.send({"type": "join", "table_id": tid, "spectate": True})
+                assert (await a.expect("joined"))["role"] == "spectator"
+
+
+def conn_count(table: object) -> int:
+    return len(table.connections())  # type: ignore[attr-defined]
