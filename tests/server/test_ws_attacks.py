@@ -46,3 +46,17 @@ async def test_a_ban_kicks_the_connected_player_and_refuses_their_joins(toy: Non
 
 def conn_count(table: object) -> int:
     return len(table.connections())  # type: ignore[attr-defined]
+
+
+async def test_binary_and_oversized_frames_count_against_the_rate_limit() -> None:
+    async with live_server(ws_rate_per_second=0.001, ws_rate_burst=4,
+                           max_frame_bytes=100) as live, client(live) as c:
+        await c.ws.send(b"\x00")
+        await c.ws.send(b"\x01")
+        await c.send('{"type": "ping", "nonce": "' + "x" * 200 + '"}')
+        await c.send('{"type": "ping", "nonce": "' + "x" * 200 + '"}')
+        await c.ws.send(b"\x02")
+        await c.send({"type": "ping"})
+        codes = [(await c.recv()).get("code") for _ in range(6)]
+        assert codes == ["protocol.binary_frame"] * 2 + ["protocol.frame_too_large"] * 2 + \
+            ["protocol.rate_limited"] * 2
