@@ -71,3 +71,17 @@ async def test_huge_offsets_and_over_nested_bodies_are_typed_422s(
     r = await http.post("/api/tables", content=deep,
                         headers={"content-type": "application/json"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "request.invalid", r.text
+
+
+async def test_admin_routes_on_a_table_that_is_closing_answer_not_found(
+        http: AsyncClient) -> None:
+    r = await http.post("/api/tables", json={"game": "soldiers_bluff"})
+    tid = r.json()["id"]
+    table = http.app.state.tables.get(tid)  # type: ignore[attr-defined]
+    table.stopped = True  # its task is ending but the registry has not dropped it yet
+    admin = {"Authorization": "Bearer admin-secret"}
+    for method, url, body in (("GET", f"/api/admin/tables/{tid}", None),
+                              ("POST", f"/api/admin/tables/{tid}/kick", {"seat": 0})):
+        r = await http.request(method, url, json=body, headers=admin)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "table.not_found", r.text
+    table.stopped = False
