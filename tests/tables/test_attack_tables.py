@@ -8,7 +8,7 @@ import asyncio
 from tablekit import Harness, LeakCheckingConnection
 
 from cardhall.server import protocol as p
-from cardhall.tables.messages import ClientRequest, Close
+from cardhall.tables.messages import ClientRequest, Close, Disconnected
 
 
 async def hand_two_with_a_free_seat(h: Harness) -> tuple[object, list[object]]:
@@ -143,3 +143,45 @@ async def test_closing_right_after_the_last_move_saves_the_game_exactly_once(
     assert len(h.store.games) == 1 and table.games_saved == 1
     assert [m.type for m in last.messages[-3:]] == ["game_over", "state", "table_closed"]
     assert h.clock.pending() == 0
+
+
+async def test_a_poker_table_nobody_is_connected_to_stops_dealing_and_closes(
+        h: Harness) -> None:
+    table = await h.manager.create("toy_stacks", num_seats=2, starting_stack=1000,
+                                   bots={1: "random"})
+    ana = await h.player("ana")
+    await h.join(table, ana, seat=0)
+    table.post(Disconnected(ana))  # her timer plays this hand; no further hands are dealt
+    for _ in range(60):
+        await h.advance(table, 1.0)
+    assert table.status == "waiting" and table.hand == 1 and len(h.store.games) == 1
+    back = await h.player("ana-again")
+    back.player = ana.player
+    await h.join(table, back)  # she comes back: the table deals again
+    assert back.last("joined").resumed and table.status == "playing" and table.hand == 2
+    assert back.last("state").status == "playing"
+    table.post(Disconnected(back))
+    await h.settle(table)
+    task = h.manager.tasks[table.id]
+    for _ in range(400):
+        if task.done():
+            break
+        await h.advance(table, 1.0)
+    await asyncio.sleep(0)  # the registry's done-callback
+    assert task.done() and h.manager.get(table.id) is None  # idle (300 s) after that hand
+    assert table.hand == 2 and len(h.store.games) == 2 and h.clock.pending() == 0
+
+
+async def test_a_waiting_table_whose_only_person_left_is_reaped(h: Harness) -> None:
+    table = await h.manager.create("toy_duel", num_seats=2)
+    ana = await h.player("ana")
+    await h.join(table, ana, seat=0)
+    table.post(Disconnected(ana))
+    await h.settle(table)
+    task = h.manager.tasks[table.id]
+    await h.advance(table, 299.0)
+    assert not task.done()
+    await h.advance(table, 1.0)
+    await asyncio.wait_for(task, 2)
+    await asyncio.sleep(0)  # the registry's done-callback
+    assert h.manager.get(table.id) is None

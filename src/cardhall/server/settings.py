@@ -27,7 +27,7 @@ class Settings(BaseSettings):
     next_hand_pause_seconds: float = 3.0
     """Pause between two poker hands at a table."""
     idle_table_ttl_seconds: float = 300.0
-    """A finished table, or a waiting one with no person seated, closes after this long."""
+    """A finished table, or a waiting one with no person connected, closes after this long."""
     default_starting_stack: int = 200
     """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""
     max_starting_stack: int = 10_000_000

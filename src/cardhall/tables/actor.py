@@ -52,7 +52,7 @@ class TableSpec:
         bots: seat -> built-in bot kind (``"random"``/``"rule"``) for seats bots take.
         next_hand_pause_seconds: pause between poker hands.
         bot_delay_seconds: a bot's thinking time before it acts.
-        idle_ttl_seconds: an idle table (finished, or waiting with no person seated) closes
+        idle_ttl_seconds: an idle table (finished, or waiting with no person connected) closes
             after this long.
     """
 
@@ -214,7 +214,7 @@ class Table(GameFlow):
             return
         seat = self._resumable(conn, m)
         if seat is not None:
-            self._resume(conn, seat, m)
+            await self._resume(conn, seat, m)
             return
         if m.seat_token is not None:
             self._error(conn, "table.bad_seat_token", "no seat here has this seat token", m)
@@ -249,7 +249,7 @@ class Table(GameFlow):
                 return s
         return None
 
-    def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
+    async def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
         old = seat.conn
         if old is not None and old is not conn:
             old.send(p.Error(code="table.replaced", message=f"seat {seat.index} resumed elsewhere",
@@ -261,7 +261,10 @@ class Table(GameFlow):
         self.spectators.pop(conn.id, None)
         conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
                            seat_token=seat.token, resumed=True, rid=m.rid))
+        if self.status == "waiting" and await self.start_game_if_ready():
+            return  # a poker table paused while nobody was connected deals again
         conn.send(self.state_for(seat.index))
+        self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
                           bot_kind: str | None = None) -> None:
@@ -368,6 +371,7 @@ class Table(GameFlow):
         for s in self.seats:
             if s.conn is conn:
                 s.conn = None
+                self.arm_reap()  # a waiting table nobody is connected to closes when idle
 
     # ----- the deadline ---------------------------------------------------------------------
     def arm_deadline(self) -> None:
@@ -412,9 +416,16 @@ class Table(GameFlow):
         self._pause_handle = self.clock.call_later(seconds, self.post, NextHand(self.hand))
 
     def idle(self) -> bool:
-        """Finished, or waiting with no person (only bots, or nobody) seated."""
-        people = any(s.taken and not s.bot and not s.leaving for s in self.seats)
-        return self.status == "finished" or (self.status == "waiting" and not people)
+        """Finished, or waiting with no person (only bots, or nobody, or only people whose
+        sockets are gone) connected."""
+        return self.status == "finished" or (self.status == "waiting" and not self.people_present())
+
+    def people_present(self, among: list[int] | None = None) -> bool:
+        """Whether a person (not a bot) holding one of the seats ``among`` (default: all) is
+        connected now."""
+        seats = self.seats if among is None else [self.seats[i] for i in among]
+        return any(s.taken and not s.bot and not s.leaving and s.conn is not None
+                   and not s.conn.closed for s in seats)
 
     def arm_reap(self) -> None:
         """(Re-)arm the idle timer if the table is idle now, else cancel it."""

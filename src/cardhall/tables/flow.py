@@ -53,6 +53,7 @@ class GameFlow:
         def arm_pause(self, seconds: float) -> None: ...
         def _cancel_timers(self) -> None: ...
         def arm_reap(self) -> None: ...
+        def people_present(self, among: list[int] | None = None) -> bool: ...
 
     def __init__(self) -> None:
         self.recorder: Recorder | None = None
@@ -98,8 +99,8 @@ class GameFlow:
         if self.status == "waiting":
             ready = full and len(eligible) >= self.rules.min_seats
         elif self.status == "between_hands":
-            people = any(not self.seats[i].bot for i in eligible)
-            ready = len(eligible) >= self.rules.min_seats and people  # bots alone stop
+            # bots alone, or with people whose sockets are all gone, stop (no endless hands)
+            ready = len(eligible) >= self.rules.min_seats and self.people_present(eligible)
             if not ready:
                 self.status = "waiting"
                 self.version += 1
