@@ -185,3 +185,21 @@ async def test_a_waiting_table_whose_only_person_left_is_reaped(h: Harness) -> N
     await asyncio.wait_for(task, 2)
     await asyncio.sleep(0)  # the registry's done-callback
     assert h.manager.get(table.id) is None
+
+
+async def test_timer_first_then_the_move_of_the_same_version_is_stale(h: Harness) -> None:
+    table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 3})
+    a, b = await h.player("ana"), await h.player("bob")
+    await h.join(table, a, seat=0)
+    await h.join(table, b, seat=1)
+    conns = [a, b]
+    seat = table.seat_map[table.recorder.state.to_act()[0]]
+    v = table.version
+    h.clock.advance(10.0)  # the deadline's message reaches the inbox first
+    move = p.Act(type="act", table_id=table.id, version=v, action_id="late",
+                 action={"type": "play", "card": conns[seat].last("state").view["hand"][-1]})
+    table.post(ClientRequest(conns[seat], move))
+    await h.settle(table)
+    acts = [x for x in table.recorder.history.actions if x.seat is not None]
+    assert len(acts) == 1 and acts[0].timeout and table.version == v + 1
+    assert conns[seat].last("error").code == "table.stale_version"
