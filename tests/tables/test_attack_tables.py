@@ -203,3 +203,22 @@ async def test_timer_first_then_the_move_of_the_same_version_is_stale(h: Harness
     acts = [x for x in table.recorder.history.actions if x.seat is not None]
     assert len(acts) == 1 and acts[0].timeout and table.version == v + 1
     assert conns[seat].last("error").code == "table.stale_version"
+
+
+async def test_a_seat_taken_outside_the_hand_does_not_make_a_move_stale(h: Harness) -> None:
+    table, conns = await hand_two_with_a_free_seat(h)
+    seat = table.seat_map[table.recorder.state.to_act()[0]]
+    mover = conns[seat]
+    seen = mover.last("state")
+    assert seen.version == table.version
+    await h.join(table, await h.player("dan"), seat=2)  # bumps the version, not the game
+    await h.join(table, await h.player("eli"), seat=2)  # refused: changes nothing
+    assert table.version == seen.version + 1
+    await h.act(table, mover, {"type": "play", "card": seen.view["hand"][0]},
+                version=seen.version - 1, action_id="old")
+    assert mover.last("error").code == "table.stale_version"
+    await h.act(table, mover, {"type": "play", "card": seen.view["hand"][0]},
+                version=seen.version, action_id="ok")
+    assert mover.last("accepted").action_id == "ok"
+    assert table.recorder.history.actions[-1].action == {"type": "play",
+                                                         "card": seen.view["hand"][0]}

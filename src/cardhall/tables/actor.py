@@ -2,7 +2,9 @@
 
 Everything that changes a table goes through :meth:`Table.post` into its inbox and is handled,
 one message at a time, by :meth:`Table.run`. Each change bumps ``version``. A client action
-carries the version it was made against and is refused as ``table.stale_version`` otherwise;
+carries the version it was made against and is refused as ``table.stale_version`` if the game
+state changed since (a seat taken or freed outside the hand bumps the version but leaves the
+game state, so it does not make an action stale);
 an ``action_id`` already accepted for the seat is answered again, never re-applied. One turn
 deadline per table is armed through the injected clock; when it expires it posts a versioned
 :class:`~.messages.DeadlineExpired` and the actor applies the game's timeout action, logged with
@@ -309,10 +311,10 @@ class Table(GameFlow):
         if self.recorder is None or self.status != "playing":
             self._error(conn, "table.no_game", f"no game is running (status {self.status})", m)
             return
-        if m.version != self.version:
+        if not self.game_version <= m.version <= self.version:
             self._error(conn, "table.stale_version",
-                        f"action made against version {m.version}; the table is at {self.version}",
-                        m)
+                        f"action made against version {m.version}; the table is at {self.version}"
+                        f" (game state of version {self.game_version})", m)
             return
         gs = self.game_seat(seat.index)
         if gs is None:

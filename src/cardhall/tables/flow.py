@@ -66,6 +66,10 @@ class GameFlow:
         self.started_at: datetime | None = None
         self._t0 = 0.0
         self._dealer_seat: int | None = None
+        self.game_version = 0
+        """The table version at the game state's latest change: an ``act`` made against any
+        version from this one on saw the current game state (seats taken or freed outside
+        the hand bump the table version, not this)."""
 
     # ----- seat mapping ---------------------------------------------------------------------
     def in_hand(self, seat: int) -> bool:
@@ -155,6 +159,7 @@ class GameFlow:
             more = self.recorder.act(None, chance, t_ms=self.t_ms())
             self.version += 1
             self.fan_events(more, None, timeout=False)
+        self.game_version = self.version
         if state.is_over:
             await self._finish()
             return
