@@ -222,3 +222,31 @@ async def test_a_seat_taken_outside_the_hand_does_not_make_a_move_stale(h: Harne
     assert mover.last("accepted").action_id == "ok"
     assert table.recorder.history.actions[-1].action == {"type": "play",
                                                          "card": seen.view["hand"][0]}
+
+
+async def test_seat_churn_does_not_keep_a_bot_from_moving(h: Harness) -> None:
+    table = await h.manager.create("toy_stacks", num_seats=3, starting_stack=50,
+                                   bots={1: "random"}, turn_timeout_seconds=10.0)
+    ana, cy = await h.player("ana"), await h.player("cy")
+    await h.join(table, ana, seat=0)
+    await h.join(table, cy, seat=2)
+    for _ in range(100):
+        if table.status == "between_hands":
+            break
+        await h.advance(table, 1.0)
+    table.post(ClientRequest(cy, p.Leave(type="leave", table_id=table.id)))
+    await h.advance(table, 2.0)
+    assert table.hand == 2 and table.seat_map == [0, 1]
+    for _ in range(20):  # until it is the bot's turn (ana's timer plays for her)
+        if table.seat_map[table.recorder.state.to_act()[0]] == 1:
+            break
+        await h.advance(table, 10.0)
+    n = len(table.recorder.history.actions)
+    griefer = await h.player("griefer")
+    for _ in range(8):  # sit down and stand up every 0.25 s (the bot thinks 1 s)
+        await h.join(table, griefer, seat=2)
+        await h.advance(table, 0.25)
+        table.post(ClientRequest(griefer, p.Leave(type="leave", table_id=table.id)))
+        await h.advance(table, 0.25)
+    moved = table.recorder.history.actions[n]
+    assert moved.seat == 1 and not moved.timeout and moved.t_ms is not None
