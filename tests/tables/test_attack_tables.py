@@ -250,3 +250,26 @@ async def test_seat_churn_does_not_keep_a_bot_from_moving(h: Harness) -> None:
         await h.advance(table, 0.25)
     moved = table.recorder.history.actions[n]
     assert moved.seat == 1 and not moved.timeout and moved.t_ms is not None
+
+
+async def test_a_seat_token_does_not_give_a_seated_player_a_second_seat(h: Harness) -> None:
+    table = await h.manager.create("toy_duel", num_seats=2)
+    ana, bob = await h.player("ana"), await h.player("bob")
+    await h.join(table, ana, seat=0)
+    await h.join(table, bob, seat=1)
+    token = table.seats[1].token
+    ana2 = await h.player("ana-2")
+    ana2.player = ana.player  # ana's second socket
+    for conn in (ana, ana2):
+        await h.join(table, conn, seat_token=token)
+        assert conn.last("error").code == "table.already_seated"
+    assert table.seats[0].conn is ana and table.seats[1].conn is bob
+    # a socket holding a seat through its token cannot also watch or take another seat
+    eve = await h.player("eve")
+    await h.join(table, eve, seat_token=token)
+    assert eve.last("joined").seat == 1 and table.seats[1].conn is eve
+    await h.join(table, eve, spectate=True)
+    assert eve.last("error").code == "table.already_seated"
+    await h.join(table, eve)  # no seat given: resumes the one it holds
+    assert eve.last("joined").resumed and eve.last("joined").seat == 1
+    assert eve.id not in table.spectators and table.seats[1].conn is eve

@@ -203,7 +203,7 @@ class Table(GameFlow):
         return next((s for s in self.seats if s.conn is conn), None)
 
     async def _join(self, conn: Connection, m: p.Join) -> None:
-        own = self._own_seat(conn)
+        own = self.seat_of(conn) or self._own_seat(conn)  # held by this socket or this person
         if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
             self._error(conn, "table.already_seated",
                         f"you hold seat {own.index} here; leave it first", m)
@@ -215,6 +215,12 @@ class Table(GameFlow):
             conn.send(self.state_for(None))
             return
         seat = self._resumable(conn, m)
+        if own is not None and seat is None and m.seat_token is None:
+            seat = own
+        elif own is not None and seat is not None and seat is not own:  # another seat's token
+            self._error(conn, "table.already_seated",
+                        f"you hold seat {own.index} here; leave it first", m)
+            return
         if seat is not None:
             await self._resume(conn, seat, m)
             return
