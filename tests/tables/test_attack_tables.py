@@ -273,3 +273,12 @@ async def test_a_seat_token_does_not_give_a_seated_player_a_second_seat(h: Harne
     await h.join(table, eve)  # no seat given: resumes the one it holds
     assert eve.last("joined").resumed and eve.last("joined").seat == 1
     assert eve.id not in table.spectators and table.seats[1].conn is eve
+
+
+async def test_a_non_ascii_seat_token_is_a_bad_token_not_a_crash(h: Harness) -> None:
+    table = await h.manager.create("toy_duel", num_seats=2)
+    ana, eve = await h.player("ana"), await h.player("eve")
+    await h.join(table, ana, seat=0)
+    await h.join(table, eve, seat_token="s\u00e9same")
+    assert eve.last("error").code == "table.bad_seat_token"
+    assert table.status == "waiting" and not table.stopped and table.seats[0].conn is ana

@@ -63,8 +63,10 @@ class Seat:
         self.answers.clear()
 
     def token_matches(self, token: str) -> bool:
-        """Constant-time comparison with the seat token."""
-        return self.token is not None and hmac.compare_digest(self.token, token)
+        """Constant-time comparison with the seat token (as bytes: ``compare_digest`` raises
+        ``TypeError`` on non-ASCII ``str``, which any client could send)."""
+        return self.token is not None and hmac.compare_digest(self.token.encode(),
+                                                              token.encode())
 
     def remember(self, action_id: str, request: Any, answer: Any) -> None:
         """Keep ``request`` (what was accepted) and its ``answer`` under ``action_id`` (the oldest
