@@ -60,3 +60,29 @@ async def test_binary_and_oversized_frames_count_against_the_rate_limit() -> Non
         codes = [(await c.recv()).get("code") for _ in range(6)]
         assert codes == ["protocol.binary_frame"] * 2 + ["protocol.frame_too_large"] * 2 + \
             ["protocol.rate_limited"] * 2
+
+
+async def test_a_deeply_nested_action_is_refused_and_the_table_plays_on() -> None:
+    async with live_server() as live:
+        (_, ta), (_, tb) = await live.player("ana"), await live.player("bob")
+        async with live.http as http:
+            r = await http.post("/api/tables", json={"game": "soldiers_bluff", "seats": 2,
+                                                     "turn_timeout_seconds": 60},
+                                headers={"Authorization": f"Bearer {ta}"})
+        tid = r.json()["id"]
+        async with client(live, ta) as a, client(live, tb) as b:
+            await a.send({"type": "join", "table_id": tid, "seat": 0})
+            await b.send({"type": "join", "table_id": tid, "seat": 1})
+            await a.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+            table = live.tables.get(tid)
+            v = table.version
+            for depth in (9, 1000):  # 1000 deep made the engine's error repr overflow
+                nested = "[" * depth + "]" * depth
+                await a.send(f'{{"type": "act", "table_id": "{tid}", "version": {v}, '
+                             f'"action_id": "d", "action": {{"type": "exchange", '
+                             f'"cards": {nested}}}}}')
+                err = await a.expect("error")
+                assert err["code"] == "protocol.invalid_field" and "nested" in err["message"]
+            await a.send({"type": "resync", "table_id": tid})
+            assert (await a.expect("state"))["version"] == v
+            assert not table.stopped and table.version == v

@@ -13,7 +13,14 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 PROTOCOL_VERSION = 1
 
@@ -106,6 +113,34 @@ class Act(_ClientMsg):
     action: dict[str, Any]
     seat: Annotated[int, Field(ge=0, le=63)] | None = None
     rid: RequestId | None = None
+
+    @field_validator("action")
+    @classmethod
+    def _shallow(cls, action: dict[str, Any]) -> dict[str, Any]:
+        """Refuse actions nested deeper than :data:`MAX_ACTION_DEPTH` (actions are flat objects
+        with lists of card codes; deep nesting only serves to exhaust the recursion limit of
+        whatever reprs or copies the action)."""
+        if _depth(action, MAX_ACTION_DEPTH + 1) > MAX_ACTION_DEPTH:
+            raise ValueError(f"action is nested deeper than {MAX_ACTION_DEPTH} levels")
+        return action
+
+
+MAX_ACTION_DEPTH = 8
+"""Deepest nesting of objects and arrays accepted in an ``act``'s ``action``."""
+
+
+def _depth(value: Any, cap: int) -> int:
+    """Nesting depth of a JSON value (a scalar is 0), counted up to ``cap``; iterative."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            level += 1
+            deepest = max(deepest, level)
+            if level < cap:
+                stack.extend((v, level) for v in (item.values() if isinstance(item, dict)
+                                                  else item))
+    return deepest
 
 
 class Leave(_ClientMsg):
