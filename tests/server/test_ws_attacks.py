@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
 import pytest
 from livesrv import client, live_server
+from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
 from toygame import register
@@ -86,3 +88,27 @@ async def test_a_deeply_nested_action_is_refused_and_the_table_plays_on() -> Non
             await a.send({"type": "resync", "table_id": tid})
             assert (await a.expect("state"))["version"] == v
             assert not table.stopped and table.version == v
+
+
+async def test_a_client_that_does_not_keep_up_is_closed_with_4008() -> None:
+    async with live_server(ws_outbound_queue=4, ws_rate_per_second=10_000,
+                           ws_rate_burst=10_000) as live:
+        _, ta = await live.player("ana")
+        async with live.http as http:
+            r = await http.post("/api/tables", json={"game": "soldiers_bluff"},
+                                headers={"Authorization": f"Bearer {ta}"})
+        tid = r.json()["id"]
+        async with client(live, ta) as c:
+            await c.send({"type": "join", "table_id": tid, "spectate": True})
+            for _ in range(400):  # each answered by a full state, faster than it is read
+                await c.send({"type": "resync", "table_id": tid})
+            with pytest.raises(ConnectionClosed) as info:
+                while True:
+                    await c.recv()
+            assert info.value.rcvd is not None and info.value.rcvd.code == 4008
+            assert c.received[-1]["code"] == "table.slow_consumer"
+        for _ in range(100):  # the table forgets the closed spectator
+            if not live.tables.get(tid).spectators:
+                break
+            await asyncio.sleep(0.01)
+        assert not live.tables.get(tid).spectators
