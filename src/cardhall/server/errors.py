@@ -107,6 +107,8 @@ async def _on_validation_error(_request: Request, exc: Exception) -> JSONRespons
 
 async def _on_http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:  # FastAPI's "error parsing the body" (e.g. JSON nested too deep)
+        return error_response(422, "request.invalid", f"body: {exc.detail}")
     code = _HTTP_CODES.get(exc.status_code, "request.error")
     return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
 

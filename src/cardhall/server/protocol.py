@@ -13,7 +13,14 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 PROTOCOL_VERSION = 1
 
@@ -42,6 +49,7 @@ ERROR_CODES: dict[str, str] = {
     "table.not_joined": "this connection has not joined the table",
     "table.no_game": "no game is running at this table",
     "table.stale_version": "the action was made against an older version; resync and retry",
+    "table.action_id_reused": "the action_id was accepted before for a different action",
     "table.replaced": "another connection resumed this seat",
     "table.slow_consumer": "the outbound queue overflowed; the connection is closed",
 }
@@ -105,6 +113,34 @@ class Act(_ClientMsg):
     action: dict[str, Any]
     seat: Annotated[int, Field(ge=0, le=63)] | None = None
     rid: RequestId | None = None
+
+    @field_validator("action")
+    @classmethod
+    def _shallow(cls, action: dict[str, Any]) -> dict[str, Any]:
+        """Refuse actions nested deeper than :data:`MAX_ACTION_DEPTH` (actions are flat objects
+        with lists of card codes; deep nesting only serves to exhaust the recursion limit of
+        whatever reprs or copies the action)."""
+        if _depth(action, MAX_ACTION_DEPTH + 1) > MAX_ACTION_DEPTH:
+            raise ValueError(f"action is nested deeper than {MAX_ACTION_DEPTH} levels")
+        return action
+
+
+MAX_ACTION_DEPTH = 8
+"""Deepest nesting of objects and arrays accepted in an ``act``'s ``action``."""
+
+
+def _depth(value: Any, cap: int) -> int:
+    """Nesting depth of a JSON value (a scalar is 0), counted up to ``cap``; iterative."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            level += 1
+            deepest = max(deepest, level)
+            if level < cap:
+                stack.extend((v, level) for v in (item.values() if isinstance(item, dict)
+                                                  else item))
+    return deepest
 
 
 class Leave(_ClientMsg):
@@ -263,7 +299,7 @@ class Left(_Msg):
 
 
 class TableClosed(_Msg):
-    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``)."""
+    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``, ``idle``, ``error``)."""
 
     type: Literal["table_closed"] = "table_closed"
     table_id: str

@@ -28,9 +28,12 @@ class Settings(BaseSettings):
     next_hand_pause_seconds: float = 3.0
     """Pause between two poker hands at a table."""
     idle_table_ttl_seconds: float = 300.0
-    """A finished table, or a waiting one with no person seated, closes after this long."""
+    """A finished table, or a waiting one with no person connected, closes after this long."""
     default_starting_stack: int = 200
     """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""
+    max_starting_stack: int = 10_000_000
+    """Largest ``starting_stack`` a table may set (keeps every chip count and seat result well
+    inside the 32-bit integer columns of stored results)."""
     max_tables: int = 10_000
     max_frame_bytes: int = 16_384
     """Largest accepted WebSocket text frame; a larger one gets ``protocol.frame_too_large``."""

@@ -2,8 +2,8 @@
 
 Each socket has one reader (this handler) and one writer task draining a bounded outbound
 queue (:class:`~cardhall.tables.connections.QueueConnection`). The reader checks every frame in
-this order: text (not binary), size (``max_frame_bytes``), rate (token bucket), JSON, message
-model; a bad frame gets a typed ``error`` and the connection stays usable. Frames above the
+this order: rate (token bucket, every frame counts), text (not binary), size
+(``max_frame_bytes``), JSON, message model; a bad frame gets a typed ``error`` and the connection stays usable. Frames above the
 hard limit uvicorn enforces (``ws_max_size_bytes``) close the socket with 1009; a client whose
 outbound queue overflows is closed with 4008. Table requests are posted to the table's inbox;
 nothing here touches a table's state.
@@ -111,6 +111,8 @@ class Session:
             frame = await self.ws.receive()
             if frame["type"] == "websocket.disconnect":
                 return
+            if not self._admit():  # every frame counts, binary and oversized ones included
+                continue
             text = frame.get("text")
             if text is None:
                 self.error("protocol.binary_frame", "binary frames are not accepted")
@@ -119,20 +121,25 @@ class Session:
             if msg is not None:
                 await self._dispatch(msg)
 
+    def _admit(self) -> bool:
+        """Take a token for one frame; answer ``protocol.rate_limited`` (or close 1008 after
+        :data:`MAX_DROPPED` drops) when there is none."""
+        if self.bucket.take():
+            return True
+        self.dropped += 1
+        if self.dropped > MAX_DROPPED:
+            self.conn.close(1008)
+        else:
+            self.error("protocol.rate_limited",
+                       f"more than {self.settings.ws_rate_per_second}/s; message dropped")
+        return False
+
     def _parse(self, text: str) -> Any:
         """The client message in ``text``, or ``None`` after answering with a typed error."""
         limit = self.settings.max_frame_bytes
         if len(text) > limit or len(text.encode()) > limit:
             self.error("protocol.frame_too_large", f"frame of {len(text.encode())} bytes is "
                        f"larger than max_frame_bytes={limit}")
-            return None
-        if not self.bucket.take():
-            self.dropped += 1
-            if self.dropped > MAX_DROPPED:
-                self.conn.close(1008)
-            else:
-                self.error("protocol.rate_limited",
-                           f"more than {self.settings.ws_rate_per_second}/s; message dropped")
             return None
         try:
             raw = orjson.loads(text)
@@ -165,8 +172,17 @@ class Session:
                                table_id=msg.table_id)
                     return
                 if isinstance(msg, p.Join):
+                    if await self._banned():
+                        self.error("auth.banned", f"player {self.conn.player.id} is banned", msg,
+                                   table_id=msg.table_id)
+                        return
                     self.conn.tables.add(table.id)
                 table.post(ClientRequest(self.conn, msg))
+
+    async def _banned(self) -> bool:
+        """Whether the player was banned (or removed) since ``hello`` (checked on each join)."""
+        player = await self.store.get_player(self.conn.player.id)
+        return player is None or player.banned
 
     async def _hello(self, msg: p.Hello) -> None:
         try:

@@ -2,7 +2,9 @@
 
 Everything that changes a table goes through :meth:`Table.post` into its inbox and is handled,
 one message at a time, by :meth:`Table.run`. Each change bumps ``version``. A client action
-carries the version it was made against and is refused as ``table.stale_version`` otherwise;
+carries the version it was made against and is refused as ``table.stale_version`` if the game
+state changed since (a seat taken or freed outside the hand bumps the version but leaves the
+game state, so it does not make an action stale);
 an ``action_id`` already accepted for the seat is answered again, never re-applied. One turn
 deadline per table is armed through the injected clock; when it expires it posts a versioned
 :class:`~.messages.DeadlineExpired` and the actor applies the game's timeout action, logged with
@@ -12,6 +14,7 @@ deadline per table is armed through the injected clock; when it expires it posts
 from __future__ import annotations
 
 import asyncio
+import copy
 import inspect
 import logging
 from dataclasses import dataclass, field
@@ -51,7 +54,7 @@ class TableSpec:
         bots: seat -> built-in bot kind (``"random"``/``"rule"``) for seats bots take.
         next_hand_pause_seconds: pause between poker hands.
         bot_delay_seconds: a bot's thinking time before it acts.
-        idle_ttl_seconds: an idle table (finished, or waiting with no person seated) closes
+        idle_ttl_seconds: an idle table (finished, or waiting with no person connected) closes
             after this long.
     """
 
@@ -84,6 +87,8 @@ class Table(GameFlow):
         self.inbox: asyncio.Queue[InboxMessage] = asyncio.Queue()
         self._deadline: float | None = None
         self._deadline_handle: Handle | None = None
+        self._deadline_version: int | None = None
+        """The version the running deadline was armed at (its decision point)."""
         self._pause_handle: Handle | None = None
         self._reap_handle: Handle | None = None
         self.stopped = False
@@ -127,8 +132,11 @@ class Table(GameFlow):
                 try:
                     if await self._handle(msg):
                         return
-                except Exception:  # a bug must not kill the table silently
-                    log.exception("table %s failed handling %r", self.id, type(msg).__name__)
+                except Exception:  # a bug: log it and close the table (its state is suspect)
+                    log.exception("table %s failed handling %s; closing it", self.id,
+                                  type(msg).__name__)
+                    self._close("error")
+                    return
                 finally:
                     self.inbox.task_done()
         finally:
@@ -195,7 +203,7 @@ class Table(GameFlow):
         return next((s for s in self.seats if s.conn is conn), None)
 
     async def _join(self, conn: Connection, m: p.Join) -> None:
-        own = self._own_seat(conn)
+        own = self.seat_of(conn) or self._own_seat(conn)  # held by this socket or this person
         if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
             self._error(conn, "table.already_seated",
                         f"you hold seat {own.index} here; leave it first", m)
@@ -207,8 +215,14 @@ class Table(GameFlow):
             conn.send(self.state_for(None))
             return
         seat = self._resumable(conn, m)
+        if own is not None and seat is None and m.seat_token is None:
+            seat = own
+        elif own is not None and seat is not None and seat is not own:  # another seat's token
+            self._error(conn, "table.already_seated",
+                        f"you hold seat {own.index} here; leave it first", m)
+            return
         if seat is not None:
-            self._resume(conn, seat, m)
+            await self._resume(conn, seat, m)
             return
         if m.seat_token is not None:
             self._error(conn, "table.bad_seat_token", "no seat here has this seat token", m)
@@ -243,7 +257,7 @@ class Table(GameFlow):
                 return s
         return None
 
-    def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
+    async def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
         old = seat.conn
         if old is not None and old is not conn:
             old.send(p.Error(code="table.replaced", message=f"seat {seat.index} resumed elsewhere",
@@ -255,7 +269,10 @@ class Table(GameFlow):
         self.spectators.pop(conn.id, None)
         conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
                            seat_token=seat.token, resumed=True, rid=m.rid))
+        if self.status == "waiting" and await self.start_game_if_ready():
+            return  # a poker table paused while nobody was connected deals again
         conn.send(self.state_for(seat.index))
+        self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
                           bot_kind: str | None = None) -> None:
@@ -289,16 +306,22 @@ class Table(GameFlow):
             return
         done = seat.answers.get(m.action_id)
         if done is not None:
-            conn.send(done.model_copy(update={"duplicate": True, "rid": m.rid}))
+            request, answer = done
+            if request != (m.version, m.action):  # a reused id, not a retry: never "accepted"
+                self._error(conn, "table.action_id_reused",
+                            f"action_id {m.action_id!r} was already accepted for another action "
+                            f"(version {request[0]}); use a fresh id", m)
+                return
+            conn.send(answer.model_copy(update={"duplicate": True, "rid": m.rid}))
             conn.send(self.state_for(seat.index))
             return
         if self.recorder is None or self.status != "playing":
             self._error(conn, "table.no_game", f"no game is running (status {self.status})", m)
             return
-        if m.version != self.version:
+        if not self.game_version <= m.version <= self.version:
             self._error(conn, "table.stale_version",
-                        f"action made against version {m.version}; the table is at {self.version}",
-                        m)
+                        f"action made against version {m.version}; the table is at {self.version}"
+                        f" (game state of version {self.game_version})", m)
             return
         gs = self.game_seat(seat.index)
         if gs is None:
@@ -312,7 +335,7 @@ class Table(GameFlow):
         self.version += 1
         answer = p.Accepted(table_id=self.id, version=self.version, action_id=m.action_id,
                             rid=m.rid)
-        seat.remember(m.action_id, answer)
+        seat.remember(m.action_id, (m.version, copy.deepcopy(m.action)), answer)
         conn.send(answer)
         await self.after_action(events, seat.index, timeout=False)
 
@@ -357,19 +380,21 @@ class Table(GameFlow):
         for s in self.seats:
             if s.conn is conn:
                 s.conn = None
+                self.arm_reap()  # a waiting table nobody is connected to closes when idle
 
     # ----- the deadline ---------------------------------------------------------------------
     def arm_deadline(self) -> None:
         """Cancel the running deadline and arm one for the current decision point, if any."""
         if self._deadline_handle is not None:
             self._deadline_handle.cancel()
-        self._deadline_handle, self._deadline = None, None
+        self._deadline_handle, self._deadline, self._deadline_version = None, None, None
         if self.status != "playing" or self.recorder is None:
             return
         if self.recorder.state.timer_seat() is None:
             return
         timeout = self.spec.turn_timeout_seconds
         self._deadline = self.clock.now() + timeout
+        self._deadline_version = self.version
         self._deadline_handle = self.clock.call_later(timeout, self.post,
                                                       DeadlineExpired(self.version))
 
@@ -380,7 +405,9 @@ class Table(GameFlow):
         return max(0, round((self._deadline - self.clock.now()) * 1000))
 
     async def _deadline_expired(self, version: int) -> None:
-        if version != self.version or self.status != "playing" or self.recorder is None:
+        # Keyed by the decision point it was armed for, not the table version: a seat taken or
+        # freed outside the hand bumps the version without re-arming, and must not void it.
+        if version != self._deadline_version or self.status != "playing" or self.recorder is None:
             return  # something happened first: the timer lost the race
         state = self.recorder.state
         gs = state.timer_seat()
@@ -398,9 +425,16 @@ class Table(GameFlow):
         self._pause_handle = self.clock.call_later(seconds, self.post, NextHand(self.hand))
 
     def idle(self) -> bool:
-        """Finished, or waiting with no client (only built-in bots, or nobody) seated."""
-        people = any(s.taken and s.bot_kind is None and not s.leaving for s in self.seats)
-        return self.status == "finished" or (self.status == "waiting" and not people)
+        """Finished, or waiting with no client (only built-in bots, or nobody, or only clients
+        whose sockets are gone) connected. SDK bots are clients."""
+        return self.status == "finished" or (self.status == "waiting" and not self.people_present())
+
+    def people_present(self, among: list[int] | None = None) -> bool:
+        """Whether a client (a person or an SDK bot, not a built-in bot) holding one of the seats
+        ``among`` (default: all) is connected now."""
+        seats = self.seats if among is None else [self.seats[i] for i in among]
+        return any(s.taken and s.bot_kind is None and not s.leaving and s.conn is not None
+                   and not s.conn.closed for s in seats)
 
     def arm_reap(self) -> None:
         """(Re-)arm the idle timer if the table is idle now, else cancel it."""
@@ -416,7 +450,7 @@ class Table(GameFlow):
             if h is not None:
                 h.cancel()
         self._deadline_handle = self._pause_handle = self._reap_handle = None
-        self._deadline = None
+        self._deadline = self._deadline_version = None
 
     def _close(self, reason: str) -> None:
         self._cancel_timers()

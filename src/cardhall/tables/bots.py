@@ -47,6 +47,7 @@ class BotConnection:
         self._post = post
         self._rng = random.Random(secrets.randbits(64))
         self._pending: Handle | None = None
+        self._pending_state: p.State | None = None
         self._moves = itertools.count(1)
         self.closed = False
         self.tables: set[str] = set()
@@ -66,20 +67,30 @@ class BotConnection:
         self.closed = True
         if self._pending is not None:
             self._pending.cancel()
-            self._pending = None
+            self._pending = self._pending_state = None
 
     def _on_state(self, state: p.State) -> None:
+        before = self._pending_state
+        if self._pending is not None and before is not None and _same_decision(before, state):
+            return  # seats came or went, the decision did not change: keep thinking
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
         if state.legal_actions and state.view is not None and state.status == "playing":
             self._pending = self.clock.call_later(self.delay_seconds, self._move, state)
+            self._pending_state = state
 
     def _move(self, state: p.State) -> None:
-        self._pending = None
+        self._pending = self._pending_state = None
         if self.closed or state.view is None:
             return
         action = self.policy.choose(state.view, list(state.legal_actions), self._rng)
         act = p.Act(type="act", table_id=state.table_id, version=state.version,
                     action_id=f"{self.id}-{next(self._moves)}", action=action)
         self._post(ClientRequest(self, act))
+
+
+def _same_decision(a: p.State, b: p.State) -> bool:
+    """The same game, view and legal actions (the move planned for ``a`` is still valid)."""
+    return (a.game_id == b.game_id and b.status == "playing" and a.view == b.view
+            and a.legal_actions == b.legal_actions)

@@ -53,6 +53,7 @@ class GameFlow:
         def arm_pause(self, seconds: float) -> None: ...
         def _cancel_timers(self) -> None: ...
         def arm_reap(self) -> None: ...
+        def people_present(self, among: list[int] | None = None) -> bool: ...
 
     def __init__(self) -> None:
         self.recorder: Recorder | None = None
@@ -65,6 +66,10 @@ class GameFlow:
         self.started_at: datetime | None = None
         self._t0 = 0.0
         self._dealer_seat: int | None = None
+        self.game_version = 0
+        """The table version at the game state's latest change: an ``act`` made against any
+        version from this one on saw the current game state (seats taken or freed outside
+        the hand bump the table version, not this)."""
 
     # ----- seat mapping ---------------------------------------------------------------------
     def in_hand(self, seat: int) -> bool:
@@ -98,8 +103,8 @@ class GameFlow:
         if self.status == "waiting":
             ready = full and len(eligible) >= self.rules.min_seats
         elif self.status == "between_hands":
-            people = any(self.seats[i].bot_kind is None for i in eligible)  # clients, bot or not
-            ready = len(eligible) >= self.rules.min_seats and people  # built-in bots alone stop
+            # built-in bots alone, or with clients whose sockets are all gone, stop (no endless hands)
+            ready = len(eligible) >= self.rules.min_seats and self.people_present(eligible)
             if not ready:
                 self.status = "waiting"
                 self.version += 1
@@ -154,6 +159,7 @@ class GameFlow:
             more = self.recorder.act(None, chance, t_ms=self.t_ms())
             self.version += 1
             self.fan_events(more, None, timeout=False)
+        self.game_version = self.version
         if state.is_over:
             await self._finish()
             return

@@ -78,9 +78,12 @@ class TableManager:
         n = rules.min_seats if num_seats is None else num_seats
         stack: int | None = None
         if rules.uses_stacks:
-            stack = starting_stack or self.settings.default_starting_stack
-            if type(stack) is not int or stack <= 0:
-                raise InvalidConfig(f"starting_stack must be positive whole chips, got {stack!r}")
+            stack = self.settings.default_starting_stack if starting_stack is None \
+                else starting_stack
+            most = self.settings.max_starting_stack
+            if type(stack) is not int or not 0 < stack <= most:
+                raise InvalidConfig(f"starting_stack must be whole chips from 1 to {most}, "
+                                    f"got {stack!r}")
         elif starting_stack is not None:
             raise InvalidConfig(f"{game} takes no starting_stack, got {starting_stack!r}")
         rules.check_setup(cfg, n, 0, None if stack is None else [stack] * n)

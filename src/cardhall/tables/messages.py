@@ -34,7 +34,8 @@ class Disconnected:
 
 @dataclass(frozen=True, slots=True)
 class DeadlineExpired:
-    """The turn deadline armed at ``version`` ran out."""
+    """The turn deadline armed at ``version`` ran out (ignored unless it is still the running
+    deadline: a move re-arms it; seats coming and going outside the hand do not)."""
 
     version: int
 

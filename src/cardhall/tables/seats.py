@@ -36,8 +36,9 @@ class Seat:
     stack: int | None = None
     leaving: bool = False
     """The holder left during a game: the seat is freed when that game ends."""
-    answers: OrderedDict[str, Any] = field(default_factory=OrderedDict)
-    """Recent ``action_id`` -> the message that answered it (re-sent on a retry)."""
+    answers: OrderedDict[str, tuple[Any, Any]] = field(default_factory=OrderedDict)
+    """Recent ``action_id`` -> ``(request, answer)``: what was accepted under that id (the
+    version and the action) and the message that answered it (re-sent on a retry)."""
 
     @property
     def taken(self) -> bool:
@@ -62,12 +63,15 @@ class Seat:
         self.answers.clear()
 
     def token_matches(self, token: str) -> bool:
-        """Constant-time comparison with the seat token."""
-        return self.token is not None and hmac.compare_digest(self.token, token)
+        """Constant-time comparison with the seat token (as bytes: ``compare_digest`` raises
+        ``TypeError`` on non-ASCII ``str``, which any client could send)."""
+        return self.token is not None and hmac.compare_digest(self.token.encode(),
+                                                              token.encode())
 
-    def remember(self, action_id: str, answer: Any) -> None:
-        """Keep the answer to ``action_id`` (the oldest of more than 64 is forgotten)."""
-        self.answers[action_id] = answer
+    def remember(self, action_id: str, request: Any, answer: Any) -> None:
+        """Keep ``request`` (what was accepted) and its ``answer`` under ``action_id`` (the oldest
+        of more than 64 is forgotten)."""
+        self.answers[action_id] = (request, answer)
         self.answers.move_to_end(action_id)
         while len(self.answers) > RECENT_ACTION_IDS:
             self.answers.popitem(last=False)

@@ -122,5 +122,5 @@ def test_config_defaults_and_direct_validation() -> None:
     assert RULES.config({"target_score": 7}).target_score == 7
     with pytest.raises(InvalidConfig, match="'left'"):
         BlotConfig(dealer_rotation="up")  # type: ignore[arg-type]
-    with pytest.raises(InvalidConfig, match="4 to 4 seats"):
+    with pytest.raises(InvalidConfig, match="exactly 4 seats"):
         RULES.new_state(cfg, 3, 0)

@@ -24,13 +24,18 @@ router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[Depends(re
 
 def _table(manager: TableManager, table_id: str) -> Table:
     table = manager.get(table_id)
-    if table is None:
+    if table is None or table.stopped:
         raise ApiError("table.not_found", f"no live table {table_id!r}")
     return table
 
 
+def _gone(table_id: str) -> ApiError:
+    """The table closed while the request was on its way (a race, not a server error)."""
+    return ApiError("table.not_found", f"table {table_id!r} closed meanwhile")
+
+
 class Kick(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int
 
 
@@ -59,7 +64,10 @@ async def admin_list_tables(manager: TablesDep) -> list[dict[str, Any]]:
 async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """The full, unredacted state (``snapshot()``) and the history so far (no seed)."""
     table = _table(manager, table_id)
-    result: dict[str, Any] = await table.call(_inspect)
+    try:
+        result: dict[str, Any] = await table.call(_inspect)
+    except RuntimeError as exc:
+        raise _gone(table_id) from exc
     return result
 
 
@@ -76,7 +84,10 @@ async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep) -> dict
     table = _table(manager, table_id)
     if not 0 <= body.seat < len(table.seats):
         raise ApiError("table.bad_seat", f"no seat {body.seat} at table {table_id}")
-    return {"kicked": await manager.kick(table_id, body.seat)}
+    try:
+        return {"kicked": await manager.kick(table_id, body.seat)}
+    except (KeyError, RuntimeError) as exc:
+        raise _gone(table_id) from exc
 
 
 @router.get("/stats")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
@@ -10,6 +11,8 @@ from pydantic import BaseModel
 from ...storage.interface import PlayerRecord
 from ..deps import StoreDep, require_admin
 from ..errors import ApiError, responses
+from .games import MAX_OFFSET
+from .lobby import TablesDep
 
 router = APIRouter(
     prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
@@ -45,7 +48,7 @@ class PlayerPage(BaseModel):
 async def list_players(
     store: StoreDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> PlayerPage:
     """Every identity, oldest first."""
     rows = await store.list_players(limit=limit + 1, offset=offset)
@@ -71,9 +74,16 @@ async def _set_banned(store: StoreDep, player_id: str, banned: bool) -> PlayerAd
 
 
 @router.post("/players/{player_id}/ban", responses=responses("player.not_found"))
-async def ban(player_id: str, store: StoreDep) -> PlayerAdmin:
-    """Ban a player: their token is refused (403 ``auth.banned``) from now on."""
-    return await _set_banned(store, player_id, True)
+async def ban(player_id: str, store: StoreDep, manager: TablesDep) -> PlayerAdmin:
+    """Ban a player: their token is refused (403 ``auth.banned``) from now on, an open socket
+    may join no table, and every seat they hold is kicked (``table_closed``/``kicked``)."""
+    player = await _set_banned(store, player_id, True)
+    for table in manager.list():
+        held = [s.index for s in table.seats if s.player_id == player_id and not s.bot]
+        for seat in held:
+            with contextlib.suppress(KeyError, RuntimeError):  # the table closed meanwhile
+                await manager.kick(table.id, seat)
+    return player
 
 
 @router.post("/players/{player_id}/unban", responses=responses("player.not_found"))

@@ -17,6 +17,8 @@ from ..errors import ApiError, responses
 router = APIRouter(prefix="/api/games", tags=["games"])
 
 MAX_PAGE = 200
+MAX_OFFSET = 1_000_000_000
+"""Larger offsets are refused (422): SQL engines overflow on them (a 500 otherwise)."""
 
 
 class SeatResultPublic(BaseModel):
@@ -67,7 +69,7 @@ async def list_games(
     until: Annotated[datetime | None, Query(description="ended_at < until (UTC if naive)")]
     = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> GamePage:
     """Finished games filtered by game, player and end time, newest first."""
     rows = await store.list_games(

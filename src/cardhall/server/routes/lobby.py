@@ -33,7 +33,7 @@ TablesDep = Annotated[TableManager, Depends(get_tables)]
 class BotSeat(BaseModel):
     """A seat a built-in bot takes when the table is created."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     seat: int = Field(ge=0, le=63)
     kind: str = "rule"
     """``random`` or ``rule``."""
@@ -42,7 +42,7 @@ class BotSeat(BaseModel):
 class CreateTable(BaseModel):
     """A new table. Omitted fields take the game's and the server's defaults."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: str
     config: dict[str, Any] = Field(default_factory=dict)
     """Partial rules config; validated by the game."""
@@ -53,11 +53,11 @@ class CreateTable(BaseModel):
     turn_timeout_seconds: float | None = None
     """Decision deadline (default ``CARDHALL_TURN_TIMEOUT_SECONDS``, 10)."""
     starting_stack: int | None = None
-    """Chips each seat starts with (poker games only)."""
+    """Chips each seat starts with (poker games only; 1 to ``CARDHALL_MAX_STARTING_STACK``)."""
 
 
 class QuickSeat(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: str
 
 

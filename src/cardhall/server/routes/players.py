@@ -20,7 +20,7 @@ PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
 class PlayerCreate(BaseModel):
     """``POST /api/players`` body: a display name (1-32 characters) and whether it is a bot."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: PlayerName
     bot: bool = False

@@ -1,0 +1,114 @@
+"""Adversarial sessions over a real socket: bans of connected players, same-token sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+from livesrv import client, live_server
+from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
+from toygame import register
+
+ADMIN = {"Authorization": "Bearer admin-secret"}
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    register(monkeypatch)
+
+
+async def test_a_ban_kicks_the_connected_player_and_refuses_their_joins(toy: None) -> None:
+    async with live_server() as live:
+        (pa, ta), (_, tb) = await live.player("ana"), await live.player("bob")
+        async with live.http as http:
+            r = await http.post("/api/tables", json={"game": "toy_duel", "seats": 2,
+                                                     "turn_timeout_seconds": 60},
+                                headers={"Authorization": f"Bearer {tb}"})
+            tid = r.json()["id"]
+            async with client(live, ta) as a, client(live, tb) as b:
+                await a.send({"type": "join", "table_id": tid, "seat": 0})
+                await b.send({"type": "join", "table_id": tid, "seat": 1})
+                await a.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+                r = await http.post(f"/api/admin/players/{pa}/ban", headers=ADMIN)
+                assert r.status_code == 200 and r.json()["banned"]
+                assert (await a.expect("table_closed"))["reason"] == "kicked"
+                table = live.tables.get(tid)
+                assert table.seats[0].leaving and table.seats[0].conn is None
+                await a.send({"type": "join", "table_id": tid, "spectate": True})
+                assert (await a.expect("error"))["code"] == "auth.banned"
+                assert conn_count(table) == 1
+                r = await http.post(f"/api/admin/players/{pa}/unban", headers=ADMIN)
+                await a.send({"type": "join", "table_id": tid, "spectate": True})
+                assert (await a.expect("joined"))["role"] == "spectator"
+
+
+def conn_count(table: object) -> int:
+    return len(table.connections())  # type: ignore[attr-defined]
+
+
+async def test_binary_and_oversized_frames_count_against_the_rate_limit() -> None:
+    async with live_server(ws_rate_per_second=0.001, ws_rate_burst=4,
+                           max_frame_bytes=100) as live, client(live) as c:
+        await c.ws.send(b"\x00")
+        await c.ws.send(b"\x01")
+        await c.send('{"type": "ping", "nonce": "' + "x" * 200 + '"}')
+        await c.send('{"type": "ping", "nonce": "' + "x" * 200 + '"}')
+        await c.ws.send(b"\x02")
+        await c.send({"type": "ping"})
+        codes = [(await c.recv()).get("code") for _ in range(6)]
+        assert codes == ["protocol.binary_frame"] * 2 + ["protocol.frame_too_large"] * 2 + \
+            ["protocol.rate_limited"] * 2
+
+
+async def test_a_deeply_nested_action_is_refused_and_the_table_plays_on() -> None:
+    async with live_server() as live:
+        (_, ta), (_, tb) = await live.player("ana"), await live.player("bob")
+        async with live.http as http:
+            r = await http.post("/api/tables", json={"game": "soldiers_bluff", "seats": 2,
+                                                     "turn_timeout_seconds": 60},
+                                headers={"Authorization": f"Bearer {ta}"})
+        tid = r.json()["id"]
+        async with client(live, ta) as a, client(live, tb) as b:
+            await a.send({"type": "join", "table_id": tid, "seat": 0})
+            await b.send({"type": "join", "table_id": tid, "seat": 1})
+            await a.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+            table = live.tables.get(tid)
+            v = table.version
+            for depth in (9, 1000):  # 1000 deep made the engine's error repr overflow
+                nested = "[" * depth + "]" * depth
+                await a.send(f'{{"type": "act", "table_id": "{tid}", "version": {v}, '
+                             f'"action_id": "d", "action": {{"type": "exchange", '
+                             f'"cards": {nested}}}}}')
+                err = await a.expect("error")
+                assert err["code"] == "protocol.invalid_field" and "nested" in err["message"]
+            await a.send({"type": "resync", "table_id": tid})
+            assert (await a.expect("state"))["version"] == v
+            assert not table.stopped and table.version == v
+
+
+async def test_a_client_that_does_not_keep_up_is_closed_with_4008() -> None:
+    async with live_server(ws_outbound_queue=4, ws_rate_per_second=10_000,
+                           ws_rate_burst=10_000) as live:
+        _, ta = await live.player("ana")
+        async with live.http as http:
+            r = await http.post("/api/tables", json={"game": "soldiers_bluff"},
+                                headers={"Authorization": f"Bearer {ta}"})
+        tid = r.json()["id"]
+        async with client(live, ta) as c:
+            await c.send({"type": "join", "table_id": tid, "spectate": True})
+            for _ in range(400):  # each answered by a full state, faster than it is read
+                await c.send({"type": "resync", "table_id": tid})
+            with pytest.raises(ConnectionClosed) as info:
+                while True:
+                    await c.recv()
+            assert info.value.rcvd is not None and info.value.rcvd.code == 4008
+            assert c.received[-1]["code"] == "table.slow_consumer"
+        for _ in range(100):  # the table forgets the closed spectator
+            if not live.tables.get(tid).spectators:
+                break
+            await asyncio.sleep(0.01)
+        assert not live.tables.get(tid).spectators
