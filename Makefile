@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench lint selfplay clean
+.PHONY: run test test-fast test-browser bench lint selfplay clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,9 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m 'not slow'
+
+test-browser: $(STAMP)
+	$(BIN)/python -m pytest -q -m browser tests/web
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py

@@ -152,7 +152,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     }
   }
 
+  let connects = 0;
   function onStatus(s) {
+    if (s === "online") screen.dataset.connects = String(++connects);
     el.status.textContent = s === "offline" ? t("table.reconnecting") : "";
     el.status.classList.toggle("offline", s === "offline");
   }
@@ -184,8 +186,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     const mine = c.mySeat !== null && c.toAct.includes(c.mySeat) && c.legal.length > 0;
     el.turn.classList.toggle("mine", mine);
     const who = c.timerSeat;
-    if (mine) el.turn.append(h("strong", {}, t("table.your_turn")));
+    if (mine && (who === null || who === c.mySeat)) el.turn.append(h("strong", {}, t("table.your_turn")));
     else if (who !== null) el.turn.append(t("table.turn_of", { name: nameOf(who) }));
+    if (mine && who !== null && who !== c.mySeat) el.turn.append(" — ", h("strong", {}, t("table.out_of_turn")));
     if (deadlineAt !== null) el.turn.append(" ", h("span", { class: "clock big", "data-clock": "1" }, fmtLeft()));
   }
 

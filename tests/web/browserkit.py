@@ -115,6 +115,8 @@ def screenshots(page: Page, artifacts: Path, game: str) -> list[Path]:
     for label, size in (("desktop", (1280, 800)), ("phone", (390, 844))):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         page.wait_for_timeout(150)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size[0], f"{game} overflows at {size[0]} px: {width} px wide"
         path = artifacts / f"{game}-{label}.png"
         page.screenshot(path=str(path))
         shutil.copyfile(path, DOCS_SHOTS / path.name)

@@ -3,6 +3,7 @@ Chromium driven by Playwright. Skipped when no Chromium or no Playwright is avai
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import threading
@@ -58,8 +59,18 @@ class Server:
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, ws="websockets-sansio",
                                 ws_per_message_deflate=False, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._serve()), daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.port = 0
+
+    async def _serve(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        await self.server.serve()
+
+    def call(self, fn: Any, *args: Any) -> None:
+        """Run ``fn(*args)`` on the server's event loop (thread-safe)."""
+        assert self.loop is not None
+        self.loop.call_soon_threadsafe(fn, *args)
 
     def start(self) -> None:
         self.thread.start()

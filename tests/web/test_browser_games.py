@@ -34,7 +34,7 @@ def test_bazaar_blot_deal(server: Any, new_page: Any, artifacts: Path) -> None:
     _wait_my_turn(page)
     assert page.locator(".hand [data-card]").count() == 8
     # the bidding box or the play controls come from the legal actions only
-    assert page.locator(".controls [data-act]").count() > 0
+    assert page.locator(".controls [data-act], .board [data-act]").count() > 0
 
     # a spectator in another browser sees no card hidden from spectators
     spec = new_page()
@@ -53,6 +53,14 @@ def test_bazaar_blot_deal(server: Any, new_page: Any, artifacts: Path) -> None:
             p.locator(".bidbox [data-act=bid]").first.click()
             bid_once["done"] = True
             p.wait_for_timeout(100)
+        elif p.locator(".card[data-act=play]").count() and not keyboard["done"]:
+            # keyboard play: focus a playable card and press Enter
+            p.locator(".card[data-act=play]").first.focus()
+            p.keyboard.press("Enter")
+            keyboard["done"] = True
+            p.wait_for_selector(".log-list li:has-text('Ana plays')")
+
+    keyboard = {"done": False}
 
     # play a few cards, then reload mid-deal: the same seat and hand come back
     play_until(page, ".trick .slot, [data-summary]", [".card[data-act=play]", "[data-act=pass]"],
@@ -156,6 +164,14 @@ def test_palace_poker_hand(server: Any, new_page: Any, artifacts: Path) -> None:
     assert page.locator(".seat.me .name").inner_text() == "Lilit"
     _wait_my_turn(page)  # the table waited for the seat while the page reloaded
     assert my_turn(page)
+    # a dropped connection (closed by the server) comes back to the same seat by itself
+    conn = server.table(tid).seats[0].conn
+    server.call(conn.close, 1012)
+    page.wait_for_selector(".table-screen[data-connects='2']", timeout=10_000)
+    assert page.locator(".conn-status.offline").count() == 0
+    _wait_my_turn(page)
+    assert server.table(tid).seats[0].conn is not conn
+    assert page.locator(".seat.me .name").inner_text() == "Lilit"
     play_until(page, "[data-summary] .hand-summary",
                ["[data-act=confirm]", "[data-act=call]", "[data-act=battle]", "[data-act=stay]"],
                seconds=60)
