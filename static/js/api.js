@@ -21,6 +21,7 @@ export async function api(path, { method = "GET", body } = {}) {
   const data = await r.json().catch(() => null);
   if (!r.ok) {
     const err = data?.error || {};
+    if (err.code === "auth.invalid_token") { forget(); window.dispatchEvent(new Event("hashchange")); }
     throw new ApiError(r.status, err.code || "request.error", err.message || r.statusText);
   }
   return data;

@@ -41,6 +41,7 @@ export function replayScreen(root, gameId) {
   let playing = null;
   let req = 0;
   const body = h("div", { class: "replay-body" });
+  const title = h("h1", {}, t("replay.title"));
   const err = h("p", { class: "error-line", role: "alert" });
 
   async function go(k) {
@@ -68,6 +69,7 @@ export function replayScreen(root, gameId) {
     const d = data;
     const mod = GAMES[d.game];
     const c = ctxFor(d);
+    title.textContent = `${t("replay.title")}: ${t(`game.${d.game}`)}`;
     const seatSel = h("select", { id: "r-seat", onchange: (e) => { seat = e.target.value === "" ? null : Number(e.target.value); go(step); } },
       h("option", { value: "", selected: seat === null }, t("replay.spectator")),
       d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)));
@@ -101,7 +103,7 @@ export function replayScreen(root, gameId) {
     draw();
   }
 
-  fill(root, h("section", { class: "replay" }, h("h1", {}, t("replay.title")), err, body));
+  fill(root, h("section", { class: "replay" }, title, err, body));
   go(0);
   const off = onLang(() => { if (data) draw(); });
   return () => { stop(); off(); };

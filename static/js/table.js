@@ -4,6 +4,7 @@
 import { h, clear, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { TableConn } from "./conn.js";
+import { forget } from "./api.js";
 import { GAMES } from "./games/index.js";
 
 const LOG_MAX = 200;
@@ -141,6 +142,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
         lastError = `${msg.code}: ${msg.message}`;
         if (msg.code === "table.stale_version") conn.resync(tableId);
         if (msg.code === "table.not_found") lastError = t("table.not_found");
+        if (msg.code === "auth.invalid_token") {  // e.g. the server forgot its guests: sign in again
+          conn.close(); forget(); window.dispatchEvent(new Event("hashchange")); return;
+        }
         render();
         break;
       case "table_closed":

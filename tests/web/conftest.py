@@ -93,7 +93,7 @@ class Server:
         return self.app.state.tables.get(table_id)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
     if _skip_reason():
         pytest.skip(_skip_reason() or "")
@@ -103,8 +103,10 @@ def server() -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Module-scoped: Playwright's sync API keeps an event loop running in this thread while it
+    is alive, which would break async tests collected after this module."""
     if _skip_reason():
         pytest.skip(_skip_reason() or "")
     assert sync_playwright is not None

@@ -181,3 +181,24 @@ def test_palace_poker_hand(server: Any, new_page: Any, artifacts: Path) -> None:
     page.goto(f"{server.url}/#/")
     page.wait_for_selector(f"[data-table='{tid}']")
     page.screenshot(path=str(artifacts / "lobby.png"))
+
+
+def test_lobby_quick_seat_and_sit(server: Any, new_page: Any) -> None:
+    """Quick seat makes a waiting table; a second person sees it listed live and sits."""
+    ana = new_page()
+    enter(ana, server.url, "Ana")
+    ana.click("[data-quick=soldiers_bluff]")
+    ana.wait_for_selector(".turn-banner:has-text('Waiting for players')")
+    tid = ana.url.split("#/table/")[1].split("/")[0]
+    gor = new_page(390, 844)
+    enter(gor, server.url, "Gor")
+    gor.wait_for_selector(f"[data-table='{tid}'] [data-join]")  # the lobby polls the tables
+    gor.locator(f"[data-table='{tid}'] [data-join]").first.click()
+    for page in (ana, gor):
+        page.wait_for_selector(".board .seat.me")
+        page.wait_for_selector(".board .seat:has-text('Ana')")
+        page.wait_for_selector(".board .seat:has-text('Gor')")
+    # both hold six cards of their own, and neither page shows the other's
+    ana_cards = set(cards_shown(ana))
+    gor_cards = set(cards_shown(gor))
+    assert len(ana_cards) == 6 and len(gor_cards) == 6 and not ana_cards & gor_cards
