@@ -3,6 +3,7 @@ the legal controls the page shows, take screenshots."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import time
@@ -108,10 +109,10 @@ def play_until(page: Page, done: str, prefer: list[str], seconds: float = 60.0,
 
 
 def screenshots(page: Page, artifacts: Path, game: str) -> list[Path]:
-    """The table at desktop (1280x800) and phone (390x844) width, into test-artifacts/ and
-    docs/screenshots/ (the committed copies)."""
+    """The table at desktop (1280x800) and phone (390x844) width, into test-artifacts/; with
+    ``CARDHALL_UPDATE_SCREENSHOTS=1`` also into docs/screenshots/ (the committed copies)."""
     out = []
-    DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+    update_docs = os.environ.get("CARDHALL_UPDATE_SCREENSHOTS") == "1"
     for label, size in (("desktop", (1280, 800)), ("phone", (390, 844))):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         page.wait_for_timeout(150)
@@ -119,7 +120,9 @@ def screenshots(page: Page, artifacts: Path, game: str) -> list[Path]:
         assert width <= size[0], f"{game} overflows at {size[0]} px: {width} px wide"
         path = artifacts / f"{game}-{label}.png"
         page.screenshot(path=str(path))
-        shutil.copyfile(path, DOCS_SHOTS / path.name)
+        if update_docs:
+            DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, DOCS_SHOTS / path.name)
         out.append(path)
     page.set_viewport_size({"width": 1280, "height": 800})
     return out
