@@ -179,6 +179,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
   function renderTurn() {
     const s = state;
     clear(el.turn);
+    el.turn.classList.remove("mine", "own");
     if (!s) return;
     if (s.status === "waiting") {
       const taken = s.seats.filter((x) => x.player_id || x.bot).length;
@@ -188,8 +189,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     if (s.status === "finished") { el.turn.append(t("table.finished")); return; }
     const c = ctx();
     const mine = c.mySeat !== null && c.toAct.includes(c.mySeat) && c.legal.length > 0;
-    el.turn.classList.toggle("mine", mine);
     const who = c.timerSeat;
+    el.turn.classList.toggle("mine", mine);
+    el.turn.classList.toggle("own", mine && (who === null || who === c.mySeat));  // not out of turn
     if (mine && (who === null || who === c.mySeat)) el.turn.append(h("strong", {}, t("table.your_turn")));
     else if (who !== null) el.turn.append(t("table.turn_of", { name: nameOf(who) }));
     if (mine && who !== null && who !== c.mySeat) el.turn.append(" — ", h("strong", {}, t("table.out_of_turn")));

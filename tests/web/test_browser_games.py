@@ -23,7 +23,9 @@ def _hidden_from_spectator(server: Any, table_id: str) -> set[str]:
 
 
 def _wait_my_turn(page: Any, seconds: float = 20.0) -> None:
-    page.wait_for_selector(".turn-banner.mine", timeout=seconds * 1000)
+    """Wait until the seat's own clock runs (not an out-of-turn contra chance, which a bot's
+    next move may close at any moment)."""
+    page.wait_for_selector(".turn-banner.mine.own", timeout=seconds * 1000)
 
 
 def test_bazaar_blot_deal(server: Any, new_page: Any, artifacts: Path) -> None:
