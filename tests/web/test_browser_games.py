@@ -10,9 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import cards_shown, create_table, enter, my_turn, play_until, screenshots
 
 from cardhall.games.soldiers_bluff.cards import DECK
+
+pytest.importorskip("playwright", reason="the playwright Python package is not installed")
+from browserkit import (  # after the importorskip: needs playwright
+    cards_shown,
+    create_table,
+    enter,
+    my_turn,
+    play_until,
+    screenshots,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
