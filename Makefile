@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench lint clean
+.PHONY: run test test-fast test-browser bench lint clean
 
 # Install output goes to stderr so that `make bench > out.json` stays valid JSON.
 $(STAMP): pyproject.toml
@@ -22,6 +22,9 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m 'not slow'
+
+test-browser: $(STAMP)
+	$(BIN)/python -m pytest -q -m browser tests/web
 
 bench: $(STAMP)
 	@$(BIN)/python bench/run.py

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
+from ...engine import EngineError, History, filter_events, replay
 from ...storage.interface import GameSummary
 from ...storage.models import as_utc
 from ..deps import StoreDep
@@ -88,3 +89,39 @@ async def get_game(game_id: str, store: StoreDep) -> JSONResponse:
     if history is None:
         raise ApiError("game.not_found", f"no finished game {game_id!r}")
     return JSONResponse(history)
+
+
+@router.get("/{game_id}/replay", responses=responses("game.not_found", "table.bad_seat",
+                                                    "request.invalid"))
+async def replay_step(
+    game_id: str,
+    store: StoreDep,
+    seat: Annotated[int | None, Query(ge=0, le=63, description="Game seat; omit to watch")]
+    = None,
+    step: Annotated[int, Query(ge=0, description="Actions applied (0 = before the first)")] = 0,
+) -> dict[str, Any]:
+    """One step of a finished game, replayed on the server from ``seat``'s perspective (the
+    browser never runs rules): ``{"game", "step", "steps", "seat", "seats": [names], "view",
+    "to_act", "action" (the step's logged action or null), "events" (what ``seat`` saw of that
+    step), "outcome" (at the last step)}``. ``step`` past the end is clamped. Finished games
+    only, so nothing here is secret any more; 404 ``game.not_found``, 422 ``table.bad_seat``."""
+    doc = await store.get_game(game_id)
+    if doc is None:
+        raise ApiError("game.not_found", f"no finished game {game_id!r}")
+    try:
+        history = History.from_json(doc)
+    except EngineError as exc:
+        raise ApiError("game.not_found", f"game {game_id!r} has no replayable history") from exc
+    if seat is not None and seat >= len(history.seats):
+        raise ApiError("table.bad_seat", f"no seat {seat} (seats: {len(history.seats)})")
+    steps = len(history.actions)
+    step = min(step, steps)
+    state = replay(history, upto=max(0, step - 1))
+    entry = history.actions[step - 1] if step > 0 else None
+    events = [] if entry is None else filter_events(state.apply(entry.seat, entry.action), seat)
+    outcome = state.outcome
+    return {"game": history.game, "step": step, "steps": steps, "seat": seat,
+            "seats": [s.name for s in history.seats], "view": state.view(seat),
+            "to_act": [] if outcome is not None else list(state.to_act()),
+            "action": None if entry is None else entry.to_json(), "events": events,
+            "outcome": None if outcome is None else outcome.to_json()}

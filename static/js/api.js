@@ -1,0 +1,42 @@
+// REST calls and the guest identity (token kept in localStorage).
+
+const KEY = "cardhall.player";
+
+export function me() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch { return null; }
+}
+
+export function forget() { localStorage.removeItem(KEY); }
+
+export class ApiError extends Error {
+  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+}
+
+export async function api(path, { method = "GET", body } = {}) {
+  const headers = { Accept: "application/json" };
+  const who = me();
+  if (who?.token) headers.Authorization = `Bearer ${who.token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await r.json().catch(() => null);
+  if (!r.ok) {
+    const err = data?.error || {};
+    if (err.code === "auth.invalid_token") { forget(); window.dispatchEvent(new Event("hashchange")); }
+    throw new ApiError(r.status, err.code || "request.error", err.message || r.statusText);
+  }
+  return data;
+}
+
+/** Create a guest player named `name`; remembers {id, name, token}. */
+export async function register(name) {
+  const saved = me();
+  localStorage.removeItem(KEY);
+  try {
+    const p = await api("/api/players", { method: "POST", body: { name } });
+    localStorage.setItem(KEY, JSON.stringify({ id: p.id, name: p.name, token: p.token }));
+    return me();
+  } catch (e) {
+    if (saved) localStorage.setItem(KEY, JSON.stringify(saved));
+    throw e;
+  }
+}

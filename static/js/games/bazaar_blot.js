@@ -1,0 +1,201 @@
+// Bazaar Blot table: four seats around a trick, the auction, the bidding box, the deal summary.
+
+import { h } from "../util.js";
+import { t } from "../i18n.js";
+import { frenchCard, backs, suitSym, cardText } from "../cards.js";
+import { parseEntry, actButton } from "../actions.js";
+import { seatBadge, row } from "./common.js";
+
+const SUITS = ["c", "d", "h", "s"];
+const POS = ["bottom", "left", "top", "right"];
+
+function teamOf(seat) { return seat % 2; }
+
+function teamLabel(team, ctx) {
+  if (ctx.mySeat === null || ctx.mySeat === undefined) return t("blot.team", { n: team + 1 });
+  return team === teamOf(ctx.mySeat) ? t("blot.we") : t("blot.they");
+}
+
+function contractText(c) {
+  if (!c) return t("blot.none");
+  const what = c.kapot ? `${t("blot.kapot_word")} ${suitSym(c.trump)}` : `${c.level}${suitSym(c.trump)}`;
+  return what + (c.multiplier > 1 ? ` ×${c.multiplier}` : "");
+}
+
+function declText(d) {
+  const kind = d.kind === "sequence" ? t("blot.sequence", { n: d.length }) : t("blot.carre");
+  const cards = d.cards ? ` (${d.cards.map(cardText).join(" ")})` : "";
+  return `${kind} = ${d.value}${cards}`;
+}
+
+// Selected trick-1 declaration (a key of declare_from sets) kept across renders.
+let chosenDecl = null;
+
+function declareKey(cards) { return [...cards].sort().join(","); }
+
+export function board(ctx) {
+  const v = ctx.view;
+  const me = ctx.mySeat ?? 0;
+  const rel = (s) => POS[(s - me + 4) % 4];
+  const plays = new Map();
+  for (const e of ctx.legal) if (e.type === "play") {
+    if (!plays.has(e.card)) plays.set(e.card, []);
+    plays.get(e.card).push(e);
+  }
+  const trick = v.trick?.cards || [];
+  const info = h("div", { class: "infobar" },
+    row(t("blot.contract_label"), v.contract
+      ? `${contractText(v.contract)} — ${ctx.name(v.contract.declarer)}`
+      : (v.auction?.standing ? `(${contractText({ ...v.auction.standing, multiplier: v.auction.multiplier })} — ${ctx.name(v.auction.standing.seat)})` : t("blot.none"))),
+    row(t("blot.match"), `${teamLabel(0, ctx)} ${v.match_score[0]} : ${v.match_score[1]} ${teamLabel(1, ctx)} (${t("blot.target", { n: v.target_score })})`),
+    row(t("blot.tricks"), `${v.tricks_won[0]} : ${v.tricks_won[1]}`),
+    row(t("blot.points"), `${v.card_points[0]} : ${v.card_points[1]}`));
+
+  const seats = [0, 1, 2, 3].map((s) => {
+    const isMe = ctx.mySeat === s;
+    return h("div", { class: `blot-seat pos-${rel(s)}` },
+      seatBadge(s, ctx, { dealer: v.dealer }),
+      isMe ? null : backs(v.hand_sizes[s]));
+  });
+  seats.push(h("div", { class: "trick", "aria-label": "trick" }, trick.map((c) =>
+    h("div", { class: `slot pos-${rel(c.seat)}` }, frenchCard(c.card)))));
+
+  const hand = ctx.mySeat === null ? null : h("div", { class: "hand cards", "aria-label": "hand" },
+    v.hand.map((c) => {
+      const entries = plays.get(c);
+      if (!entries || !ctx.act) return frenchCard(c, { dataset: entries ? { playable: "1" } : {} });
+      return frenchCard(c, {
+        legal: true, dataset: { act: "play" },
+        onclick: () => {
+          const withDecl = chosenDecl && entries.find((e) => e.declare_from && declareKey(e.declare_from) === chosenDecl);
+          chosenDecl = null;
+          ctx.act(withDecl ? { type: "play", card: c, declare: withDecl.declare_from } : { type: "play", card: c });
+        },
+      });
+    }));
+
+  const calls = v.auction?.calls?.length && (v.phase === "auction" || v.phase === "contra_response" || !v.contract)
+    ? h("div", { class: "auction" }, h("h3", {}, t("blot.auction")),
+      h("ol", {}, v.auction.calls.map((c) => h("li", {}, callText(c.seat, c, ctx)))))
+    : null;
+  const decls = v.declarations?.length
+    ? h("div", { class: "decls" }, h("h3", {}, t("blot.declarations")),
+      h("ul", {}, v.declarations.map((d) => h("li", {}, `${ctx.name(d.seat)}: ${declText(d)}`))))
+    : null;
+  const last = v.last_trick
+    ? h("div", { class: "last-trick" }, h("h3", {}, t("blot.last_trick")),
+      h("div", { class: "cards" }, v.last_trick.cards.map((c) => frenchCard(c.card, { small: true }))))
+    : null;
+
+  return h("div", { class: "blot" }, info,
+    h("div", { class: "felt" }, seats), hand,
+    h("div", { class: "side" }, calls, decls, last));
+}
+
+function callText(seat, call, ctx) {
+  const name = ctx.name(seat);
+  switch (call.type) {
+    case "bid": return t("blot.bids", { name, level: call.level, suit: suitSym(call.trump) });
+    case "kapot": return t("blot.kapot", { name, suit: suitSym(call.trump) });
+    case "pass": return t("blot.passes", { name });
+    case "contra": return t("blot.contra", { name });
+    case "recontra": return t("blot.recontra", { name });
+    default: return `${name}: ${call.type}`;
+  }
+}
+
+export function controls(ctx) {
+  const bids = ctx.legal.filter((e) => e.type === "bid");
+  const kapots = ctx.legal.filter((e) => e.type === "kapot");
+  const simple = ctx.legal.filter((e) => ["pass", "contra", "recontra"].includes(e.type));
+  const plays = ctx.legal.filter((e) => e.type === "play" && e.declare_from);
+  const out = h("div", { class: "blot-controls" });
+  if (bids.length) {
+    const lo = Math.min(...bids.map((e) => e.min_level));
+    const hi = Math.max(...bids.map((e) => e.max_level));
+    const grid = h("div", { class: "bidbox", role: "group", "aria-label": t("blot.bidding") });
+    for (let level = lo; level <= hi; level++) {
+      for (const s of SUITS) {
+        const e = bids.find((b) => b.trump === s);
+        const ok = e && level >= e.min_level && level <= e.max_level;
+        grid.append(ok ? actButton(`${level}${suitSym(s)}`, { type: "bid", level, trump: s }, ctx,
+          { class: `bid suit-${s}`, attrs: { "aria-label": `${t("act.bid")} ${level}${suitSym(s)}` } })
+          : h("span", { class: "bid off" }));
+      }
+    }
+    out.append(grid);
+  }
+  if (kapots.length) {
+    out.append(h("div", { class: "row" }, kapots.map((e) =>
+      actButton(`${t("act.kapot")} ${suitSym(e.trump)}`, e, ctx, { class: `suit-${e.trump}` }))));
+  }
+  if (simple.length) out.append(h("div", { class: "row" }, simple.map((e) => actButton(t(`act.${e.type}`), e, ctx))));
+  if (plays.length) {
+    const seen = new Map();
+    for (const e of plays) seen.set(declareKey(e.declare_from), e.declare_from);
+    out.append(h("div", { class: "row declare" }, h("span", {}, t("act.declare"), ": "),
+      [...seen].map(([key, cards]) => {
+        const b = h("button", { type: "button", class: `toggle${chosenDecl === key ? " selected" : ""}`,
+          "aria-pressed": String(chosenDecl === key), "data-declare": key,
+          onclick: () => { chosenDecl = chosenDecl === key ? null : key; b.classList.toggle("selected", chosenDecl === key); b.setAttribute("aria-pressed", String(chosenDecl === key)); } },
+        cards.map(cardText).join(" "));
+        return b;
+      })));
+  }
+  const other = ctx.legal.filter((e) => !["bid", "kapot", "pass", "contra", "recontra", "play"].includes(e.type));
+  for (const e of other) if (parseEntry(e).ranges.length === 0) out.append(actButton(t(`act.${e.type}`), e, ctx));
+  return out.childNodes.length ? out : null;
+}
+
+export function describe(ev, ctx) {
+  const name = ev.seat !== undefined ? ctx.name(ev.seat) : "";
+  switch (ev.kind) {
+    case "dealt":
+      if (ev.cards) return ev.seat === ctx.mySeat ? t("blot.dealt_you", { cards: ev.cards.map(cardText).join(" ") }) : null;
+      return t("blot.dealt", { name: ctx.name(ev.dealer) });
+    case "call": return callText(ev.seat, ev.call, ctx);
+    case "redeal": return t("blot.redeal");
+    case "contract": return t("blot.contract", { what: contractText({ ...ev, multiplier: 1 }), name: ctx.name(ev.declarer),
+      mult: ev.multiplier > 1 ? ` ×${ev.multiplier}` : "" });
+    case "declared": return t("blot.declared", { name, what: declText({ kind: ev.combination, length: ev.length, value: ev.value }) });
+    case "played": return t("blot.plays", { name, card: cardText(ev.card) });
+    case "trick_won": return t("blot.trick", { name, points: ev.points });
+    case "declarations_shown":
+      return ev.declarations.length ? t("blot.shown", { what: ev.declarations.map((d) => `${ctx.name(d.seat)} ${declText(d)}`).join("; ") }) : null;
+    case "deal_scored": return t("blot.deal_scored", { n: ev.deal, a: ev.scores[0], b: ev.scores[1] });
+    case "match_over": return t("blot.match_over", { team: ev.winner_team + 1, a: ev.totals[0], b: ev.totals[1] });
+    default: return undefined;
+  }
+}
+
+/** The end-of-deal summary (from the public deal_scored event or a scored deal in the view). */
+export function dealSummary(d, ctx) {
+  const teams = [0, 1];
+  const line = (label, vals) => h("tr", {}, h("th", { scope: "row" }, label), vals.map((x) => h("td", {}, String(x))));
+  return h("div", { class: "deal-summary", "data-deal": d.deal },
+    h("h2", {}, t("blot.deal_summary", { n: d.deal })),
+    h("p", {}, `${t("blot.contract_label")}: ${contractText(d.contract)} — ${ctx.name(d.contract.declarer)} (${t("blot.declarer")})`),
+    h("p", { class: d.made ? "made" : "failed", "data-made": String(d.made) }, d.made ? t("blot.made") : t("blot.failed")),
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {}), teams.map((tm) => h("th", { scope: "col" }, teamLabel(tm, ctx))))),
+      h("tbody", {},
+        line(t("blot.tricks"), d.tricks),
+        line(t("blot.card_points"), d.card_points),
+        line(t("blot.small"), d.card_small),
+        line(t("blot.combinations"), d.combinations),
+        line(t("blot.scores"), d.scores),
+        line(t("blot.totals"), d.totals))));
+}
+
+export function eventSummary(ev, ctx) {
+  return ev.kind === "deal_scored" ? dealSummary(ev, ctx) : null;
+}
+
+export function summary(outcome, ctx) {
+  const d = outcome.detail || {};
+  const totals = d.totals || outcome.returns.slice(0, 2);
+  const last = d.deals?.[d.deals.length - 1];
+  return h("div", { class: "match-summary" },
+    h("h2", {}, t("blot.match_over", { team: (d.winner_team ?? 0) + 1, a: totals[0], b: totals[1] })),
+    last ? dealSummary(last, ctx) : null);
+}

@@ -1,0 +1,31 @@
+// Pieces the game screens share: a seat badge (name, bot, offline, dealer, turn, clock).
+
+import { h } from "../util.js";
+import { t } from "../i18n.js";
+
+export function seatBadge(gs, ctx, { dealer = null, extra = [] } = {}) {
+  const info = ctx.seatInfo?.(gs);
+  const turn = ctx.toAct?.includes(gs);
+  const me = ctx.mySeat === gs;
+  return h("div", { class: `seat${turn ? " turn" : ""}${me ? " me" : ""}`, "data-seat": gs },
+    h("div", { class: "seat-name" },
+      h("span", { class: "name" }, ctx.name(gs)),
+      me ? h("span", { class: "tag" }, t("table.you")) : null,
+      info?.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+      info && !info.bot && info.connected === false && ctx.live ? h("span", { class: "tag off" }, t("table.offline")) : null,
+      dealer === gs ? h("span", { class: "tag dealer", title: t("table.dealer") }, "D") : null,
+      ctx.clock?.(gs)),
+    extra);
+}
+
+export function row(label, value) {
+  return h("div", { class: "kv" }, h("span", { class: "k" }, label), h("span", { class: "v" }, value));
+}
+
+export function returnsTable(returns, ctx, label) {
+  return h("table", { class: "returns" },
+    h("caption", {}, label),
+    h("tbody", {}, returns.map((r, gs) => h("tr", {},
+      h("th", { scope: "row" }, ctx.name(gs)),
+      h("td", { class: r > 0 ? "plus" : r < 0 ? "minus" : "" }, r > 0 ? `+${r}` : String(r))))));
+}

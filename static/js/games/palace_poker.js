@@ -1,0 +1,91 @@
+// Palace Poker table: banners, soldiers, own palace, battles with target choice, call/raise/fold.
+
+import { h } from "../util.js";
+import { t } from "../i18n.js";
+import { frenchCard, cardText } from "../cards.js";
+import { parseEntry, actButton, rangeControl, cardPicker } from "../actions.js";
+import { seatBadge, row, returnsTable } from "./common.js";
+
+export function board(ctx) {
+  const v = ctx.view;
+  const revealed = v.revealed_palaces || {};
+  const seats = h("div", { class: "ring" }, v.seats.map((s) => {
+    const gs = s.seat;
+    const out = !s.in_hand;
+    const facts = [t("table.chips", { n: s.chips }), s.committed ? t("pp.committed", { n: s.committed }) : null,
+      s.in_hand ? t("pp.attack_cost", { n: s.attack_cost }) : t("pp.folded")].filter(Boolean).join(" · ");
+    const shown = revealed[gs] || revealed[String(gs)];
+    return h("div", { class: `ring-seat${out ? " folded" : ""}` },
+      seatBadge(gs, ctx, { dealer: v.dealer, extra: [
+        h("div", { class: "facts" }, facts),
+        h("div", { class: "pp-cards" },
+          s.banner ? h("div", { class: "banner-card" }, h("span", { class: "lbl" }, t("pp.banner")), frenchCard(s.banner, { small: true })) : null,
+          s.soldiers.length ? h("div", { class: "soldiers" }, h("span", { class: "lbl" }, t("pp.soldiers")),
+            h("div", { class: "cards" }, s.soldiers.map((c) => frenchCard(c, { small: true })))) : null,
+          shown ? h("div", { class: "revealed" }, h("span", { class: "lbl" }, t("pp.revealed")),
+            h("div", { class: "cards" }, shown.map((c) => frenchCard(c, { small: true })))) : null),
+      ] }));
+  }));
+  const b = v.battle;
+  const center = h("div", { class: "center infobar" },
+    row(t("pp.pot"), v.pot), row(t("pp.stock"), v.stock_size), row(t("pp.discards"), v.discard_size),
+    v.rejected?.length ? row(t("pp.rejected"), h("span", { class: "cards inline" }, v.rejected.map((c) => frenchCard(c, { small: true })))) : null,
+    b ? row("⚔", `${t("pp.battle_now", { a: ctx.name(b.attacker), d: ctx.name(b.defender) })}; ${
+      Object.entries(b.owed || {}).filter(([, n]) => n > 0).map(([s, n]) => t("pp.owed", { name: ctx.name(Number(s)), n })).join(", ")}`) : null,
+    v.last_battle && !b ? row("⚔", t("pp.last_battle", { name: ctx.name(v.last_battle.winner) })) : null);
+  const discard = ctx.legal.find((e) => e.type === "discard");
+  const palace = ctx.mySeat !== null && v.palace
+    ? h("div", { class: "hand-box" }, h("h3", {}, t("pp.palace_label")),
+      h("div", { class: "hand cards" }, v.palace.map((c) => frenchCard(c))))
+    : null;
+  const picker = discard && ctx.act
+    ? cardPicker(parseEntry(discard).choices[0], frenchCard, ctx, t("act.discard"),
+      (cards) => ctx.act({ type: "discard", cards }))
+    : null;
+  return h("div", { class: "pp" }, center, seats, palace, picker);
+}
+
+export function controls(ctx) {
+  const out = h("div", { class: "row pp-controls" });
+  for (const e of ctx.legal) {
+    if (e.type === "discard") continue;
+    const p = parseEntry(e);
+    const label = e.type === "battle" ? t("act.battle_vs", { name: ctx.name(e.target) }) : t(`act.${e.type}`);
+    if (p.ranges.length) out.append(rangeControl(e, p.ranges[0], ctx, `${label} ${t(`act.${p.ranges[0].f}`)}`));
+    else out.append(actButton(label, e, ctx, e.type === "battle" ? { attrs: { "data-target": e.target } } : {}));
+  }
+  return out.childNodes.length ? out : null;
+}
+
+export function describe(ev, ctx) {
+  const name = ev.seat !== undefined ? ctx.name(ev.seat) : "";
+  switch (ev.kind) {
+    case "banners": return t("pp.banners");
+    case "palace": return ev.seat === ctx.mySeat ? t("pp.palace", { cards: ev.cards.map(cardText).join(" ") }) : null;
+    case "palaces_dealt": return t("pp.palaces_dealt", { n: ev.stock_size });
+    case "reshuffle": return t("pp.reshuffle");
+    case "buy": return t("pp.buy", { name, paid: ev.paid });
+    case "soldier": return t("pp.soldier", { name, card: cardText(ev.card) });
+    case "discard": return t("pp.discard", { name, count: ev.count });
+    case "stay": return t("pp.stay", { name });
+    case "fold": return t("pp.fold", { name });
+    case "battle": return t("pp.battle", { name: ctx.name(ev.attacker), target: ctx.name(ev.defender), paid: ev.paid });
+    case "raise": return t("pp.raise", { name, paid: ev.paid });
+    case "call": return t("pp.call", { name, paid: ev.paid });
+    case "battle_fold": return t("pp.battle_fold", { name });
+    case "battle_reveal": return t("pp.battle_reveal");
+    case "battle_result":
+      if (ev.tie) return t("pp.battle_tie");
+      return t("pp.battle_result", { name: ctx.name(ev.winner), loser: ctx.name(ev.loser) });
+    case "hand_end": return t("pp.hand_end", { names: (ev.winners || []).map((s) => ctx.name(s)).join(", "), pot: ev.pot });
+    default: return undefined;
+  }
+}
+
+export function summary(outcome, ctx) {
+  const d = outcome.detail || {};
+  return h("div", { class: "hand-summary" },
+    h("h2", {}, t("pp.winners", { names: (d.winners || []).map((s) => ctx.name(s)).join(", ") })),
+    h("p", {}, `${outcome.reason} · ${t("pp.pot")} ${d.pot ?? ""}`),
+    returnsTable(outcome.returns, ctx, t("pp.returns")));
+}

@@ -1,0 +1,77 @@
+// Soldier's Bluff table: named cards, exchange picker, betting with sliders, showdown.
+
+import { h } from "../util.js";
+import { t } from "../i18n.js";
+import { sbCard, sbName, backs } from "../cards.js";
+import { parseEntry, actButton, rangeControl, cardPicker } from "../actions.js";
+import { seatBadge, row, returnsTable } from "./common.js";
+
+export function board(ctx) {
+  const v = ctx.view;
+  const seats = h("div", { class: "ring" }, v.seats.map((s) => {
+    const gs = s.seat;
+    const facts = [
+      s.in_hand ? t("table.chips", { n: s.chips }) : t("table.out_of_hand"),
+      s.stake ? t("sb.stake", { n: s.stake }) : null,
+      s.exchanged !== null && s.exchanged !== undefined ? t("sb.exch", { n: s.exchanged }) : null,
+      s.folded ? t("sb.folded") : null,
+    ].filter(Boolean).join(" · ");
+    const cards = s.shown ? h("div", { class: "cards shown" }, s.shown.map((c) => sbCard(c, { small: true })))
+      : (gs !== ctx.mySeat && s.in_hand && !s.folded && v.phase !== "over" ? backs(6) : null);
+    return h("div", { class: `ring-seat${s.folded ? " folded" : ""}` },
+      seatBadge(gs, ctx, { dealer: v.dealer, extra: [h("div", { class: "facts" }, facts), cards] }));
+  }));
+  const center = h("div", { class: "center infobar" },
+    row(t("sb.pot"), v.pot), row(t("sb.round_label"), v.round), row(t("sb.highest"), v.highest),
+    row(t("sb.cap"), v.cap), row(t("sb.stock"), v.stock_size));
+  const exchange = ctx.legal.find((e) => e.type === "exchange");
+  let hand = null;
+  if (ctx.mySeat !== null) {
+    hand = exchange && ctx.act
+      ? cardPicker(parseEntry(exchange).choices[0], sbCard, ctx, t("act.exchange"),
+        (cards) => ctx.act({ type: "exchange", cards }))
+      : h("div", { class: "hand cards" }, v.hand.map((c) => sbCard(c)));
+  }
+  return h("div", { class: "sb" }, center, seats, h("div", { class: "hand-box" }, hand));
+}
+
+export function controls(ctx) {
+  const out = h("div", { class: "row bet-controls" });
+  for (const e of ctx.legal) {
+    if (e.type === "exchange") continue;
+    const p = parseEntry(e);
+    if (p.ranges.length) out.append(rangeControl(e, p.ranges[0], ctx, t(`act.${e.type}`)));
+    else out.append(actButton(t(`act.${e.type}`), e, ctx));
+  }
+  return out.childNodes.length ? out : null;
+}
+
+export function describe(ev, ctx) {
+  const name = ev.seat !== undefined ? ctx.name(ev.seat) : "";
+  switch (ev.kind) {
+    case "antes": return t("sb.antes", { pot: ev.pot });
+    case "deal": return t("sb.deal", { n: ev.stock_size });
+    case "dealt": return null;
+    case "exchanged": return t("sb.exchanged", { name, n: ev.count });
+    case "drew": return !ev.discarded.length ? null : t("sb.drew", { out: ev.discarded.map((c) => sbName(c)).join(", ") || "—",
+      in: ev.drawn.map((c) => sbName(c)).join(", ") || "—" });
+    case "round": return t("sb.round", { n: ev.round });
+    case "pass": case "bet": case "check": case "call": case "raise": case "fold":
+      return t(`sb.${ev.kind}`, { name, stake: ev.stake });
+    case "showdown": return `${t("sb.showdown")}: ${Object.entries(ev.hands || {}).map(([s, cs]) =>
+      cs ? `${ctx.name(Number(s))} — ${cs.map((c) => sbName(c)).join(", ")}` : "").filter(Boolean).join("; ")}`;
+    case "pot_awarded": return t("sb.pot_awarded", { name, chips: ev.chips });
+    default: return undefined;
+  }
+}
+
+export function summary(outcome, ctx) {
+  const d = outcome.detail || {};
+  return h("div", { class: "hand-summary" },
+    h("h2", {}, t("sb.winner", { name: ctx.name(d.winner) })),
+    h("p", {}, `${t(`sb.reason.${outcome.reason}`)} · ${t("sb.pot")} ${d.pot}`),
+    d.shown ? h("div", { class: "shown-hands" }, d.shown.map((cs, gs) => cs
+      ? h("div", {}, h("strong", {}, ctx.name(gs)), h("div", { class: "cards" }, cs.map((c) => sbCard(c, { small: true }))))
+      : null)) : null,
+    returnsTable(outcome.returns, ctx, t("sb.returns")));
+}

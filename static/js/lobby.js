@@ -1,0 +1,159 @@
+// Lobby: guest name, live tables (polled), create a table, sit, watch, quick seat.
+
+import { h, clear, fill } from "./util.js";
+import { t, onLang } from "./i18n.js";
+import { api, me, register } from "./api.js";
+
+const GAME_SEATS = { bazaar_blot: [4, 4], soldiers_bluff: [2, 5], palace_poker: [2, 10] };
+const POLL_MS = 2000;
+
+export function nameForm(root, onDone) {
+  const input = h("input", { id: "name", name: "name", required: true, maxlength: 32, autocomplete: "nickname",
+    value: me()?.name || "" });
+  const err = h("p", { class: "error-line", role: "alert" });
+  const form = h("form", { class: "card-panel name-form", onsubmit: async (e) => {
+    e.preventDefault();
+    try { await register(input.value.trim()); onDone(); } catch (x) { err.textContent = x.message; }
+  } },
+  h("p", {}, t("lobby.name_hint")),
+  h("label", { for: "name" }, t("lobby.name")), input,
+  h("button", { type: "submit", class: "primary" }, t("lobby.enter")), err);
+  fill(root, form);
+  input.focus();
+}
+
+export function lobbyScreen(root) {
+  if (!me()) { nameForm(root, () => { window.dispatchEvent(new Event("hashchange")); }); return () => {}; }
+  let stopped = false;
+  let timer = null;
+  const list = h("div", { class: "tables", "aria-live": "polite" });
+  const err = h("p", { class: "error-line", role: "alert" });
+
+  async function refresh() {
+    try {
+      const tables = await api("/api/tables");
+      if (!stopped) drawTables(list, tables);
+    } catch (x) { err.textContent = x.message; }
+  }
+  function poll() { refresh().finally(() => { if (!stopped) timer = setTimeout(poll, POLL_MS); }); }
+
+  const quick = h("div", { class: "row quick" }, h("span", {}, t("lobby.quick"), ": "),
+    Object.keys(GAME_SEATS).map((g) => h("button", { type: "button", "data-quick": g, onclick: async () => {
+      try {
+        const r = await api("/api/tables/quick-seat", { method: "POST", body: { game: g } });
+        location.hash = `#/table/${r.table_id}/${r.seat}`;
+      } catch (x) { err.textContent = x.message; }
+    } }, t(`game.${g}`))));
+
+  const draw = () => fill(root, 
+    h("section", { class: "lobby" },
+      h("h1", {}, t("lobby.title")),
+      quick, err,
+      h("div", { class: "section-head" }, h("h2", {}, t("lobby.tables")),
+        h("button", { type: "button", onclick: refresh }, t("lobby.refresh"))),
+      list,
+      h("h2", {}, t("lobby.create")),
+      createForm(err)));
+  draw();
+  poll();
+  const offLang = onLang(() => { draw(); refresh(); });
+  return () => { stopped = true; clearTimeout(timer); offLang(); };
+}
+
+function drawTables(list, tables) {
+  clear(list);
+  if (!tables.length) { list.append(h("p", { class: "muted" }, t("lobby.none"))); return; }
+  const mine = me()?.id;
+  list.append(h("ul", { class: "table-list" }, tables.map((tb) => {
+    const seated = tb.seats.some((s) => s.player_id === mine);
+    return h("li", { class: "table-row", "data-table": tb.id },
+      h("div", { class: "tr-head" },
+        h("strong", {}, t(`game.${tb.game}`)),
+        h("span", { class: "pill" }, t(`status.${tb.status}`)),
+        h("span", { class: "muted" }, `${tb.seats_taken}/${tb.num_seats}`),
+        seated ? h("a", { href: `#/table/${tb.id}`, class: "button primary" }, t("lobby.back"))
+          : h("a", { href: `#/watch/${tb.id}`, class: "button", "data-watch": tb.id }, t("lobby.watch"))),
+      h("ul", { class: "seat-list" }, tb.seats.map((s) => h("li", {},
+        `${t("lobby.seat_n", { n: s.seat + 1 })}: `,
+        s.name ? `${s.name}${s.bot ? ` (${t("table.bot")})` : ""}`
+          : (seated ? t("lobby.free") : h("a", { href: `#/table/${tb.id}/${s.seat}`, class: "button small",
+            "data-join": `${tb.id}:${s.seat}` }, t("lobby.join")))))));
+  })));
+}
+
+function createForm(err) {
+  const game = h("select", { id: "c-game", name: "game" },
+    Object.keys(GAME_SEATS).map((g) => h("option", { value: g }, t(`game.${g}`))));
+  const seats = h("select", { id: "c-seats", name: "seats" });
+  const seatRoles = h("div", { class: "seat-roles" });
+  const options = h("div", { class: "options" });
+  const timeout = h("input", { id: "c-timeout", type: "number", min: 1, max: 600, value: 20, step: 1 });
+
+  const field = (id, label, input) => h("div", { class: "field" }, h("label", { for: id }, label), input);
+  const select = (id, values, labels, def) => h("select", { id },
+    values.map((v, i) => h("option", { value: v, selected: v === def }, labels ? labels[i] : String(v))));
+  const num = (id, value, min = 0) => h("input", { id, type: "number", value, min, step: 1 });
+
+  function drawSeats() {
+    const [lo, hi] = GAME_SEATS[game.value];
+    const keep = Number(seats.value) || (game.value === "bazaar_blot" ? 4 : 3);
+    fill(seats, ...Array.from({ length: hi - lo + 1 }, (_, i) => lo + i)
+      .map((n) => h("option", { value: n, selected: n === Math.min(hi, Math.max(lo, keep)) }, String(n))));
+    drawRoles();
+  }
+  function drawRoles() {
+    const n = Number(seats.value);
+    fill(seatRoles, ...Array.from({ length: n }, (_, i) => field(`c-seat-${i}`, t("lobby.seat_n", { n: i + 1 }),
+      i === 0 ? h("span", { id: `c-seat-${i}`, class: "muted" }, t("lobby.you"))
+        : select(`c-seat-${i}`, ["human", "random", "rule"], [t("lobby.human"), t("lobby.bot_random"), t("lobby.bot_rule")], "rule"))));
+  }
+  function drawOptions() {
+    clear(options);
+    if (game.value === "bazaar_blot") {
+      options.append(field("c-target", t("lobby.target"), select("c-target", ["101", "201", "301"], null, "101")));
+    } else if (game.value === "soldiers_bluff") {
+      options.append(field("c-stack", t("lobby.stack"), num("c-stack", 100, 1)),
+        field("c-ante", t("lobby.ante"), num("c-ante", 1)),
+        field("c-minbet", t("lobby.min_bet"), num("c-minbet", 1, 1)));
+    } else {
+      options.append(field("c-stack", t("lobby.stack"), num("c-stack", 200, 1)),
+        field("c-small", t("lobby.small_bet"), num("c-small", 2, 1)),
+        field("c-big", t("lobby.big_bet"), num("c-big", 4, 1)),
+        field("c-ante", t("lobby.ante"), num("c-ante", 1, 1)),
+        field("c-structure", t("lobby.structure"), select("c-structure", ["limit", "no_limit"], [t("lobby.limit"), t("lobby.no_limit")], "limit")));
+    }
+  }
+  game.addEventListener("change", () => { drawSeats(); drawOptions(); });
+  seats.addEventListener("change", drawRoles);
+  drawSeats();
+  drawOptions();
+
+  const val = (id) => document.getElementById(id)?.value;
+  async function submit(e) {
+    e.preventDefault();
+    const g = game.value;
+    const n = Number(seats.value);
+    const bots = [];
+    for (let i = 1; i < n; i++) { const k = val(`c-seat-${i}`); if (k !== "human") bots.push({ seat: i, kind: k }); }
+    const body = { game: g, seats: n, bots, turn_timeout_seconds: Number(timeout.value) || 20, config: {} };
+    if (g === "bazaar_blot") body.config.target_score = Number(val("c-target"));
+    if (g === "soldiers_bluff") {
+      body.starting_stack = Number(val("c-stack"));
+      body.config = { ante: Number(val("c-ante")), min_bet: Number(val("c-minbet")) };
+    }
+    if (g === "palace_poker") {
+      body.starting_stack = Number(val("c-stack"));
+      body.config = { small_bet: Number(val("c-small")), big_bet: Number(val("c-big")),
+        ante: Number(val("c-ante")), structure: val("c-structure") };
+    }
+    try {
+      const tb = await api("/api/tables", { method: "POST", body });
+      location.hash = `#/table/${tb.id}/0`;
+    } catch (x) { err.textContent = `${x.code}: ${x.message}`; }
+  }
+
+  return h("form", { class: "card-panel create-form", onsubmit: submit },
+    field("c-game", t("lobby.game"), game), field("c-seats", t("lobby.seats"), seats),
+    seatRoles, options, field("c-timeout", t("lobby.timeout"), timeout),
+    h("button", { type: "submit", class: "primary", id: "c-create" }, t("lobby.create_btn")));
+}

@@ -1,0 +1,61 @@
+// Entry point: language switch, the signed-in name, and a hash router.
+//   #/               lobby            #/games         finished games
+//   #/table/ID[/N]   play (seat N)    #/replay/ID     replay viewer
+//   #/watch/ID       spectate
+
+import { h, clear } from "./util.js";
+import { t, lang, setLang, onLang, translateStatic } from "./i18n.js";
+import { me, forget } from "./api.js";
+import { lobbyScreen, nameForm } from "./lobby.js";
+import { tableScreen } from "./table.js";
+import { gamesScreen, replayScreen } from "./replay.js";
+
+const app = document.getElementById("app");
+const langSel = document.getElementById("lang");
+let cleanup = () => {};
+
+function drawMe() {
+  const el = document.getElementById("me");
+  const who = me();
+  clear(el);
+  if (who) {
+    el.append(t("me.as", { name: who.name }), " ",
+      h("button", { type: "button", class: "link", onclick: () => { forget(); route(); } }, t("me.change")));
+  }
+}
+
+function route() {
+  cleanup();
+  cleanup = () => {};
+  drawMe();
+  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  const [page, id, extra] = parts;
+  if ((page === "table" || page === "watch") && !me()) {
+    nameForm(app, () => route());
+    return;
+  }
+  switch (page) {
+    case "table":
+      cleanup = tableScreen(app, id, { seat: extra === undefined ? null : Number(extra) });
+      break;
+    case "watch":
+      cleanup = tableScreen(app, id, { spectate: true });
+      break;
+    case "games":
+      cleanup = gamesScreen(app);
+      break;
+    case "replay":
+      cleanup = replayScreen(app, id);
+      break;
+    default:
+      cleanup = lobbyScreen(app) || (() => {});
+  }
+}
+
+langSel.value = lang();
+document.documentElement.lang = lang();
+langSel.addEventListener("change", () => setLang(langSel.value));
+onLang(() => { translateStatic(); drawMe(); });
+translateStatic();
+window.addEventListener("hashchange", route);
+route();

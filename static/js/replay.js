@@ -1,0 +1,110 @@
+// Finished games (GET /api/games) and the replay viewer: each step is replayed by the server
+// (GET /api/games/{id}/replay?seat=&step=), the browser only draws the view it gets back.
+
+import { h, clear, fill, signed } from "./util.js";
+import { t, onLang } from "./i18n.js";
+import { api } from "./api.js";
+import { GAMES } from "./games/index.js";
+
+const PAGE = 20;
+
+export function gamesScreen(root) {
+  let offset = 0;
+  const list = h("ul", { class: "game-list" });
+  const more = h("button", { type: "button", hidden: true, onclick: () => load() }, t("games.more"));
+  const err = h("p", { class: "error-line", role: "alert" });
+  async function load() {
+    try {
+      const page = await api(`/api/games?limit=${PAGE}&offset=${offset}`);
+      if (!page.items.length && offset === 0) list.append(h("li", { class: "muted" }, t("games.none")));
+      for (const g of page.items) {
+        list.append(h("li", { class: "game-row", "data-game-id": g.id },
+          h("strong", {}, t(`game.${g.game}`)), " ",
+          h("time", { datetime: g.ended_at }, new Date(g.ended_at).toLocaleString()), " ",
+          h("span", { class: "players" }, g.seats.map((s) => `${s.name} ${signed(s.result)}`).join(" · ")), " ",
+          h("a", { href: `#/replay/${g.id}`, class: "button small" }, t("games.replay"))));
+      }
+      offset = page.next_offset ?? offset;
+      more.hidden = page.next_offset === null;
+    } catch (x) { err.textContent = x.message; }
+  }
+  fill(root, h("section", { class: "games" }, h("h1", {}, t("games.title")), err, list, more));
+  load();
+  const off = onLang(() => gamesScreen(root));
+  return off;
+}
+
+export function replayScreen(root, gameId) {
+  let seat = null;
+  let step = 0;
+  let data = null;
+  let playing = null;
+  let req = 0;
+  const body = h("div", { class: "replay-body" });
+  const title = h("h1", {}, t("replay.title"));
+  const err = h("p", { class: "error-line", role: "alert" });
+
+  async function go(k) {
+    const n = ++req;
+    try {
+      const q = new URLSearchParams({ step: String(Math.max(0, k)) });
+      if (seat !== null) q.set("seat", String(seat));
+      const d = await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
+      if (n !== req) return;
+      data = d;
+      step = d.step;
+      draw();
+    } catch (x) { err.textContent = x.message; stop(); }
+  }
+
+  function stop() { clearInterval(playing); playing = null; }
+
+  function ctxFor(d) {
+    return { view: d.view, legal: [], busy: true, mySeat: d.seat, spectator: d.seat === null,
+      name: (gs) => d.seats[gs] ?? String(gs), seatInfo: () => null, toAct: d.to_act || [],
+      timerSeat: null, clock: () => null, act: null, live: false, showSummary: () => {} };
+  }
+
+  function draw() {
+    const d = data;
+    const mod = GAMES[d.game];
+    const c = ctxFor(d);
+    title.textContent = `${t("replay.title")}: ${t(`game.${d.game}`)}`;
+    const seatSel = h("select", { id: "r-seat", onchange: (e) => { seat = e.target.value === "" ? null : Number(e.target.value); go(step); } },
+      h("option", { value: "", selected: seat === null }, t("replay.spectator")),
+      d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)));
+    const slider = h("input", { type: "range", min: 0, max: d.steps, value: d.step, "aria-label": t("replay.step", { k: d.step, n: d.steps }),
+      oninput: (e) => go(Number(e.target.value)) });
+    const btn = (label, k, extra = {}) => h("button", { type: "button", onclick: () => { stop(); go(k); }, ...extra }, label);
+    const who = d.action ? (d.action.seat === null ? t("replay.chance") : d.seats[d.action.seat]) : null;
+    const lines = d.events.map((ev) => mod.describe(ev, c)).filter((x) => x);
+    const what = d.action
+      ? (lines.length ? lines.map((x) => (d.action.timeout ? t("ev.timeout", { text: x }) : x)) : [`${who}: ${d.action.action.type}`])
+      : [t("replay.start")];
+    fill(body, 
+      h("div", { class: "replay-bar" },
+        h("label", { for: "r-seat" }, t("replay.seat"), " "), seatSel,
+        btn(t("replay.first"), 0), btn(t("replay.prev"), step - 1, { "data-step": "prev" }),
+        h("button", { type: "button", "data-step": "play", onclick: togglePlay }, playing ? t("replay.pause") : t("replay.play")),
+        btn(t("replay.next"), step + 1, { "data-step": "next" }), btn(t("replay.last"), d.steps, { "data-step": "last" }),
+        h("span", { class: "step", "data-step-label": "1" }, t("replay.step", { k: d.step, n: d.steps }))),
+      slider,
+      h("ul", { class: "replay-events", "aria-live": "polite" }, what.map((x) => h("li", {}, x))),
+      h("div", { class: "board" }, mod.board(c)),
+      d.outcome ? h("div", { class: "summary", "data-summary": "1" }, mod.summary(d.outcome, c)) : null);
+  }
+
+  function togglePlay() {
+    if (playing) { stop(); draw(); return; }
+    playing = setInterval(() => {
+      if (!data || step >= data.steps) { stop(); if (data) draw(); return; }
+      go(step + 1);
+    }, 700);
+    draw();
+  }
+
+  fill(root, h("section", { class: "replay" }, title, err, body));
+  go(0);
+  const off = onLang(() => { if (data) draw(); });
+  return () => { stop(); off(); };
+}

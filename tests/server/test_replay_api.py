@@ -1,0 +1,53 @@
+"""``GET /api/games/{id}/replay``: one step of a finished game, replayed server-side."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import httpx
+
+from cardhall.engine import History, replay
+from cardhall.selfplay import play_one
+from cardhall.storage import SeatResult
+
+T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+
+
+async def _save(client: httpx.AsyncClient, game: str, seats: int) -> History:
+    store = client._transport.app.state.store  # type: ignore[attr-defined]
+    rec, violations, _ = play_one(game, seats, seed=3, check=False)
+    assert not violations
+    doc = rec.history.to_json()
+    await store.save_game(game_id="r1", game=game, table_id="t1", history=doc,
+                          outcome=rec.state.outcome.to_json(), started_at=T0, ended_at=T0,
+                          results=[SeatResult(i, f"p{i}", 0, None, True) for i in range(seats)])
+    return History.from_json(doc)
+
+
+async def test_replay_step_matches_engine_replay(client: httpx.AsyncClient) -> None:
+    history = await _save(client, "soldiers_bluff", 3)
+    steps = len(history.actions)
+    body = (await client.get("/api/games/r1/replay?seat=1&step=2")).json()
+    assert body["steps"] == steps and body["step"] == 2 and body["seat"] == 1
+    assert body["seats"] == ["p0", "p1", "p2"]
+    assert body["view"] == replay(history, upto=2).view(1)
+    assert body["action"]["action"] == history.actions[1].action
+    assert body["outcome"] is None
+
+
+async def test_replay_start_end_and_spectator(client: httpx.AsyncClient) -> None:
+    history = await _save(client, "bazaar_blot", 4)
+    start = (await client.get("/api/games/r1/replay?step=0")).json()
+    assert start["action"] is None and start["events"] == [] and start["seat"] is None
+    end = (await client.get("/api/games/r1/replay?seat=0&step=100000")).json()
+    assert end["step"] == len(history.actions)
+    assert end["outcome"] == replay(history).outcome.to_json()  # type: ignore[union-attr]
+    assert end["to_act"] == []
+
+
+async def test_replay_bad_seat_and_unknown_game(client: httpx.AsyncClient) -> None:
+    await _save(client, "soldiers_bluff", 2)
+    r = await client.get("/api/games/r1/replay?seat=5")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "table.bad_seat"
+    r = await client.get("/api/games/nope/replay")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "game.not_found"
