@@ -1,0 +1,19 @@
+"""Adversarial review of Bazaar Blot: rule corners found wrong or worth pinning (rule 7)."""
+
+from __future__ import annotations
+
+from cardhall.games.bazaar_blot.config import BlotConfig
+from cardhall.games.bazaar_blot.scoring import score_deal
+
+
+def test_rule_7_failed_bid_defenders_get_16_even_when_declarers_took_all_eight() -> None:
+    # Only reachable with a bid above 25 (max_bid > 25, the uncapped BB-11 alternative):
+    # the declarers take every trick (card small 25) and still fail; the defenders score 16
+    # ("25 if the defenders took all 8 tricks"), not 25.
+    cfg = BlotConfig(max_bid=40)
+    res = score_deal(cfg, 1, 30, (0, 8), (0, 162), (0, 0), 1)
+    assert not res.made and res.scores == (16, 0)
+    res = score_deal(cfg, 0, 31, (8, 0), (162, 0), (50, 0), 2)
+    assert not res.made and res.scores == (0, 2 * (16 + 5))  # declarers' 50 go to defenders
+    # the defenders taking all eight still get 25
+    assert score_deal(cfg, 1, 30, (8, 0), (162, 0), (0, 0), 1).scores == (25, 0)
