@@ -5,6 +5,8 @@ from __future__ import annotations
 from cardhall.games.bazaar_blot.config import BlotConfig
 from cardhall.games.bazaar_blot.scoring import score_deal
 
+from .helpers import call, dealt
+
 
 def test_rule_7_failed_bid_defenders_get_16_even_when_declarers_took_all_eight() -> None:
     # Only reachable with a bid above 25 (max_bid > 25, the uncapped BB-11 alternative):
@@ -17,3 +19,19 @@ def test_rule_7_failed_bid_defenders_get_16_even_when_declarers_took_all_eight()
     assert not res.made and res.scores == (0, 2 * (16 + 5))  # declarers' 50 go to defenders
     # the defenders taking all eight still get 25
     assert score_deal(cfg, 1, 30, (8, 0), (162, 0), (0, 0), 1).scores == (25, 0)
+
+
+def test_section_3_mutating_legal_entries_does_not_change_any_game() -> None:
+    # The pass/contra/recontra entries were shared module constants: a caller that annotated
+    # an entry (e.g. entry["seat"] = 1) corrupted the auction of every game in the process.
+    state = dealt({})
+    call(state, 1, "9s")
+    for seat in range(4):
+        for entry in state.legal_actions(seat):
+            entry["scribble"] = True
+    other = dealt({})
+    call(other, 1, "9s")
+    assert {"type": "pass"} in other.legal_actions(2)
+    assert {"type": "contra"} in other.legal_actions(2)
+    call(other, 2, "contra")
+    assert other.legal_actions(1) == [{"type": "recontra"}, {"type": "pass"}]
