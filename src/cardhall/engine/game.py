@@ -43,9 +43,10 @@ class Outcome:
     detail: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The outcome as a fresh JSON object (no part of it is shared with the state)."""
         out: dict[str, Any] = {"reason": self.reason, "returns": list(self.returns)}
         if self.detail:
-            out["detail"] = self.detail
+            out["detail"] = copy.deepcopy(self.detail)  # callers may mutate the JSON
         return out
 
 

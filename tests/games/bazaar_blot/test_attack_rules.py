@@ -35,3 +35,9 @@ def test_section_3_mutating_legal_entries_does_not_change_any_game() -> None:
     assert {"type": "contra"} in other.legal_actions(2)
     call(other, 2, "contra")
     assert other.legal_actions(1) == [{"type": "recontra"}, {"type": "pass"}]
+
+
+def test_section_4_view_teams_is_not_a_shared_global() -> None:
+    state = dealt({})
+    state.view(0)["teams"][0].append(9)
+    assert dealt({}).view(1)["teams"] == [[0, 2], [1, 3]]

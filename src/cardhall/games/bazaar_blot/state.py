@@ -7,6 +7,7 @@ Phases: ``"deal"`` (a chance deal is due) -> ``"auction"`` -> (redeal | ``"contr
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from ...engine.errors import IllegalAction, NotYourTurn
@@ -225,14 +226,14 @@ class BlotState(GameState):
             "made": res.made, "scores": list(res.scores), "totals": list(self.totals),
         }
         self.deals.append(record)
-        events = [public("deal_scored", **record)]
+        events = [public("deal_scored", **copy.deepcopy(record))]
         self.hands = [[], [], [], []]
         self.turn = -1
         a, b = self.totals
         winner = match_winner(self.totals, self.config.target_score)
         if winner is not None:
             self.phase = "over"
-            detail = {"winner_team": winner, "totals": [a, b], "deals": list(self.deals)}
+            detail = {"winner_team": winner, "totals": [a, b], "deals": copy.deepcopy(self.deals)}
             self._outcome = Outcome("target_reached", (a, b, a, b), detail)
             events.append(public("match_over", winner_team=winner, totals=[a, b]))
         else:
