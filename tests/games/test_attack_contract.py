@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 
-from cardhall.engine import GameState, History, SeededShuffler, get_game, replay, sample
+from cardhall.engine import (
+    GameState,
+    History,
+    NotYourTurn,
+    SeededShuffler,
+    get_game,
+    replay,
+    sample,
+)
 from cardhall.engine.inspect import fingerprint, strings_in
 from cardhall.selfplay import play_one
 
@@ -115,3 +123,22 @@ def test_design_2_same_history_same_state_clone_and_after_are_independent(
         assert fingerprint(new) == fingerprint(replay(rec.history, upto + 1))
         copy_.apply(seat, sample(copy_.legal_actions(seat)[0], random.Random(0)))
         assert fingerprint(state) == before, "a clone shares state with its original"
+
+
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+@pytest.mark.parametrize("bad", [-1, -2, 9, True, 1.0, "0"])
+def test_design_2_a_bad_seat_index_sees_nothing_and_may_do_nothing(
+    game: str, seats: int, bad: Any
+) -> None:
+    # view(-1) used to return the last seat's hand (Python negative indexing); legal_actions
+    # (1.0) raised TypeError and Blot's legal_actions(-1) offered contra.
+    rec, _, _ = play_one(game, seats, seed=5, check=False)
+    h = rec.history
+    for upto in (1, 2, 3, len(h.actions) // 2):
+        state = replay(h, upto)
+        before = fingerprint(state)
+        with pytest.raises(NotYourTurn, match="no seat"):
+            state.view(bad)
+        assert state.legal_actions(bad) == []
+        assert state.timeout_action(bad) is None
+        assert fingerprint(state) == before

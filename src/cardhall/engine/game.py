@@ -119,6 +119,17 @@ class GameState(ABC):
         """Violations of the game's internal invariants (empty when all hold)."""
         return []
 
+    def is_seat(self, seat: object) -> bool:
+        """True if ``seat`` is a seat index of this table (an ``int`` in ``0..num_seats-1``;
+        not a bool, float or negative index)."""
+        return type(seat) is int and 0 <= seat < self.num_seats
+
+    def check_viewer(self, seat: int | None) -> None:
+        """Raise :class:`NotYourTurn` unless ``seat`` is ``None`` (spectator) or a seat index.
+        Games call it first in ``view`` so that e.g. ``view(-1)`` never shows the last hand."""
+        if seat is not None and not self.is_seat(seat):
+            raise NotYourTurn(f"no seat {seat!r} at this table")
+
     # ----- transitions --------------------------------------------------------------------
     @abstractmethod
     def _parse(self, seat: int | None, action: Action) -> Any:
@@ -152,7 +163,7 @@ class GameState(ABC):
             raise GameOver(f"the game is over; action {action!r} rejected")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction(f"an action must be an object with a string 'type', got {action!r}")
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_seats):
+        if seat is not None and not self.is_seat(seat):
             raise NotYourTurn(f"no seat {seat!r} at this table")
         parsed = self._parse(seat, action)
         if seat is None:

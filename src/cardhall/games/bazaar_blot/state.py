@@ -96,6 +96,8 @@ class BlotState(GameState):
         return self.turn if self.phase in ("auction", "contra_response", "play") else None
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        if not self.is_seat(seat):
+            return []
         match self.phase:
             case "auction":
                 return auction.auction_entries(self, seat)
@@ -108,13 +110,14 @@ class BlotState(GameState):
     def timeout_action(self, seat: int) -> dict[str, Any] | None:
         """Rule 9 / BB-41: auction and contra response -> pass; play -> the weakest legal
         card without declaration; ``None`` for a seat whose timer is not running."""
-        if seat != self.timer_seat():
+        if not self.is_seat(seat) or seat != self.timer_seat():
             return None
         if self.phase == "play":
             return play.timeout_play(self)
         return {"type": "pass"}
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        self.check_viewer(seat)
         return views.view(self, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
