@@ -64,11 +64,13 @@ def matches(entry: Action, action: Action) -> bool:
             return False
     for f in choices:
         v = action[f]
-        if not isinstance(v, list) or len(set(map(str, v))) != len(v):
+        if not isinstance(v, list) or not entry[f"min_{f}"] <= len(v) <= entry[f"max_{f}"]:
             return False
-        if not entry[f"min_{f}"] <= len(v) <= entry[f"max_{f}"]:
+        try:
+            chosen = set(v)
+        except TypeError:  # unhashable items (lists, objects) are never offered cards
             return False
-        if not set(v) <= set(entry[f"{f}_from"]):
+        if len(chosen) != len(v) or not chosen <= set(entry[f"{f}_from"]):
             return False
     return True
 
