@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
+from cardhall.engine import InvalidConfig
 from cardhall.games.bazaar_blot.config import BlotConfig
 from cardhall.games.bazaar_blot.scoring import score_deal
 
-from .helpers import call, dealt
+from .helpers import RULES, call, dealt
 
 
 def test_rule_7_failed_bid_defenders_get_16_even_when_declarers_took_all_eight() -> None:
@@ -41,3 +44,24 @@ def test_section_4_view_teams_is_not_a_shared_global() -> None:
     state = dealt({})
     state.view(0)["teams"][0].append(9)
     assert dealt({}).view(1)["teams"] == [[0, 2], [1, 3]]
+
+
+@pytest.mark.parametrize(("patch", "field", "value"), [
+    ({"max_bid": 5}, "max_bid", "5"),           # used to blame min_bid (value 8)
+    ({"max_bid": -1}, "max_bid", "-1"),
+    ({"min_bid": 0}, "min_bid", "0"),
+    ({"min_bid": 17}, "max_bid", "min_bid=17"),
+    ({"target_score": 0}, "target_score", "0"),
+    ({"target_score": True}, "target_score", "True"),
+    ({"target_score": 101.0}, "target_score", "101.0"),
+    ({"target_score": "101"}, "target_score", "'101'"),
+    ({"contracts": "suit"}, "contracts", "'suit'"),
+    ({"dealer_rotation": ["left"]}, "dealer_rotation", "['left']"),
+    ({"max_bid": None}, "max_bid", "None"),
+    ({"no_such": 1}, "no_such", "no_such"),
+])
+def test_BB_config_errors_name_the_field_the_caller_set(patch: dict, field: str,
+                                                        value: str) -> None:
+    with pytest.raises(InvalidConfig) as info:
+        RULES.config(patch)
+    assert repr(field) in info.value.message and value in info.value.message
