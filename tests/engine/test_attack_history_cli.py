@@ -103,3 +103,18 @@ def test_design_4_cli_replay_rejected_action_names_index_and_code(
     got, out = _replay(tmp_path, json.dumps({**GOOD, "actions": [action]}).encode(), capsys)
     assert got == 1
     assert out["error"]["code"] == error_code and out["error"]["index"] == index
+
+
+def test_design_4_recorder_logs_a_copy_of_the_action() -> None:
+    # the log kept the caller's dict: reusing it for a later (rejected) try rewrote history
+    from cardhall.engine import Recorder, SeatInfo, get_game, replay
+    from cardhall.engine.inspect import fingerprint
+
+    rules = get_game("soldiers_bluff")
+    rec = Recorder(rules, rules.config({}), [SeatInfo("a"), SeatInfo("b")], 0, [10, 10])
+    rec.act(None, rec.state.chance_action(lambda cards: list(cards)))
+    action: dict[str, Any] = {"type": "exchange", "cards": []}
+    rec.act(1, action)
+    action["cards"].append("king_of_wolves")
+    assert rec.history.actions[-1].action == {"type": "exchange", "cards": []}
+    assert fingerprint(replay(rec.history)) == fingerprint(rec.state)

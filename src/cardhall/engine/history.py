@@ -7,6 +7,7 @@ replay viewer plays, what ``cardhall replay`` re-runs and what test scenarios ar
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -217,7 +218,8 @@ class Recorder:
     def act(
         self, seat: int | None, action: Action, *, timeout: bool = False, t_ms: int | None = None
     ) -> list[Event]:
-        """Apply and log ``action``. Raises what :meth:`GameState.apply` raises (nothing logged)."""
+        """Apply and log ``action`` (a copy: the caller may reuse its dict). Raises what
+        :meth:`GameState.apply` raises (nothing logged)."""
         events = self.state.apply(seat, action)
-        self.history.actions.append(LoggedAction(seat, action, timeout, t_ms))
+        self.history.actions.append(LoggedAction(seat, copy.deepcopy(action), timeout, t_ms))
         return events
