@@ -58,8 +58,12 @@ def _replay(args: argparse.Namespace) -> int:
 def _selfplay(args: argparse.Namespace) -> int:
     from .selfplay import run
 
-    report = run(args.game, args.games, args.seed, args.seats, check=not args.no_check,
-                 probe=args.probe)
+    try:
+        report = run(args.game, args.games, args.seed, args.seats, check=not args.no_check,
+                     probe=args.probe)
+    except EngineError as exc:  # unknown game, a seat count the game does not take
+        print(json.dumps({"error": {"code": exc.code, "message": exc.message}}))
+        return 2
     data = report.to_json()
     if args.json:
         print(json.dumps(data))

@@ -118,3 +118,15 @@ def test_design_4_recorder_logs_a_copy_of_the_action() -> None:
     action["cards"].append("king_of_wolves")
     assert rec.history.actions[-1].action == {"type": "exchange", "cards": []}
     assert fingerprint(replay(rec.history)) == fingerprint(rec.state)
+
+
+@pytest.mark.parametrize(("argv", "code"), [
+    (["--game", "chess"], "engine.unknown_game"),
+    (["--game", "bazaar_blot", "--seats", "3"], "engine.invalid_config"),
+    (["--game", "soldiers_bluff", "--seats", "6"], "engine.invalid_config"),
+])
+def test_cli_selfplay_bad_game_or_seats_is_a_json_error(
+    capsys: pytest.CaptureFixture[str], argv: list[str], code: str
+) -> None:
+    assert main(["selfplay", "--games", "1", *argv]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == code
