@@ -58,3 +58,13 @@ def test_card_choice_with_unhashable_items_is_not_an_instance() -> None:
     assert not matches(entry, {"type": "exchange", "cards": [{"a": 1}, "b"]})
     assert not is_legal([entry], {"type": "exchange", "cards": [["a"], ["b"]]})
     assert matches(entry, {"type": "exchange", "cards": ["c", "a"]})
+
+
+def test_copy_json_is_a_deep_copy_of_json_values() -> None:
+    from cardhall.engine.actions import copy_json
+
+    src = {"a": [1, {"b": ["x"]}], "t": ("y", 2), "n": None}
+    out = copy_json(src)
+    assert out == {"a": [1, {"b": ["x"]}], "t": ["y", 2], "n": None}
+    out["a"][1]["b"].append("z")
+    assert src["a"][1]["b"] == ["x"]

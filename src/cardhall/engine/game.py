@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .actions import Action
+from .actions import Action, copy_json
 from .config import config_from_dict
 from .errors import GameOver, InvalidConfig, MalformedAction, NotYourTurn
 from .events import Event
@@ -46,7 +46,7 @@ class Outcome:
         """The outcome as a fresh JSON object (no part of it is shared with the state)."""
         out: dict[str, Any] = {"reason": self.reason, "returns": list(self.returns)}
         if self.detail:
-            out["detail"] = copy.deepcopy(self.detail)  # callers may mutate the JSON
+            out["detail"] = copy_json(self.detail)  # callers may mutate the JSON
         return out
 
 

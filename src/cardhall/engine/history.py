@@ -7,12 +7,11 @@ replay viewer plays, what ``cardhall replay`` re-runs and what test scenarios ar
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action
+from .actions import Action, copy_json
 from .config import config_diff
 from .errors import EngineError, InvalidHistory
 from .events import Event
@@ -221,5 +220,5 @@ class Recorder:
         """Apply and log ``action`` (a copy: the caller may reuse its dict). Raises what
         :meth:`GameState.apply` raises (nothing logged)."""
         events = self.state.apply(seat, action)
-        self.history.actions.append(LoggedAction(seat, copy.deepcopy(action), timeout, t_ms))
+        self.history.actions.append(LoggedAction(seat, copy_json(action), timeout, t_ms))
         return events

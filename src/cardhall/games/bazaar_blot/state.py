@@ -7,9 +7,9 @@ Phases: ``"deal"`` (a chance deal is due) -> ``"auction"`` -> (redeal | ``"contr
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from ...engine.actions import copy_json
 from ...engine.errors import IllegalAction, NotYourTurn
 from ...engine.events import Event, private, public
 from ...engine.game import GameState, Outcome, Shuffle
@@ -229,14 +229,14 @@ class BlotState(GameState):
             "made": res.made, "scores": list(res.scores), "totals": list(self.totals),
         }
         self.deals.append(record)
-        events = [public("deal_scored", **copy.deepcopy(record))]
+        events = [public("deal_scored", **copy_json(record))]
         self.hands = [[], [], [], []]
         self.turn = -1
         a, b = self.totals
         winner = match_winner(self.totals, self.config.target_score)
         if winner is not None:
             self.phase = "over"
-            detail = {"winner_team": winner, "totals": [a, b], "deals": copy.deepcopy(self.deals)}
+            detail = {"winner_team": winner, "totals": [a, b], "deals": copy_json(self.deals)}
             self._outcome = Outcome("target_reached", (a, b, a, b), detail)
             events.append(public("match_over", winner_team=winner, totals=[a, b]))
         else:

@@ -8,9 +8,9 @@ Other hands are never shown, only their sizes.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
+from ...engine.actions import copy_json
 from ...engine.config import config_to_dict
 from .auction import call_json
 from .cards import SUITS, codes
@@ -89,7 +89,7 @@ def view(st: BlotState, seat: int | None) -> dict[str, Any]:
         "card_points": list(st.points),
         "declarations": st.declarations_json(st.revealed),
         "declarations_winner_team": st.decl_winner,
-        "deals": copy.deepcopy(st.deals),
+        "deals": copy_json(st.deals),
     }
 
 
@@ -120,6 +120,6 @@ def snapshot(st: BlotState) -> dict[str, Any]:
         "declarations_winner_team": st.decl_winner,
         "declarations_awarded": list(st.decl_awarded),
         "totals": list(st.totals),
-        "deals": copy.deepcopy(st.deals),
+        "deals": copy_json(st.deals),
         "outcome": None if st.outcome is None else st.outcome.to_json(),
     }
