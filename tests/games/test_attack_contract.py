@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from cardhall.engine import (
+    EngineError,
     GameState,
     History,
     NotYourTurn,
@@ -142,3 +143,37 @@ def test_design_2_a_bad_seat_index_sees_nothing_and_may_do_nothing(
         assert state.legal_actions(bad) == []
         assert state.timeout_action(bad) is None
         assert fingerprint(state) == before
+
+
+def _probes(game: str, state: GameState, seat: int) -> list[dict[str, Any]]:
+    if game == "bazaar_blot":
+        from cardhall.games.bazaar_blot.cards import CODES as deck
+        out: list[dict[str, Any]] = [{"type": "play", "card": c} for c in deck]
+        out += [{"type": "play", "card": c, "declare": [c]} for c in deck]
+        out += [{"type": "bid", "level": 20, "trump": "h"}, {"type": "contra"},
+                {"type": "recontra"}, {"type": "kapot", "trump": "s"}]
+        return out
+    from cardhall.games.soldiers_bluff import CARD_IDS
+
+    return [{"type": "exchange", "cards": [c]} for c in CARD_IDS] + [
+        {"type": "exchange", "cards": [c, c]} for c in CARD_IDS] + [
+        {"type": "bet", "to": 999}, {"type": "raise", "to": 999}, {"type": "check"}]
+
+
+@pytest.mark.parametrize(("game", "seats"), GAMES)
+def test_design_7_error_messages_name_no_hidden_card(game: str, seats: int) -> None:
+    # An error goes to the seat that sent the action: it may echo that action but must not
+    # name a card hidden from that seat (e.g. "legal: [...]" listing another hand).
+    rec, _, _ = play_one(game, seats, seed=11, check=False)
+    h = rec.history
+    for upto in range(1, min(len(h.actions), 40)):
+        state = replay(h, upto)
+        for seat in state.to_act():
+            hidden = state.hidden_from(seat)
+            for action in _probes(game, state, seat):
+                try:
+                    state.clone().apply(seat, action)
+                except EngineError as exc:
+                    named = {s for s in hidden if s in exc.message}
+                    named -= set(strings_in(action))
+                    assert not named, f"{exc.message} names hidden {named}"
