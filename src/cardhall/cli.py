@@ -29,8 +29,9 @@ def _replay(args: argparse.Namespace) -> int:
     try:
         with open(args.file, encoding="utf-8") as fh:
             doc = json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
-        print(json.dumps({"error": {"code": "cli.bad_file", "message": str(exc)}}))
+    except (OSError, ValueError, RecursionError) as exc:  # also bad UTF-8, too deep nesting
+        msg = str(exc) or type(exc).__name__
+        print(json.dumps({"error": {"code": "cli.bad_file", "message": msg}}))
         return 2
     try:
         state = replay(History.from_json(doc))

@@ -7,7 +7,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardhall.engine.actions import is_concrete, matches, minimal, sample
+from cardhall.engine.actions import is_concrete, is_legal, matches, minimal, sample
 
 RAISE = {"type": "raise", "min_to": 3, "max_to": 9}
 EXCHANGE = {"type": "exchange", "cards_from": ["a", "b", "c", "d"], "min_cards": 0, "max_cards": 2}
@@ -49,3 +49,22 @@ def test_sample_is_always_an_instance(seed: int) -> None:
     rng = random.Random(seed)
     assert matches(RAISE, sample(RAISE, rng))
     assert matches(EXCHANGE, sample(EXCHANGE, rng))
+
+
+def test_card_choice_with_unhashable_items_is_not_an_instance() -> None:
+    # matches() raised TypeError (set() of a list of lists) on a client's malformed action
+    entry = {"type": "exchange", "cards_from": ["a", "b", "c"], "min_cards": 0, "max_cards": 2}
+    assert not matches(entry, {"type": "exchange", "cards": [["a"]]})
+    assert not matches(entry, {"type": "exchange", "cards": [{"a": 1}, "b"]})
+    assert not is_legal([entry], {"type": "exchange", "cards": [["a"], ["b"]]})
+    assert matches(entry, {"type": "exchange", "cards": ["c", "a"]})
+
+
+def test_copy_json_is_a_deep_copy_of_json_values() -> None:
+    from cardhall.engine.actions import copy_json
+
+    src = {"a": [1, {"b": ["x"]}], "t": ("y", 2), "n": None}
+    out = copy_json(src)
+    assert out == {"a": [1, {"b": ["x"]}], "t": ["y", 2], "n": None}
+    out["a"][1]["b"].append("z")
+    assert src["a"][1]["b"] == ["x"]

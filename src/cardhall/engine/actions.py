@@ -30,6 +30,18 @@ class RandomSource(Protocol):
     def sample(self, population: list[Any], k: int) -> list[Any]: ...
 
 
+def copy_json(obj: Any) -> Any:
+    """A deep copy of a JSON-like value (dicts, lists, tuples -> lists; other values shared,
+    they are immutable scalars). Much cheaper than :func:`copy.deepcopy` for actions, views and
+    events."""
+    if isinstance(obj, dict):
+        return {k: copy_json(v) if isinstance(v, (dict, list, tuple)) else v
+                for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [copy_json(v) if isinstance(v, (dict, list, tuple)) else v for v in obj]
+    return obj
+
+
 def _choice_fields(entry: Action) -> tuple[set[str], set[str]]:
     """Split an entry's variable fields into (amount fields, card-choice fields)."""
     choices = {k[: -len("_from")] for k in entry if k.endswith("_from")}
@@ -64,11 +76,13 @@ def matches(entry: Action, action: Action) -> bool:
             return False
     for f in choices:
         v = action[f]
-        if not isinstance(v, list) or len(set(map(str, v))) != len(v):
+        if not isinstance(v, list) or not entry[f"min_{f}"] <= len(v) <= entry[f"max_{f}"]:
             return False
-        if not entry[f"min_{f}"] <= len(v) <= entry[f"max_{f}"]:
+        try:
+            chosen = set(v)
+        except TypeError:  # unhashable items (lists, objects) are never offered cards
             return False
-        if not set(v) <= set(entry[f"{f}_from"]):
+        if len(chosen) != len(v) or not chosen <= set(entry[f"{f}_from"]):
             return False
     return True
 

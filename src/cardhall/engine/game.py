@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .actions import Action
+from .actions import Action, copy_json
 from .config import config_from_dict
 from .errors import GameOver, InvalidConfig, MalformedAction, NotYourTurn
 from .events import Event
@@ -43,9 +43,10 @@ class Outcome:
     detail: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The outcome as a fresh JSON object (no part of it is shared with the state)."""
         out: dict[str, Any] = {"reason": self.reason, "returns": list(self.returns)}
         if self.detail:
-            out["detail"] = self.detail
+            out["detail"] = copy_json(self.detail)  # callers may mutate the JSON
         return out
 
 
@@ -118,6 +119,17 @@ class GameState(ABC):
         """Violations of the game's internal invariants (empty when all hold)."""
         return []
 
+    def is_seat(self, seat: object) -> bool:
+        """True if ``seat`` is a seat index of this table (an ``int`` in ``0..num_seats-1``;
+        not a bool, float or negative index)."""
+        return type(seat) is int and 0 <= seat < self.num_seats
+
+    def check_viewer(self, seat: int | None) -> None:
+        """Raise :class:`NotYourTurn` unless ``seat`` is ``None`` (spectator) or a seat index.
+        Games call it first in ``view`` so that e.g. ``view(-1)`` never shows the last hand."""
+        if seat is not None and not self.is_seat(seat):
+            raise NotYourTurn(f"no seat {seat!r} at this table")
+
     # ----- transitions --------------------------------------------------------------------
     @abstractmethod
     def _parse(self, seat: int | None, action: Action) -> Any:
@@ -151,7 +163,7 @@ class GameState(ABC):
             raise GameOver(f"the game is over; action {action!r} rejected")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction(f"an action must be an object with a string 'type', got {action!r}")
-        if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_seats):
+        if seat is not None and not self.is_seat(seat):
             raise NotYourTurn(f"no seat {seat!r} at this table")
         parsed = self._parse(seat, action)
         if seat is None:

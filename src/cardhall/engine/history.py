@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action
+from .actions import Action, copy_json
 from .config import config_diff
 from .errors import EngineError, InvalidHistory
 from .events import Event
@@ -100,12 +100,10 @@ class History:
         seats_raw = doc.get("seats")
         if not isinstance(seats_raw, list) or not seats_raw:
             raise InvalidHistory(f"'seats' must be a non-empty list, got {seats_raw!r}")
-        seats = []
-        for i, s in enumerate(seats_raw):
-            if not isinstance(s, dict) or not isinstance(s.get("name", ""), str):
-                raise InvalidHistory(f"seat {i} must be an object with a 'name', got {s!r}")
-            seats.append(SeatInfo(s.get("name", f"seat {i}"), bool(s.get("bot", False)), s.get("player_id")))
-        config = doc.get("config") or {}
+        seats = [_seat(i, s) for i, s in enumerate(seats_raw)]
+        config = doc.get("config")
+        if config is None:
+            config = {}
         if not isinstance(config, dict):
             raise InvalidHistory(f"'config' must be an object, got {config!r}")
         dealer = doc.get("dealer", 0)
@@ -116,18 +114,42 @@ class History:
             not isinstance(stacks, list) or any(type(x) is not int for x in stacks)
         ):
             raise InvalidHistory(f"'stacks' must be null or a list of whole chips, got {stacks!r}")
-        actions = []
-        for i, a in enumerate(doc.get("actions") or []):
-            if not isinstance(a, dict) or not isinstance(a.get("action"), dict):
-                raise InvalidHistory(f"action {i} must be an object with an 'action' object, got {a!r}")
-            seat = a.get("seat")
-            if seat is not None and type(seat) is not int:
-                raise InvalidHistory(f"action {i} has invalid seat {seat!r}")
-            t_ms = a.get("t_ms")
-            actions.append(LoggedAction(seat, a["action"], bool(a.get("timeout", False)), t_ms))
+        actions_raw = doc.get("actions")
+        if actions_raw is None:
+            actions_raw = []
+        if not isinstance(actions_raw, list):
+            raise InvalidHistory(f"'actions' must be a list, got {actions_raw!r}")
+        actions = [_logged(i, a) for i, a in enumerate(actions_raw)]
         known = {"format", "game", "config", "seats", "dealer", "stacks", "actions"}
         extra = {k: v for k, v in doc.items() if k not in known}
         return cls(game, seats, dealer, config, stacks, actions, extra)
+
+
+def _seat(i: int, s: Any) -> SeatInfo:
+    """Parse ``seats[i]``: ``{"name": str, "bot"?: bool, "player_id"?: str | null}``."""
+    if not isinstance(s, dict) or not isinstance(s.get("name", ""), str):
+        raise InvalidHistory(f"seat {i} must be an object with a 'name', got {s!r}")
+    bot, player_id = s.get("bot", False), s.get("player_id")
+    if type(bot) is not bool:
+        raise InvalidHistory(f"seat {i} has invalid 'bot' {bot!r}; expected true or false")
+    if player_id is not None and not isinstance(player_id, str):
+        raise InvalidHistory(f"seat {i} has invalid 'player_id' {player_id!r}")
+    return SeatInfo(s.get("name", f"seat {i}"), bot, player_id)
+
+
+def _logged(i: int, a: Any) -> LoggedAction:
+    """Parse ``actions[i]``: ``{"seat": int | null, "action": {...}, "timeout"?: bool,
+    "t_ms"?: int >= 0}``."""
+    if not isinstance(a, dict) or not isinstance(a.get("action"), dict):
+        raise InvalidHistory(f"action {i} must be an object with an 'action' object, got {a!r}")
+    seat, timeout, t_ms = a.get("seat"), a.get("timeout", False), a.get("t_ms")
+    if seat is not None and type(seat) is not int:
+        raise InvalidHistory(f"action {i} has invalid seat {seat!r}")
+    if type(timeout) is not bool:
+        raise InvalidHistory(f"action {i} has invalid 'timeout' {timeout!r}; expected true or false")
+    if t_ms is not None and (type(t_ms) is not int or t_ms < 0):
+        raise InvalidHistory(f"action {i} has invalid 't_ms' {t_ms!r}; expected whole ms >= 0")
+    return LoggedAction(seat, a["action"], timeout, t_ms)
 
 
 class ReplayError(EngineError):
@@ -195,7 +217,8 @@ class Recorder:
     def act(
         self, seat: int | None, action: Action, *, timeout: bool = False, t_ms: int | None = None
     ) -> list[Event]:
-        """Apply and log ``action``. Raises what :meth:`GameState.apply` raises (nothing logged)."""
+        """Apply and log ``action`` (a copy: the caller may reuse its dict). Raises what
+        :meth:`GameState.apply` raises (nothing logged)."""
         events = self.state.apply(seat, action)
-        self.history.actions.append(LoggedAction(seat, action, timeout, t_ms))
+        self.history.actions.append(LoggedAction(seat, copy_json(action), timeout, t_ms))
         return events

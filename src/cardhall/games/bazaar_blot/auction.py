@@ -16,9 +16,10 @@ from .cards import SUITS
 if TYPE_CHECKING:
     from .state import BlotState
 
-PASS = {"type": "pass"}
-CONTRA = {"type": "contra"}
-RECONTRA = {"type": "recontra"}
+
+def _entry(kind: str) -> dict[str, Any]:
+    """A fresh concrete entry (callers may mutate what ``legal_actions`` returns)."""
+    return {"type": kind}
 
 
 def may_contra(st: BlotState, seat: int) -> bool:
@@ -56,7 +57,7 @@ def auction_entries(st: BlotState, seat: int) -> list[dict[str, Any]]:
     """Legal-action entries of ``seat`` in the auction: on its turn, numeric bids (a level
     range per suit), kapots, pass, and contra when allowed; out of turn, contra only."""
     if seat != st.turn:
-        return [CONTRA] if may_contra(st, seat) else []
+        return [_entry("contra")] if may_contra(st, seat) else []
     lo, suits, kapots = bid_options(st, seat)
     hi = st.config.max_bid
     out: list[dict[str, Any]] = []
@@ -64,9 +65,9 @@ def auction_entries(st: BlotState, seat: int) -> list[dict[str, Any]]:
         out += [{"type": "bid", "trump": SUITS[s], "min_level": lo, "max_level": hi}
                 for s in suits]
     out += [{"type": "kapot", "trump": SUITS[s]} for s in kapots]
-    out.append(PASS)
+    out.append(_entry("pass"))
     if may_contra(st, seat):
-        out.append(CONTRA)
+        out.append(_entry("contra"))
     return out
 
 
@@ -143,7 +144,7 @@ def do_call(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> list[Event]:
 
 def response_entries(st: BlotState, seat: int) -> list[dict[str, Any]]:
     """Legal-action entries in the contra response (BB-16): recontra or pass, turn seat only."""
-    return [RECONTRA, PASS] if seat == st.turn else []
+    return [_entry("recontra"), _entry("pass")] if seat == st.turn else []
 
 
 def check_response(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> None:

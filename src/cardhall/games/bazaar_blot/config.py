@@ -105,8 +105,9 @@ class BlotConfig:
                 self.dealer_rotation, "expected 'left' or 'right'")
         require(tuple(self.contracts) == ("suit",), "contracts", self.contracts,
                 "only suit contracts ('suit') are implemented")
-        require(1 <= self.min_bid <= self.max_bid, "min_bid", self.min_bid,
-                "must be at least 1 and at most max_bid")
+        require(self.min_bid >= 1, "min_bid", self.min_bid, "must be at least 1")
+        require(self.max_bid >= self.min_bid, "max_bid", self.max_bid,
+                f"must be at least min_bid={self.min_bid}")
         require(self.max_bid <= 1000, "max_bid", self.max_bid, "must be at most 1000")
         require(self.kapot_per_team_max >= 1, "kapot_per_team_max", self.kapot_per_team_max,
                 "must be at least 1")

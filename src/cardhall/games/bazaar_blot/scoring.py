@@ -97,7 +97,8 @@ def score_deal(
         scores = own
     else:
         scores = [0, 0]
-        base = all8 if level is None else card[0] + card[1]
+        # 16 (pair rounding), even when the declarers took all eight tricks (a bid above 25)
+        base = all8 if level is None or tricks[o] == 8 else sum(pair_round(*points))
         extra = {"defenders": combos[0] + combos[1], "own": combos[o], "none": 0}
         scores[o] = base + extra[cfg.failed_combinations_to] // 10
     return DealResult(

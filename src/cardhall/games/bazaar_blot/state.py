@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...engine.actions import copy_json
 from ...engine.errors import IllegalAction, NotYourTurn
 from ...engine.events import Event, private, public
 from ...engine.game import GameState, Outcome, Shuffle
@@ -95,6 +96,8 @@ class BlotState(GameState):
         return self.turn if self.phase in ("auction", "contra_response", "play") else None
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        if not self.is_seat(seat):
+            return []
         match self.phase:
             case "auction":
                 return auction.auction_entries(self, seat)
@@ -107,13 +110,14 @@ class BlotState(GameState):
     def timeout_action(self, seat: int) -> dict[str, Any] | None:
         """Rule 9 / BB-41: auction and contra response -> pass; play -> the weakest legal
         card without declaration; ``None`` for a seat whose timer is not running."""
-        if seat != self.timer_seat():
+        if not self.is_seat(seat) or seat != self.timer_seat():
             return None
         if self.phase == "play":
             return play.timeout_play(self)
         return {"type": "pass"}
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        self.check_viewer(seat)
         return views.view(self, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
@@ -225,14 +229,14 @@ class BlotState(GameState):
             "made": res.made, "scores": list(res.scores), "totals": list(self.totals),
         }
         self.deals.append(record)
-        events = [public("deal_scored", **record)]
+        events = [public("deal_scored", **copy_json(record))]
         self.hands = [[], [], [], []]
         self.turn = -1
         a, b = self.totals
         winner = match_winner(self.totals, self.config.target_score)
         if winner is not None:
             self.phase = "over"
-            detail = {"winner_team": winner, "totals": [a, b], "deals": list(self.deals)}
+            detail = {"winner_team": winner, "totals": [a, b], "deals": copy_json(self.deals)}
             self._outcome = Outcome("target_reached", (a, b, a, b), detail)
             events.append(public("match_over", winner_team=winner, totals=[a, b]))
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...engine.actions import copy_json
 from ...engine.config import config_to_dict
 from .auction import call_json
 from .cards import SUITS, codes
@@ -75,7 +76,7 @@ def view(st: BlotState, seat: int | None) -> dict[str, Any]:
         "deal_number": st.deal_no,
         "target_score": st.config.target_score,
         "match_score": list(st.totals),
-        "teams": TEAMS,
+        "teams": [list(t) for t in TEAMS],
         "turn": turn,
         "to_act": list(st.to_act()),
         "hand": codes(st.hands[seat]) if seat is not None else [],
@@ -88,7 +89,7 @@ def view(st: BlotState, seat: int | None) -> dict[str, Any]:
         "card_points": list(st.points),
         "declarations": st.declarations_json(st.revealed),
         "declarations_winner_team": st.decl_winner,
-        "deals": [dict(d) for d in st.deals],
+        "deals": copy_json(st.deals),
     }
 
 
@@ -119,6 +120,6 @@ def snapshot(st: BlotState) -> dict[str, Any]:
         "declarations_winner_team": st.decl_winner,
         "declarations_awarded": list(st.decl_awarded),
         "totals": list(st.totals),
-        "deals": [dict(d) for d in st.deals],
+        "deals": copy_json(st.deals),
         "outcome": None if st.outcome is None else st.outcome.to_json(),
     }

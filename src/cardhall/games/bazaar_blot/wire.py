@@ -70,7 +70,7 @@ def parse_action(action: dict[str, Any]) -> Parsed:
         raise MalformedAction(f"unknown action type {kind!r} for bazaar_blot")
     if action.keys() not in shapes:
         raise MalformedAction(
-            f"{kind!r} action has fields {sorted(action)}; expected {sorted(shapes[-1])}")
+            f"{kind!r} action has fields {sorted(action, key=str)}; expected {sorted(shapes[-1])}")
     match kind:
         case "play":
             card = card_of(action["card"])

@@ -62,7 +62,7 @@ def parse(action: Action) -> Parsed:
         raise MalformedAction(f"unknown action type {kind!r}; known: {sorted(FIELDS)}")
     if set(action) != fields:
         raise MalformedAction(
-            f"action {kind!r} takes fields {sorted(fields)}, got {sorted(action)}"
+            f"action {kind!r} takes fields {sorted(fields)}, got {sorted(action, key=str)}"
         )
     match kind:
         case "deal":

@@ -25,7 +25,8 @@ def _returns(st: SoldiersBluffState, winner: int) -> tuple[int, ...]:
 def _finish(st: SoldiersBluffState, reason: str, winner: int) -> list[Event]:
     st.phase = "over"
     st.queue = []
-    detail = {"winner": winner, "pot": st.pot, "shown": list(st.shown)}
+    detail = {"winner": winner, "pot": st.pot,
+              "shown": [None if h is None else list(h) for h in st.shown]}
     if reason == "showdown":
         detail["sums"] = [None if h is None else hand_sum(h) for h in st.shown]
         detail["soldiers_bluff"] = is_soldiers_bluff(st.hands[winner])
@@ -48,5 +49,5 @@ def showdown(st: SoldiersBluffState) -> list[Event]:
     for s in st.live():
         st.shown[s] = list(st.hands[s])
     winner = showdown_winner(keys)
-    shown = {str(s): st.shown[s] for s in st.live()}
+    shown = {str(s): list(st.hands[s]) for s in st.live()}
     return [public("showdown", hands=shown, winner=winner), *_finish(st, "showdown", winner)]

@@ -90,7 +90,7 @@ class SoldiersBluffState(GameState):
         return self.start_stacks[seat] - self.antes[seat] - self.stakes[seat]
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if seat not in self.to_act():
+        if not self.is_seat(seat) or seat not in self.to_act():
             return []
         match self.phase:
             case "exchange":
@@ -102,7 +102,7 @@ class SoldiersBluffState(GameState):
     def timeout_action(self, seat: int) -> Action | None:
         """Rule 12 / SB-25: exchange nothing; in betting ``pass``/``check`` if legal, else
         ``fold``. ``None`` unless ``seat`` is to act."""
-        if seat not in self.to_act():
+        if not self.is_seat(seat) or seat not in self.to_act():
             return None
         match self.phase:
             case "exchange":
@@ -111,6 +111,7 @@ class SoldiersBluffState(GameState):
                 return betting.timeout(self, seat)
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        self.check_viewer(seat)
         return views.view(self, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:

@@ -27,6 +27,7 @@ _ALL = frozenset(CARD_IDS)
 
 
 def _seat_view(st: SoldiersBluffState, s: int) -> dict[str, Any]:
+    shown = st.shown[s]
     return {
         "seat": s,
         "in_hand": st.dealt_in[s],
@@ -35,7 +36,7 @@ def _seat_view(st: SoldiersBluffState, s: int) -> dict[str, Any]:
         "stake": st.stakes[s],
         "folded": st.folded[s],
         "exchanged": st.exchanged[s],
-        "shown": st.shown[s],
+        "shown": None if shown is None else list(shown),
     }
 
 
