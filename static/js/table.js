@@ -224,7 +224,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
   /** Poker tables: my seat has no chips left (the server deals only to seats with chips). */
   function outOfChips(s) {
     const mine = s.seat === null || s.seat === undefined ? null : s.seats[s.seat];
-    return Boolean(mine && mine.stack === 0 && !mine.in_hand);
+    // stack = chips at the start of the hand (updated when a hand ends): 0 means not dealt in
+    return Boolean(mine && mine.stack === 0);
   }
 
   function renderTurn() {
