@@ -77,7 +77,7 @@ export function cardPicker(choice, render, ctx, label, onConfirm) {
   };
   const row = h("div", { class: "cards picker" }, choice.from.map((c) => {
     const el = render(c, {
-      toggle: true, legal: true, dataset: { pick: "1" },
+      toggle: true, dataset: { pick: "1" },
       onclick: () => {
         if (chosen.has(c)) chosen.delete(c); else chosen.add(c);
         el.classList.toggle("selected", chosen.has(c));

@@ -118,7 +118,9 @@ export function sbCard(id, opts = {}) {
   el.append(
     h("span", { class: "sb-value", "aria-hidden": "true" }, String(c.value)),
     h("span", { class: "sb-emblem", "aria-hidden": "true" }, SB_EMBLEM[group]),
-    h("span", { class: "sb-name", "aria-hidden": "true" }, name),
+    // the font shrinks so the longest word fits the card: lines break only between words
+    h("span", { class: "sb-name", "aria-hidden": "true", lang: lang(),
+      style: `--n: ${Math.max(6, ...name.split(/\s+/).map((w) => w.length))}` }, name),
   );
   return el;
 }

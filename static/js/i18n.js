@@ -63,7 +63,6 @@ const en = {
   "sb.pot": "Pot", "sb.round_label": "Round", "sb.highest": "Highest stake", "sb.cap": "Cap",
   "sb.stock": "Stock", "sb.stake": "stake {n}", "sb.folded": "folded", "sb.exch": "exchanged {n}",
   "sb.value": "value {n}", "sb.winner": "Winner: {name}", "sb.returns": "Chips won or lost",
-  "sb.reason.showdown": "showdown", "sb.reason.uncontested": "everyone else folded",
   // Palace Poker
   "pp.banners": "Banners dealt.", "pp.palace": "Your palace: {cards}", "pp.palaces_dealt": "Palaces dealt; stock {n}.",
   "pp.buy": "{name} buys ({paid})", "pp.soldier": "{name} draws a soldier {card}",
@@ -139,7 +138,6 @@ const bg = {
   "sb.pot": "Банка", "sb.round_label": "Кръг", "sb.highest": "Най-висок залог", "sb.cap": "Таван",
   "sb.stock": "Тесте", "sb.stake": "залог {n}", "sb.folded": "отказал се", "sb.exch": "сменил {n}",
   "sb.value": "стойност {n}", "sb.winner": "Победител: {name}", "sb.returns": "Спечелени или загубени чипове",
-  "sb.reason.showdown": "показване", "sb.reason.uncontested": "всички други се отказаха",
   "pp.banners": "Знамената са раздадени.", "pp.palace": "Вашият дворец: {cards}", "pp.palaces_dealt": "Дворците са раздадени; тесте {n}.",
   "pp.buy": "{name} купува ({paid})", "pp.soldier": "{name} тегли войник {card}",
   "pp.discard": "{name} изхвърля {count}", "pp.stay": "{name} остава", "pp.fold": "{name} се отказва",
@@ -214,7 +212,6 @@ const hy = {
   "sb.pot": "Բանկ", "sb.round_label": "Շրջան", "sb.highest": "Ամենաբարձր խաղադրույք", "sb.cap": "Առավելագույն",
   "sb.stock": "Կապուկ", "sb.stake": "խաղադրույք {n}", "sb.folded": "հրաժարվել է", "sb.exch": "փոխել է {n}",
   "sb.value": "արժեք {n}", "sb.winner": "Հաղթող՝ {name}", "sb.returns": "Շահած կամ կորցրած ժետոններ",
-  "sb.reason.showdown": "բացում", "sb.reason.uncontested": "մյուսները հրաժարվեցին",
   "pp.banners": "Դրոշները բաժանված են։", "pp.palace": "Ձեր պալատը՝ {cards}", "pp.palaces_dealt": "Պալատները բաժանված են; կապուկ {n}։",
   "pp.buy": "{name}-ը գնում է ({paid})", "pp.soldier": "{name}-ը վերցնում է զինվոր {card}",
   "pp.discard": "{name}-ը դեն է նետում {count}", "pp.stay": "{name}-ը մնում է", "pp.fold": "{name}-ը հրաժարվում է",
@@ -256,6 +253,49 @@ Object.assign(hy, {
   "replay.chance": "Բաժանում (պատահականություն)", "replay.start": "Առաջին քայլից առաջ",
 });
 
+
+// Table states, outcome reasons of every game, and singular/plural pairs (key.one / key.other,
+// picked by tn(); in all three languages "one" is exactly 1).
+Object.assign(en, {
+  "table.deal": "Deal {n}", "table.next_hand": "Next hand soon…",
+  "table.out_of_chips": "You are out of chips.", "table.back_to_lobby": "Back to the lobby",
+  "table.waiting_chips": "Waiting for players with chips ({k}/{n} have chips)…",
+  "table.joined_mid_hand": "Joined mid-hand; earlier events are not shown.",
+  "reason.showdown": "showdown", "reason.uncontested": "everyone else folded",
+  "reason.last_player": "the only player left", "reason.same_banner_split": "the players left share one banner suit; the pot is split",
+  "reason.battle_split": "the last two tied in battle; the pot is split", "reason.target_reached": "target score reached",
+  "table.chips.one": "{n} chip", "table.chips.other": "{n} chips",
+  "sb.pot_awarded.one": "{name} wins {chips} chip", "sb.pot_awarded.other": "{name} wins {chips} chips",
+  "pp.hand_end.one": "Hand over: {names} wins {pot}", "pp.hand_end.other": "Hand over: {names} win {pot}",
+  "pp.winners.one": "Winner: {names}", "pp.winners.other": "Winners: {names}",
+});
+Object.assign(bg, {
+  "table.deal": "Раздаване {n}", "table.next_hand": "Следващата ръка започва скоро…",
+  "table.out_of_chips": "Нямате повече чипове.", "table.back_to_lobby": "Обратно към лобито",
+  "table.waiting_chips": "Чакаме играчи с чипове ({k}/{n} имат чипове)…",
+  "table.joined_mid_hand": "Влязохте по време на ръката; предишните събития не са показани.",
+  "reason.showdown": "показване", "reason.uncontested": "всички други се отказаха",
+  "reason.last_player": "остана само един играч", "reason.same_banner_split": "останалите играчи са със знамена от една боя; банката се дели",
+  "reason.battle_split": "последните двама завършиха битката наравно; банката се дели", "reason.target_reached": "достигнат е крайният резултат",
+  "table.chips.one": "{n} чип", "table.chips.other": "{n} чипа",
+  "sb.pot_awarded.one": "{name} печели {chips} чип", "sb.pot_awarded.other": "{name} печели {chips} чипа",
+  "pp.hand_end.one": "Край на ръката: {names} печели {pot}", "pp.hand_end.other": "Край на ръката: {names} печелят {pot}",
+  "pp.winners.one": "Победител: {names}", "pp.winners.other": "Победители: {names}",
+});
+Object.assign(hy, {
+  "table.deal": "Բաժանում {n}", "table.next_hand": "Հաջորդ ձեռքը շուտով…",
+  "table.out_of_chips": "Ձեր ժետոնները սպառվել են։", "table.back_to_lobby": "Վերադառնալ սրահ",
+  "table.waiting_chips": "Սպասում ենք ժետոններ ունեցող խաղացողների ({k}/{n} ունեն ժետոններ)…",
+  "table.joined_mid_hand": "Միացել եք ձեռքի ընթացքում․ նախորդ իրադարձությունները ցույց չեն տրվում։",
+  "reason.showdown": "բացում", "reason.uncontested": "մյուս բոլորը հրաժարվեցին",
+  "reason.last_player": "մնաց միայն մեկ խաղացող", "reason.same_banner_split": "մնացած խաղացողների դրոշները նույն մաստի են․ բանկը կիսվում է",
+  "reason.battle_split": "վերջին երկուսի ճակատամարտն ավարտվեց ոչ-ոքի․ բանկը կիսվում է", "reason.target_reached": "նպատակային հաշիվը հավաքված է",
+  "table.chips.one": "{n} ժետոն", "table.chips.other": "{n} ժետոն",
+  "sb.pot_awarded.one": "{name}-ը շահում է {chips} ժետոն", "sb.pot_awarded.other": "{name}-ը շահում է {chips} ժետոն",
+  "pp.hand_end.one": "Ձեռքն ավարտվեց․ {names}-ը շահում է {pot}", "pp.hand_end.other": "Ձեռքն ավարտվեց․ {names} շահում են {pot}",
+  "pp.winners.one": "Հաղթող՝ {names}", "pp.winners.other": "Հաղթողներ՝ {names}",
+});
+
 export const STRINGS = { en, bg, hy };
 export const LANGS = ["en", "bg", "hy"];
 
@@ -287,6 +327,18 @@ export function onLang(fn) { listeners.add(fn); return () => listeners.delete(fn
 export function t(key, params = {}) {
   const s = STRINGS[current][key] ?? en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+/** t() for a count: key.one when count is 1, else key.other (falling back to key). */
+export function tn(key, count, params = {}) {
+  const k = `${key}.${count === 1 ? "one" : "other"}`;
+  return t((STRINGS[current][k] ?? en[k]) !== undefined ? k : key, params);
+}
+
+/** An outcome reason code in words (the code itself if unknown). */
+export function reasonText(code) {
+  const k = `reason.${code}`;
+  return en[k] ? t(k) : String(code);
 }
 
 /** Fill every [data-i18n] element under root with its text. */

@@ -37,7 +37,8 @@ export function lobbyScreen(root) {
   }
   function poll() { refresh().finally(() => { if (!stopped) timer = setTimeout(poll, POLL_MS); }); }
 
-  const quick = h("div", { class: "row quick" }, h("span", {}, t("lobby.quick"), ": "),
+  // built inside draw(): a language switch redraws every label
+  const quick = () => h("div", { class: "row quick" }, h("span", {}, t("lobby.quick"), ": "),
     Object.keys(GAME_SEATS).map((g) => h("button", { type: "button", "data-quick": g, onclick: async () => {
       try {
         const r = await api("/api/tables/quick-seat", { method: "POST", body: { game: g } });
@@ -45,10 +46,10 @@ export function lobbyScreen(root) {
       } catch (x) { err.textContent = x.message; }
     } }, t(`game.${g}`))));
 
-  const draw = () => fill(root, 
+  const draw = () => fill(root,
     h("section", { class: "lobby" },
       h("h1", {}, t("lobby.title")),
-      quick, err,
+      quick(), err,
       h("div", { class: "section-head" }, h("h2", {}, t("lobby.tables")),
         h("button", { type: "button", onclick: refresh }, t("lobby.refresh"))),
       list,
@@ -56,7 +57,19 @@ export function lobbyScreen(root) {
       createForm(err)));
   draw();
   poll();
-  const offLang = onLang(() => { draw(); refresh(); });
+  const offLang = onLang(() => {
+    // keep what was typed or chosen in the create form across the redraw
+    const kept = [...root.querySelectorAll(".create-form [id]")].filter((e) => "value" in e)
+      .map((e) => [e.id, e.value]);
+    draw();
+    for (const [id, value] of kept) {
+      const e = document.getElementById(id);
+      if (!e || e.value === value) continue;
+      e.value = value;
+      e.dispatchEvent(new Event("change"));
+    }
+    refresh();
+  });
   return () => { stopped = true; clearTimeout(timer); offLang(); };
 }
 

@@ -20,7 +20,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
   let deadlineAt = null;
   let lastError = null;
   const log = [];
-  let summaryNode = null;
+  let logHand = null;  // the hand whose game_started the log holds
+  let summaryBuild = null;
 
   const el = {
     head: h("div", { class: "table-head" }),
@@ -31,13 +32,14 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     error: h("div", { class: "error-line", role: "alert" }),
     summary: h("div", { class: "summary-slot" }),
     log: h("ol", { class: "log-list" }),
+    logTitle: h("summary", {}, t("table.log")),
   };
   const screen = h("section", { class: "table-screen", "data-table": tableId },
     el.head, el.status, el.turn,
     h("div", { class: "table-grid" },
       h("div", { class: "table-main" }, el.board),
       h("aside", { class: "table-side" }, el.error, el.controls, el.summary,
-        h("details", { class: "log", open: true }, h("summary", {}, t("table.log")), el.log))));
+        h("details", { class: "log", open: true }, el.logTitle, el.log))));
   fill(root, screen);
 
   const mod = () => GAMES[state?.game];
@@ -79,23 +81,45 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     if (conn.act(tableId, state.version, action)) { busy = true; render(); }
   }
 
-  function showSummary(node) {
-    summaryNode = node ? h("div", { class: "summary", role: "dialog", "aria-label": t("table.summary"),
-      "data-summary": "1" }, h("button", { type: "button", class: "close", "aria-label": t("table.close"),
-      onclick: () => { summaryNode = null; render(); } }, "×"), node) : null;
+  // The summary is kept as a builder (not a node) so a language switch redraws it.
+  function showSummary(build) {
+    summaryBuild = build || null;
     render();
   }
+  function summaryEl() {
+    const node = summaryBuild?.();
+    return node ? h("div", { class: "summary", role: "dialog", "aria-label": t("table.summary"),
+      "data-summary": "1" }, h("button", { type: "button", class: "close", "aria-label": t("table.close"),
+      onclick: () => { summaryBuild = null; render(); } }, "×"), node) : null;
+  }
 
-  function addLog(text, cls = "") {
+  // The log lives in sessionStorage per table and role, so a reload of this tab restores it
+  // (the server replays no events on a join).
+  const logKey = `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`;
+  function saveLog() {
+    try { sessionStorage.setItem(logKey, JSON.stringify({ hand: logHand, lines: log })); } catch { /* full or off */ }
+  }
+  function loadLog() {
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(logKey) || "null");
+      if (!saved || !Array.isArray(saved.lines)) return;
+      logHand = saved.hand ?? null;
+      for (const e of saved.lines.slice(-LOG_MAX)) addLog(e.text, e.cls, false);
+    } catch { /* a broken entry is ignored */ }
+  }
+
+  function addLog(text, cls = "", save = true) {
     if (!text) return;
     log.push({ text, cls });
     if (log.length > LOG_MAX) log.shift();
     el.log.append(h("li", { class: cls }, text));
     while (el.log.children.length > LOG_MAX) el.log.firstChild.remove();
     el.log.scrollTop = el.log.scrollHeight;
+    if (save) saveLog();
   }
 
   let pending = [];
+  let first = true;
 
   function onEvents(msg) {
     if (!state) { pending.push(msg); return; }  // the game module is known from the first state
@@ -103,6 +127,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     for (const ev of msg.events) {
       if (ev.kind === "game_started") {
         seatMap = ev.seat_map;
+        logHand = ev.hand;
         const dealer = state?.seats?.[ev.dealer]?.name;
         addLog(dealer ? t("ev.game_started", { n: ev.hand, name: dealer }) : t("ev.hand_begins", { n: ev.hand }), "sep");
         continue;
@@ -114,8 +139,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
       const timeout = msg.timeout && !prefixed && text;
       if (timeout) { text = t("ev.timeout", { text }); prefixed = true; }
       addLog(text, timeout ? "timeout" : "");
-      const node = m?.eventSummary?.(ev, c);
-      if (node) showSummary(node);
+      if (m?.eventSummary?.(ev, c)) showSummary(() => m.eventSummary(ev, ctx()));
     }
   }
 
@@ -127,14 +151,24 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
         busy = false;
         deadlineAt = msg.deadline_ms === null || msg.deadline_ms === undefined ? null
           : performance.now() + msg.deadline_ms;
+        if (first) {
+          first = false;
+          // joined (or reloaded) during a hand whose start this log does not hold
+          if (msg.status === "playing" && msg.hand && logHand !== msg.hand
+              && !pending.some((p) => p.events.some((e) => e.kind === "game_started"))) {
+            addLog(t("table.joined_mid_hand"), "note");
+            logHand = msg.hand;
+            saveLog();
+          }
+        }
         if (pending.length) { const early = pending; pending = []; early.forEach(onEvents); }
         render();
         break;
       case "events": onEvents(msg); break;
       case "game_over": {
         const m = mod();
-        const node = m?.summary?.(msg.outcome, { ...ctx(), view: state?.view });
-        if (node) showSummary(node);
+        const view = state?.view;
+        if (m?.summary) showSummary(() => m.summary(msg.outcome, { ...ctx(), view }));
         break;
       }
       case "error":
@@ -169,11 +203,29 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     fill(el.head, 
       h("h1", {}, m ? t(`game.${s.game}`) : tableId),
       s ? h("span", { class: "pill" }, t(`status.${s.status}`)) : null,
-      s?.hand ? h("span", { class: "pill" }, t("table.hand", { n: s.hand })) : null,
+      handPill(s),
       s?.seat === null ? h("span", { class: "pill watch" }, t("table.spectating")) : null,
-      h("a", { class: "leave", href: "#/", onclick: (e) => { e.preventDefault(); conn.close(true); location.hash = "#/"; } },
-        t("table.leave")),
+      h("a", { class: "leave", href: "#/", onclick: leaveToLobby }, t("table.leave")),
     );
+  }
+
+  function handPill(s) {
+    const deal = s?.view?.deal_number;  // Bazaar Blot: one table game, many deals
+    if (deal) return h("span", { class: "pill", "data-hand": deal }, t("table.deal", { n: deal }));
+    return s?.hand ? h("span", { class: "pill", "data-hand": s.hand }, t("table.hand", { n: s.hand })) : null;
+  }
+
+  function leaveToLobby(e) {
+    e?.preventDefault?.();
+    conn.close(true);
+    location.hash = "#/";
+  }
+
+  /** Poker tables: my seat has no chips left (the server deals only to seats with chips). */
+  function outOfChips(s) {
+    const mine = s.seat === null || s.seat === undefined ? null : s.seats[s.seat];
+    // stack = chips at the start of the hand (updated when a hand ends): 0 means not dealt in
+    return Boolean(mine && mine.stack === 0);
   }
 
   function renderTurn() {
@@ -181,11 +233,23 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     clear(el.turn);
     el.turn.classList.remove("mine", "own");
     if (!s) return;
-    if (s.status === "waiting") {
-      const taken = s.seats.filter((x) => x.player_id || x.bot).length;
-      el.turn.append(t("table.waiting", { taken, n: s.seats.length }));
+    el.turn.classList.toggle("broke", outOfChips(s));
+    if (outOfChips(s) && s.status !== "playing") {
+      el.turn.append(h("strong", {}, t("table.out_of_chips")), " ",
+        h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
       return;
     }
+    if (s.status === "waiting") {
+      const taken = s.seats.filter((x) => x.player_id || x.bot).length;
+      const stacks = s.seats.some((x) => x.stack !== null && x.stack !== undefined);
+      const withChips = s.seats.filter((x) => (x.player_id || x.bot) && x.stack > 0).length;
+      if (stacks && taken === s.seats.length && withChips < taken) {
+        el.turn.append(t("table.waiting_chips", { k: withChips, n: s.seats.length }), " ",
+          h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
+      } else el.turn.append(t("table.waiting", { taken, n: s.seats.length }));
+      return;
+    }
+    if (s.status === "between_hands") { el.turn.append(t("table.next_hand")); return; }
     if (s.status === "finished") { el.turn.append(t("table.finished")); return; }
     const c = ctx();
     const mine = c.mySeat !== null && c.toAct.includes(c.mySeat) && c.legal.length > 0;
@@ -195,6 +259,10 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     if (mine && (who === null || who === c.mySeat)) el.turn.append(h("strong", {}, t("table.your_turn")));
     else if (who !== null) el.turn.append(t("table.turn_of", { name: nameOf(who) }));
     if (mine && who !== null && who !== c.mySeat) el.turn.append(" — ", h("strong", {}, t("table.out_of_turn")));
+    if (outOfChips(s)) {
+      el.turn.append(el.turn.childNodes.length ? " — " : "", h("strong", {}, t("table.out_of_chips")), " ",
+        h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
+    }
     if (deadlineAt !== null) el.turn.append(" ", h("span", { class: "clock big", "data-clock": "1" }, fmtLeft()));
   }
 
@@ -232,7 +300,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
       if (controls) el.controls.append(controls);
     }
     clear(el.summary);
-    if (summaryNode) el.summary.append(summaryNode);
+    const sum = summaryEl();
+    if (sum) el.summary.append(sum);
+    el.logTitle.textContent = t("table.log");
   }
 
   const conn = new TableConn(join, onMessage, onStatus);
@@ -241,6 +311,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     for (const c of screen.querySelectorAll("[data-clock]")) c.textContent = fmtLeft();
   }, 250);
   const offLang = onLang(() => render());
+  loadLog();
   render();
 
   return () => { clearInterval(tick); offLang(); conn.close(); };

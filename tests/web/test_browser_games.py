@@ -53,6 +53,8 @@ def test_bazaar_blot_deal(server: Any, new_page: Any, artifacts: Path) -> None:
     spec.goto(f"{server.url}/#/watch/{tid}")
     spec.wait_for_selector(".board .seat")
     assert spec.locator(".pill.watch").count() == 1 and spec.locator(".hand").count() == 0
+    # joined mid-hand: the log says earlier events are not shown
+    assert "Joined mid-hand" in spec.locator(".log-list").inner_text()
     _wait_my_turn(page)  # the table waits for Ana: a stable moment
     spec.wait_for_timeout(300)
     assert not cards_shown(spec) & _hidden_from_spectator(server, tid)
@@ -79,9 +81,14 @@ def test_bazaar_blot_deal(server: Any, new_page: Any, artifacts: Path) -> None:
     _wait_my_turn(page)
     screenshots(page, artifacts, "bazaar_blot")
     before = sorted(e for e in page.eval_on_selector_all(".hand [data-card]", "es => es.map(e => e.dataset.card)"))
+    log_before = page.locator(".log-list li").all_inner_texts()
     page.reload()
     page.wait_for_selector(".hand [data-card]")
     _wait_my_turn(page)
+    # the log comes back from sessionStorage, without a "joined mid-hand" line
+    assert page.locator(".log-list li").all_inner_texts()[:len(log_before)] == log_before
+    assert "Joined mid-hand" not in page.locator(".log-list").inner_text()
+    assert page.locator(".table-head [data-hand]").inner_text() == "Deal 1"
     after = sorted(page.eval_on_selector_all(".hand [data-card]", "es => es.map(e => e.dataset.card)"))
     assert after == before
     assert page.locator(".seat.me .name").inner_text() == "Ana"
@@ -102,7 +109,10 @@ def test_soldiers_bluff_hand_languages_and_replay(server: Any, new_page: Any,
     page = new_page(locale="bg-BG")
     enter(page, server.url, "Gor")
     assert page.locator("h1").first.inner_text() == "Лоби"  # the browser language picks bg
-    page.select_option("#lang", "en")
+    assert page.locator("[data-quick=soldiers_bluff]").inner_text() == "Войнишки блъф"
+    page.select_option("#lang", "en")  # the whole lobby redraws, quick seat included
+    assert page.locator(".row.quick").inner_text().startswith("Quick seat:")
+    assert page.locator("[data-quick=soldiers_bluff]").inner_text() == "Soldier's Bluff"
     create_table(page, "soldiers_bluff", seats=3, roles={1: "rule", 2: "random"},
                  options={"c-stack": "60"}, turn_seconds=3)
     # let the first decision time out: the log says so in words
@@ -186,7 +196,12 @@ def test_palace_poker_hand(server: Any, new_page: Any, artifacts: Path) -> None:
     play_until(page, "[data-summary] .hand-summary",
                ["[data-act=confirm]", "[data-act=call]", "[data-act=battle]", "[data-act=stay]"],
                seconds=60)
-    assert "Winners:" in page.locator("[data-summary]").inner_text()
+    summary = page.locator("[data-summary]").inner_text()
+    winners = page.locator("[data-summary] h2").inner_text()
+    assert ("Winner: " in winners and ", " not in winners) or ("Winners: " in winners and ", " in winners), winners
+    reason = page.locator("[data-summary] [data-reason]")
+    assert "_" not in reason.inner_text(), summary  # the outcome reason in words
+    page.wait_for_selector(".turn-banner:has-text('Next hand soon')")  # between hands
     page.screenshot(path=str(artifacts / "palace_poker-summary.png"))
     # the lobby lists the table with Lilit seated
     page.goto(f"{server.url}/#/")
@@ -213,3 +228,19 @@ def test_lobby_quick_seat_and_sit(server: Any, new_page: Any) -> None:
     ana_cards = set(cards_shown(ana))
     gor_cards = set(cards_shown(gor))
     assert len(ana_cards) == 6 and len(gor_cards) == 6 and not ana_cards & gor_cards
+
+
+def test_out_of_chips_offers_the_lobby(server: Any, new_page: Any) -> None:
+    """One chip each and an ante of one: after the hand one seat has no chips, and the table
+    says so (out of chips, or waiting for players with chips) with a way back to the lobby."""
+    page = new_page()
+    enter(page, server.url, "Aram")
+    create_table(page, "soldiers_bluff", seats=2, roles={1: "rule"},
+                 options={"c-stack": "1", "c-ante": "1"})
+    play_until(page, ".turn-banner [data-leave]",
+               ["[data-act=confirm]", "[data-act=check]", "[data-act=call]", "[data-act=pass]"],
+               seconds=30)
+    banner = page.locator(".turn-banner").inner_text()
+    assert "You are out of chips." in banner or "Waiting for players with chips (1/2 have chips)" in banner, banner
+    page.click(".turn-banner [data-leave]")
+    page.wait_for_selector("#c-game")

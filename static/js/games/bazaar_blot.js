@@ -1,7 +1,7 @@
 // Bazaar Blot table: four seats around a trick, the auction, the bidding box, the deal summary.
 
 import { h } from "../util.js";
-import { t } from "../i18n.js";
+import { t, reasonText } from "../i18n.js";
 import { frenchCard, backs, suitSym, cardText } from "../cards.js";
 import { parseEntry, actButton } from "../actions.js";
 import { seatBadge, row } from "./common.js";
@@ -197,5 +197,6 @@ export function summary(outcome, ctx) {
   const last = d.deals?.[d.deals.length - 1];
   return h("div", { class: "match-summary" },
     h("h2", {}, t("blot.match_over", { team: (d.winner_team ?? 0) + 1, a: totals[0], b: totals[1] })),
+    h("p", { "data-reason": outcome.reason }, reasonText(outcome.reason)),
     last ? dealSummary(last, ctx) : null);
 }

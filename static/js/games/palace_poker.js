@@ -1,7 +1,7 @@
 // Palace Poker table: banners, soldiers, own palace, battles with target choice, call/raise/fold.
 
 import { h } from "../util.js";
-import { t } from "../i18n.js";
+import { t, tn, reasonText } from "../i18n.js";
 import { frenchCard, cardText } from "../cards.js";
 import { parseEntry, actButton, rangeControl, cardPicker } from "../actions.js";
 import { seatBadge, row, returnsTable } from "./common.js";
@@ -12,7 +12,7 @@ export function board(ctx) {
   const seats = h("div", { class: "ring" }, v.seats.map((s) => {
     const gs = s.seat;
     const out = !s.in_hand;
-    const facts = [t("table.chips", { n: s.chips }), s.committed ? t("pp.committed", { n: s.committed }) : null,
+    const facts = [tn("table.chips", s.chips, { n: s.chips }), s.committed ? t("pp.committed", { n: s.committed }) : null,
       s.in_hand ? t("pp.attack_cost", { n: s.attack_cost }) : t("pp.folded")].filter(Boolean).join(" · ");
     const shown = revealed[gs] || revealed[String(gs)];
     return h("div", { class: `ring-seat${out ? " folded" : ""}` },
@@ -77,7 +77,11 @@ export function describe(ev, ctx) {
     case "battle_result":
       if (ev.tie) return t("pp.battle_tie");
       return t("pp.battle_result", { name: ctx.name(ev.winner), loser: ctx.name(ev.loser) });
-    case "hand_end": return t("pp.hand_end", { names: (ev.winners || []).map((s) => ctx.name(s)).join(", "), pot: ev.pot });
+    case "hand_end": {
+      const winners = ev.winners || [];
+      return `${tn("pp.hand_end", winners.length, { names: winners.map((s) => ctx.name(s)).join(", "), pot: ev.pot })}${
+        ev.reason && ev.reason !== "showdown" ? ` (${reasonText(ev.reason)})` : ""}`;
+    }
     default: return undefined;
   }
 }
@@ -85,7 +89,7 @@ export function describe(ev, ctx) {
 export function summary(outcome, ctx) {
   const d = outcome.detail || {};
   return h("div", { class: "hand-summary" },
-    h("h2", {}, t("pp.winners", { names: (d.winners || []).map((s) => ctx.name(s)).join(", ") })),
-    h("p", {}, `${outcome.reason} · ${t("pp.pot")} ${d.pot ?? ""}`),
+    h("h2", {}, tn("pp.winners", (d.winners || []).length, { names: (d.winners || []).map((s) => ctx.name(s)).join(", ") })),
+    h("p", { "data-reason": outcome.reason }, `${reasonText(outcome.reason)} · ${t("pp.pot")} ${d.pot ?? ""}`),
     returnsTable(outcome.returns, ctx, t("pp.returns")));
 }

@@ -1,7 +1,7 @@
 // Soldier's Bluff table: named cards, exchange picker, betting with sliders, showdown.
 
 import { h } from "../util.js";
-import { t } from "../i18n.js";
+import { t, tn, reasonText } from "../i18n.js";
 import { sbCard, sbName, backs } from "../cards.js";
 import { parseEntry, actButton, rangeControl, cardPicker } from "../actions.js";
 import { seatBadge, row, returnsTable } from "./common.js";
@@ -11,13 +11,15 @@ export function board(ctx) {
   const seats = h("div", { class: "ring" }, v.seats.map((s) => {
     const gs = s.seat;
     const facts = [
-      s.in_hand ? t("table.chips", { n: s.chips }) : t("table.out_of_hand"),
+      s.in_hand ? tn("table.chips", s.chips, { n: s.chips }) : t("table.out_of_hand"),
       s.stake ? t("sb.stake", { n: s.stake }) : null,
       s.exchanged !== null && s.exchanged !== undefined ? t("sb.exch", { n: s.exchanged }) : null,
       s.folded ? t("sb.folded") : null,
     ].filter(Boolean).join(" · ");
-    const cards = s.shown ? h("div", { class: "cards shown" }, s.shown.map((c) => sbCard(c, { small: true })))
-      : (gs !== ctx.mySeat && s.in_hand && !s.folded && v.phase !== "over" ? backs(6) : null);
+    // the own hand is drawn once, large, below the seats (shown at a showdown or not)
+    const mine = gs === ctx.mySeat;
+    const cards = s.shown && !mine ? h("div", { class: "cards shown" }, s.shown.map((c) => sbCard(c, { small: true })))
+      : (!mine && s.in_hand && !s.folded && v.phase !== "over" ? backs(6) : null);
     return h("div", { class: `ring-seat${s.folded ? " folded" : ""}` },
       seatBadge(gs, ctx, { dealer: v.dealer, extra: [h("div", { class: "facts" }, facts), cards] }));
   }));
@@ -60,7 +62,7 @@ export function describe(ev, ctx) {
       return t(`sb.${ev.kind}`, { name, stake: ev.stake });
     case "showdown": return `${t("sb.showdown")}: ${Object.entries(ev.hands || {}).map(([s, cs]) =>
       cs ? `${ctx.name(Number(s))} — ${cs.map((c) => sbName(c)).join(", ")}` : "").filter(Boolean).join("; ")}`;
-    case "pot_awarded": return t("sb.pot_awarded", { name, chips: ev.chips });
+    case "pot_awarded": return tn("sb.pot_awarded", ev.chips, { name, chips: ev.chips });
     default: return undefined;
   }
 }
@@ -69,7 +71,7 @@ export function summary(outcome, ctx) {
   const d = outcome.detail || {};
   return h("div", { class: "hand-summary" },
     h("h2", {}, t("sb.winner", { name: ctx.name(d.winner) })),
-    h("p", {}, `${t(`sb.reason.${outcome.reason}`)} · ${t("sb.pot")} ${d.pot}`),
+    h("p", { "data-reason": outcome.reason }, `${reasonText(outcome.reason)} · ${t("sb.pot")} ${d.pot}`),
     d.shown ? h("div", { class: "shown-hands" }, d.shown.map((cs, gs) => cs
       ? h("div", {}, h("strong", {}, ctx.name(gs)), h("div", { class: "cards" }, cs.map((c) => sbCard(c, { small: true }))))
       : null)) : null,
