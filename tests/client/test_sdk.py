@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from clientkit import bot_token, live_server, make_table
 
-from cardhall.client import BuiltinBot, Client, ClientError
+from cardhall.client import BuiltinBot, Client, ClientError, play
 
 BLOT = {"game": "bazaar_blot", "seats": 4, "config": {"target_score": 30}}
 
@@ -128,3 +128,19 @@ async def test_a_game_that_ends_while_disconnected_is_recovered_from_rest() -> N
         assert over.outcome["reason"] == "target_reached" and over.history["seed"]
         assert over.history["id"] == over.game_id
         assert [g.game_id for g in session.games] == [over.game_id]
+
+
+async def test_sdk_bot_and_builtin_bot_keep_dealing_poker_hands() -> None:
+    """An SDK bot is a client like a person: a 2-seat poker table it shares with a built-in
+    rule bot deals hand after hand (the table goes back to ``waiting`` only when no client is
+    connected), so ``play(..., games=3)`` returns three hands."""
+    async with live_server(turn_timeout_seconds=5.0) as live:
+        _, token = await bot_token(live, "sdk-poker")
+        tid = await make_table(live, token, game="soldiers_bluff", seats=2,
+                               bots=[{"seat": 1, "kind": "rule"}])
+        async with asyncio.timeout(60):
+            results = await play(live.ws_url, token, tid, BuiltinBot("soldiers_bluff", "rule", 1),
+                                 games=3)
+        assert len({r.game_id for r in results}) == 3
+        table = live.tables.get(tid)
+        assert table is None or table.hand >= 3

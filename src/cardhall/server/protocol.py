@@ -191,6 +191,9 @@ class SeatPublic(_Msg):
     connected: bool
     stack: int | None = None
     in_hand: bool = False
+    out_of_chips: bool = False
+    """Poker: the holder has fewer chips than the ante, so it sits out every hand; it keeps
+    the seat until it ``leave``s (which frees the seat at once between hands)."""
 
 
 class Welcome(_Msg):

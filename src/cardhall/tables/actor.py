@@ -118,7 +118,9 @@ class Table(GameFlow):
             "version": self.version,
             "num_seats": len(self.seats),
             "seats_taken": sum(1 for s in self.seats if s.taken),
-            "seats": [s.public(self.in_hand(s.index)).model_dump() for s in self.seats],
+            "seats_out_of_chips": sum(1 for s in self.seats if self.out_of_chips(s.index)),
+            "seats": [s.public(self.in_hand(s.index), self.out_of_chips(s.index)).model_dump()
+                      for s in self.seats],
             "hand": self.hand,
             "turn_timeout_seconds": self.spec.turn_timeout_seconds,
             "config": dict(self.spec.config),
