@@ -318,3 +318,18 @@ async def test_builtin_bot_out_of_chips_is_topped_up_and_dealing_goes_on(h: Harn
     await h.advance(table, 2.0)  # the pause ends
     assert table.hand == 2 and table.status == "playing" and table.seat_map == [0, 1]
     assert table.seats[1].stack == 50
+
+
+async def test_quick_seat_prefers_the_fullest_open_table_else_seats_rule_bots(h: Harness) -> None:
+    """``quick_seat`` answers a waiting table with a free seat (the most seats taken first);
+    with none, a new table whose other seats are built-in rule bots, so a lone player starts
+    a game at once."""
+    table, seat = await h.manager.quick_seat("toy_duel")
+    assert seat == 0 and [s.bot_kind for s in table.seats] == [None, "rule"]
+    ana = await h.player("ana")
+    await h.join(table, ana, seat=seat)
+    assert table.status == "playing"
+    empty = await h.manager.create("toy_duel", num_seats=3)
+    half = await h.manager.create("toy_duel", num_seats=3, bots={0: "random"})
+    again, seat = await h.manager.quick_seat("toy_duel")
+    assert again is half and seat == 1 and empty.status == "waiting"
