@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -49,11 +50,14 @@ async def test_arena_against_a_running_server_saves_games_with_bot_seats() -> No
                                   url=base, turn_timeout_seconds=2.0))
         async with live.http as http:
             saved = (await http.get("/api/games?game=palace_poker")).json()["items"]
-    assert {g["id"] for g in saved} == set(res["game_ids"])
-    assert all(s["bot"] for g in saved for s in g["seats"])
-    assert all(s["name"] in ("rule-0", "random-1") for g in saved for s in g["seats"])
-    text = format_table(res)
-    assert "mean return [95% CI]" in text and res["game_ids"][0] in text
+        assert {g["id"] for g in saved} == set(res["game_ids"])
+        assert all(s["bot"] for g in saved for s in g["seats"])
+        assert all(s["name"] in ("rule-0", "random-1") for g in saved for s in g["seats"])
+        text = format_table(res)
+        assert "mean return [95% CI]" in text and res["game_ids"][0] in text
+        async with asyncio.timeout(10):  # abandoned tables close 1 s after the arena leaves
+            while live.tables.list():
+                await asyncio.sleep(0.05)  # polling the lobby, bounded
 
 
 def test_summarize_pools_same_name_seats() -> None:

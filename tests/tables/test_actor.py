@@ -333,3 +333,31 @@ async def test_quick_seat_prefers_the_fullest_open_table_else_seats_rule_bots(h:
     half = await h.manager.create("toy_duel", num_seats=3, bots={0: "random"})
     again, seat = await h.manager.quick_seat("toy_duel")
     assert again is half and seat == 1 and empty.status == "waiting"
+
+
+async def test_tables_everyone_left_after_a_game_close_within_a_second(h: Harness) -> None:
+    """Abandoned tables (a game was played and every client has left) are reaped after
+    ``abandoned_ttl_seconds`` (1 s), not the 300 s idle close: a finished match, and a poker
+    table between hands whose only client left its built-in opponent."""
+    duel, conns = await full_table(h)
+    for _ in range(10):
+        await h.advance(duel, 10.0)
+    assert duel.status == "finished"
+    poker = await h.manager.create("toy_stacks", num_seats=2, starting_stack=50,
+                                   bots={1: "random"})
+    ana = await h.player("ana")
+    await h.join(poker, ana, seat=0)
+    for _ in range(100):
+        if poker.status == "between_hands":
+            break
+        await h.advance(poker, 1.0)
+    assert poker.status == "between_hands"
+    fresh = await h.manager.create("toy_duel", num_seats=2)  # nobody sat yet: not abandoned
+    for table, conn in ((duel, conns[0]), (duel, conns[1]), (poker, ana)):
+        table.post(ClientRequest(conn, p.Leave(type="leave", table_id=table.id)))
+        await h.settle(table)
+    tasks = [h.manager.tasks[duel.id], h.manager.tasks[poker.id]]
+    h.clock.advance(1.0)
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    assert [t.id for t in h.manager.list()] == [fresh.id]
+    assert conns[0].last("left") and ana.last("left")

@@ -302,7 +302,8 @@ class Left(_Msg):
 
 
 class TableClosed(_Msg):
-    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``, ``idle``, ``error``)."""
+    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``, ``idle``,
+    ``abandoned`` (everyone left after a game), ``error``)."""
 
     type: Literal["table_closed"] = "table_closed"
     table_id: str
