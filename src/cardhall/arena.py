@@ -198,6 +198,8 @@ async def run(spec: ArenaSpec) -> dict[str, Any]:
     """
     if spec.games < 1:
         raise ValueError(f"games must be >= 1, got {spec.games}")
+    for name in spec.bots:  # fail before starting anything (one-line ValueError)
+        load_bot(name, spec.game)
     started = time.perf_counter()
     async with contextlib.AsyncExitStack() as stack:
         base = spec.url

@@ -93,11 +93,18 @@ def _arena(args: argparse.Namespace) -> int:
 
     from .arena import ArenaSpec, format_table, run
 
+    try:
+        config = json.loads(args.config)
+    except ValueError as exc:
+        return _error("cli.bad_config", f"--config is not JSON: {exc}", 2)
     spec = ArenaSpec(game=args.game, bots=args.bots.split(","), games=args.games,
                      seed=args.seed, url=args.url, concurrency=args.concurrency,
-                     turn_timeout_seconds=args.turn_timeout, config=json.loads(args.config),
+                     turn_timeout_seconds=args.turn_timeout, config=config,
                      stack=args.stack, store=args.store)
-    result = asyncio.run(run(spec))
+    try:
+        result = asyncio.run(run(spec))
+    except ValueError as exc:  # a bot that cannot be loaded, a bad game count
+        return _error("cli.bad_bot" if "bot " in str(exc) else "cli.bad_argument", str(exc), 2)
     print(json.dumps(result) if args.json else format_table(result))
     return 0
 

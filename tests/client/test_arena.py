@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -49,11 +50,14 @@ async def test_arena_against_a_running_server_saves_games_with_bot_seats() -> No
                                   url=base, turn_timeout_seconds=2.0))
         async with live.http as http:
             saved = (await http.get("/api/games?game=palace_poker")).json()["items"]
-    assert {g["id"] for g in saved} == set(res["game_ids"])
-    assert all(s["bot"] for g in saved for s in g["seats"])
-    assert all(s["name"] in ("rule-0", "random-1") for g in saved for s in g["seats"])
-    text = format_table(res)
-    assert "mean return [95% CI]" in text and res["game_ids"][0] in text
+        assert {g["id"] for g in saved} == set(res["game_ids"])
+        assert all(s["bot"] for g in saved for s in g["seats"])
+        assert all(s["name"] in ("rule-0", "random-1") for g in saved for s in g["seats"])
+        text = format_table(res)
+        assert "mean return [95% CI]" in text and res["game_ids"][0] in text
+        async with asyncio.timeout(10):  # abandoned tables close 1 s after the arena leaves
+            while live.tables.list():
+                await asyncio.sleep(0.05)  # polling the lobby, bounded
 
 
 def test_summarize_pools_same_name_seats() -> None:
@@ -78,3 +82,26 @@ def test_rule_bots_beat_random_over_200_games(capsys: pytest.CaptureFixture[str]
     edge = res["bots"]["rule"]["edge"]
     assert edge["low"] > 0, res["bots"]
     assert res["bots"]["rule"]["mean_return"]["low"] > res["bots"]["random"]["mean_return"]["high"]
+
+
+def test_arena_loads_module_class_from_the_current_directory_and_reports_load_errors(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Any) -> None:
+    """``module:Class`` is found in the current directory (as ``python -m`` would); a bot that
+    cannot be loaded is one JSON error line with exit status 2, not a traceback."""
+    (tmp_path / "cwd_arena_bots.py").write_text(
+        "from arena_bots import FirstLegal\n\n"
+        "class Plain(FirstLegal):\n    pass\n\n"
+        "class NeedsArgs(FirstLegal):\n    def __init__(self, level):\n        self.level = level\n")
+    monkeypatch.chdir(tmp_path)
+    res = arena_json(capsys, "--game", "soldiers_bluff", "--bots", "cwd_arena_bots:Plain,rule",
+                     "--games", "2")
+    assert set(res["bots"]) == {"cwd_arena_bots:Plain", "rule"}
+    for bots, words in [("no_such_module_xyz:Plain,rule", "No module named"),
+                        ("cwd_arena_bots:Missing,rule", "has no 'Missing'"),
+                        ("cwd_arena_bots:NeedsArgs,rule", "no arguments")]:
+        assert main(["arena", "--game", "soldiers_bluff", "--bots", bots, "--games", "1"]) == 2
+        out = capsys.readouterr().out
+        err = json.loads(out)["error"]
+        assert err["code"] == "cli.bad_bot" and words in err["message"], err
+        assert "Traceback" not in out and out.count("\n") == 1

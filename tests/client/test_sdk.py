@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from clientkit import bot_token, live_server, make_table
 
-from cardhall.client import BuiltinBot, Client, ClientError
+from cardhall.client import BuiltinBot, Client, ClientError, play
 
 BLOT = {"game": "bazaar_blot", "seats": 4, "config": {"target_score": 30}}
 
@@ -128,3 +128,40 @@ async def test_a_game_that_ends_while_disconnected_is_recovered_from_rest() -> N
         assert over.outcome["reason"] == "target_reached" and over.history["seed"]
         assert over.history["id"] == over.game_id
         assert [g.game_id for g in session.games] == [over.game_id]
+
+
+class Bankrupting:
+    """A rule bot that, after each hand, empties the built-in opponent's stack on the server
+    (test-only, through the table actor) so every next hand needs the house top-up; without
+    it the table went back to ``waiting`` and ``play`` never returned."""
+
+    def __init__(self, table: Any) -> None:
+        self.inner = BuiltinBot("soldiers_bluff", "rule", 1)
+        self.table = table
+        self.emptied = 0
+
+    def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return self.inner.choose(view, legal)
+
+    async def on_game_over(self, msg: Any) -> None:
+        def empty(t: Any) -> None:
+            if t.status == "between_hands":
+                t.seats[1].stack = 0
+                t.seats[0].stack = 200  # and keeps ours from running out (that ends play())
+                self.emptied += 1
+
+        await self.table.call(empty)
+
+
+async def test_sdk_bot_and_builtin_bot_keep_dealing_poker_hands() -> None:
+    """An SDK bot is a client like a person: a 2-seat poker table it shares with a built-in
+    rule bot deals hand after hand, even when the built-in bot has lost all its chips (the
+    house tops it up), so ``play(..., games=3)`` returns three hands."""
+    async with live_server(turn_timeout_seconds=5.0, next_hand_pause_seconds=1.0) as live:
+        _, token = await bot_token(live, "sdk-poker")
+        tid = await make_table(live, token, game="soldiers_bluff", seats=2,
+                               bots=[{"seat": 1, "kind": "rule"}])
+        bot = Bankrupting(live.tables.get(tid))
+        async with asyncio.timeout(60):
+            results = await play(live.ws_url, token, tid, bot, games=3)
+        assert len({r.game_id for r in results}) == 3 and bot.emptied >= 2

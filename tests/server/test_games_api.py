@@ -14,8 +14,8 @@ T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 
 async def _seed(client: httpx.AsyncClient) -> None:
     store = client._transport.app.state.store  # type: ignore[attr-defined]
-    specs = [("g0", "blot", 0, "p1"), ("g1", "poker", 10, "p2"), ("g2", "blot", 20, "p2"),
-             ("g3", "blot", 30, None)]
+    specs = [("g0", "bazaar_blot", 0, "p1"), ("g1", "palace_poker", 10, "p2"), ("g2", "bazaar_blot", 20, "p2"),
+             ("g3", "bazaar_blot", 30, None)]
     for gid, game, minutes, pid in specs:
         ended = T0 + timedelta(minutes=minutes)
         await store.save_game(
@@ -36,7 +36,7 @@ async def test_list_shape(client: httpx.AsyncClient) -> None:
     body = (await client.get("/api/games")).json()
     assert body["limit"] == 50 and body["offset"] == 0 and body["next_offset"] is None
     first: dict[str, Any] = body["items"][0]
-    assert first["id"] == "g3" and first["game"] == "blot" and first["table_id"] == "t9"
+    assert first["id"] == "g3" and first["game"] == "bazaar_blot" and first["table_id"] == "t9"
     assert datetime.fromisoformat(first["ended_at"]) == T0 + timedelta(minutes=30)
     assert first["outcome"] == {"winner": 0}
     assert first["seats"] == [
@@ -47,9 +47,9 @@ async def test_list_shape(client: httpx.AsyncClient) -> None:
 async def test_filters(client: httpx.AsyncClient) -> None:
     await _seed(client)
     assert await _ids(client, "") == ["g3", "g2", "g1", "g0"]
-    assert await _ids(client, "?game=blot") == ["g3", "g2", "g0"]
+    assert await _ids(client, "?game=bazaar_blot") == ["g3", "g2", "g0"]
     assert await _ids(client, "?player=p2") == ["g2", "g1"]
-    assert await _ids(client, "?player=p2&game=blot") == ["g2"]
+    assert await _ids(client, "?player=p2&game=bazaar_blot") == ["g2"]
     assert await _ids(client, "?since=2026-03-01T10:10:00Z") == ["g3", "g2", "g1"]
     assert await _ids(client, "?until=2026-03-01T10:10:00") == ["g0"]  # naive = UTC
     assert await _ids(client, "?since=2026-03-01T12:05:00%2B02:00&until=2026-03-01T10:25:00Z") \
@@ -74,8 +74,18 @@ async def test_get_history_and_404(client: httpx.AsyncClient) -> None:
     await _seed(client)
     r = await client.get("/api/games/g1")
     assert r.status_code == 200
-    assert r.json() == {"format": "cardhall-history/1", "game": "poker", "id": "g1",
+    assert r.json() == {"format": "cardhall-history/1", "game": "palace_poker", "id": "g1",
                         "actions": []}
     r = await client.get("/api/games/nope")
     assert r.status_code == 404
     assert r.json()["error"]["code"] == "game.not_found"
+
+
+async def test_unknown_game_filter_is_422_like_creating_a_table(
+        client: httpx.AsyncClient) -> None:
+    """``?game=blot`` (no such game) is refused as ``POST /api/tables`` refuses it, not an
+    empty 200 page."""
+    await _seed(client)
+    r = await client.get("/api/games?game=blot")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "engine.unknown_game"
+    assert "blot" in r.json()["error"]["message"]

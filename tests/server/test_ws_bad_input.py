@@ -122,3 +122,27 @@ async def test_table_errors_change_nothing(toy: None) -> None:
             # and the right move still works on the same connection
             await mover.send(act(good))
             assert (await mover.expect("accepted"))["version"] == v + 1
+
+
+async def test_an_invalid_message_of_a_known_type_names_it_in_request(toy: None) -> None:
+    """``request`` names the refused message whenever its ``type`` is known (extra or bad
+    fields); an unknown type has no request to name."""
+    async with live_server() as live:
+        _, token = await live.player("ana")
+        async with client(live, token) as c:
+            err = await error_for(c, {"type": "ping", "rid": "r1", "bogus": 1})
+            assert err["code"] == "protocol.extra_field"
+            assert err["request"] == {"type": "ping", "rid": "r1", "action_id": None}
+            err = await error_for(c, {"type": "act", "table_id": "t", "version": "x",
+                                      "action_id": "a9", "action": {}})
+            assert err["code"] == "protocol.invalid_field"
+            assert err["request"] == {"type": "act", "rid": None, "action_id": "a9"}
+            err = await error_for(c, {"type": "shout", "rid": "r2"})
+            assert err["code"] == "protocol.unknown_type" and err["request"] is None
+
+
+def test_client_types_are_the_protocols() -> None:
+    from cardhall.server import protocol as p
+    from cardhall.server.ws import CLIENT_TYPES
+
+    assert set(p.CLIENT.json_schema()["discriminator"]["mapping"]) == CLIENT_TYPES

@@ -6,6 +6,7 @@ typed error and changes nothing)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -71,6 +72,8 @@ async def test_random_traffic_never_breaks_a_table(
     rng = random.Random(game)
     n = 4 if game == "bazaar_blot" else 3
     table = await h.manager.create(game, num_seats=n, bots={n - 1: "random"})
+    # everyone leaving between hands would (rightly) reap the table after 1 s; keep it open
+    table.spec = dataclasses.replace(table.spec, abandoned_ttl_seconds=1e9)
     conns = [await h.player(f"p{i}") for i in range(5)]
     for step in range(1500):
         conn = rng.choice(conns)

@@ -16,6 +16,7 @@ the server runtime::
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from ..server.protocol import GameOver
@@ -36,10 +37,17 @@ async def play(url: str, token: str, table_id: str, bot: Any, *, seat: int | Non
 
     Raises:
         ClientError: authentication or the join was refused.
-        TableClosedError: the table closed before ``games`` games ended.
+        TableClosedError: the table closed (or, poker, the seat ran out of chips) before
+            ``games`` games ended; the seat is left all the same.
     """
     async with Client(url, token) as client:
         table = await client.join(table_id, bot, seat=seat)
-        results = [await table.next_game_over() for _ in range(games)]
+        try:
+            results = [await table.next_game_over() for _ in range(games)]
+        except TableClosedError:
+            if table.closed is not None and "out of chips" in table.closed:
+                with contextlib.suppress(ClientError, TimeoutError):
+                    await client.leave(table_id)
+            raise
         await client.leave(table_id)
         return results

@@ -8,8 +8,11 @@ define ``on_game_over(message)`` and ``on_error(message)``; both are optional.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import random
+import sys
 from collections.abc import Awaitable
 from typing import Any, Protocol
 
@@ -52,20 +55,52 @@ BUILTIN = ("random", "rule")
 
 
 def load_bot(spec: str, game: str, seed: int | None = None) -> Any:
-    """The bot named by ``spec``: a built-in kind (``random``, ``rule``) or ``module:Class``
-    (instantiated with no arguments; the module must be importable).
+    """The bot named by ``spec``: a built-in kind (``random``, ``rule``) or ``module:Class``.
+
+    ``module`` is imported like ``python -m`` would: the current directory is searched first
+    (so ``mybots:Plain`` finds ``./mybots.py``), then ``sys.path``. ``Class`` is called with
+    **no arguments** and the instance must have a ``choose`` method.
 
     Raises:
-        ValueError: ``spec`` is neither, or the class has no ``choose``.
-        ImportError / AttributeError: the module or class does not exist.
+        ValueError: ``spec`` is neither form, the module cannot be imported (or fails while
+            importing), it has no such class, the class cannot be built without arguments, or
+            the bot has no ``choose``; the message is one line naming ``spec`` and the cause.
     """
     if spec in BUILTIN:
         return BuiltinBot(game, spec, seed)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise ValueError(f"bot {spec!r} is neither {' nor '.join(BUILTIN)} nor module:Class")
-    cls = getattr(importlib.import_module(module_name), attr)
-    bot = cls()
+    try:
+        module = _import_from_cwd(module_name)
+    except Exception as exc:  # ImportError, SyntaxError, or whatever the module raised
+        raise ValueError(f"bot {spec!r}: cannot import {module_name!r}: "
+                         f"{type(exc).__name__}: {_one_line(exc)}") from exc
+    cls = getattr(module, attr, None)
+    if cls is None:
+        raise ValueError(f"bot {spec!r}: module {module_name!r} has no {attr!r}")
+    try:
+        bot = cls()
+    except Exception as exc:
+        raise ValueError(f"bot {spec!r}: {attr}() (built with no arguments) failed: "
+                         f"{type(exc).__name__}: {_one_line(exc)}") from exc
     if not callable(getattr(bot, "choose", None)):
         raise ValueError(f"bot {spec!r} has no choose(view, legal_actions) method")
     return bot
+
+
+def _import_from_cwd(module_name: str) -> Any:
+    """Import ``module_name`` with the current directory first on the path (as ``python -m``
+    does), restoring ``sys.path`` afterwards."""
+    cwd = os.getcwd()
+    sys.path.insert(0, cwd)
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(cwd)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else "(no message)"

@@ -119,7 +119,8 @@ class TableSession:
         """Wait for the next ``game_over`` at this table.
 
         Raises:
-            TableClosedError: the table closed or the seat was taken over first.
+            TableClosedError: the table closed, the seat was taken over, or (poker) the seat
+            ran out of chips first.
         """
         msg = await self._game_over.get()
         if msg is None:
@@ -135,6 +136,12 @@ class TableSession:
                       seat_token=self.seat_token)
 
     # ----- decisions ------------------------------------------------------------------------
+    @staticmethod
+    def _out_of_chips(st: p.State) -> bool:
+        """A poker seat that can no longer be dealt in: no game will end for it here."""
+        return (st.seat is not None and st.status != "playing"
+                and any(s.seat == st.seat and s.out_of_chips for s in st.seats))
+
     def _needs_decision(self, st: p.State) -> bool:
         """This seat's turn (``to_act[0]``) with legal actions; out-of-turn options (Blot's
         contra by an opponent) only for a bot with ``out_of_turn = True``."""
@@ -155,6 +162,9 @@ class TableSession:
             return  # an older snapshot overtaken by a newer one
         self.state = st
         self._check_missed(st)
+        if self._out_of_chips(st) and self.closed is None:
+            self.close("this seat is out of chips (fewer than the ante); leave to free it")
+            return
         if old is not None and st.version == old.version and (
                 (self._task is not None and not self._task.done())
                 or (self._pending is not None and self._pending.version == st.version)):

@@ -191,6 +191,9 @@ class SeatPublic(_Msg):
     connected: bool
     stack: int | None = None
     in_hand: bool = False
+    out_of_chips: bool = False
+    """Poker: the holder has fewer chips than the ante, so it sits out every hand; it keeps
+    the seat until it ``leave``s (which frees the seat at once between hands)."""
 
 
 class Welcome(_Msg):
@@ -299,7 +302,8 @@ class Left(_Msg):
 
 
 class TableClosed(_Msg):
-    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``, ``idle``, ``error``)."""
+    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``, ``idle``,
+    ``abandoned`` (everyone left after a game), ``error``)."""
 
     type: Literal["table_closed"] = "table_closed"
     table_id: str

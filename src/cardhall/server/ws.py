@@ -100,8 +100,8 @@ class Session:
                 return
 
     def error(self, code: str, message: str, req: Any = None, table_id: str | None = None) -> None:
-        ref = None
-        if isinstance(req, BaseModel):
+        ref = req if isinstance(req, p.RequestRef) else None
+        if isinstance(req, BaseModel) and ref is None:
             ref = p.RequestRef(type=getattr(req, "type", None), rid=getattr(req, "rid", None),
                                action_id=getattr(req, "action_id", None))
         self.conn.send(p.Error(code=code, message=message, table_id=table_id, request=ref))
@@ -153,7 +153,8 @@ class Session:
         try:
             return p.CLIENT.validate_python(raw)
         except ValidationError as exc:
-            self.error(p.error_code_for(exc), p.describe(exc), table_id=_str(raw.get("table_id")))
+            self.error(p.error_code_for(exc), p.describe(exc), _ref_of(raw),
+                       table_id=_str(raw.get("table_id")))
             return None
 
     async def _dispatch(self, msg: Any) -> None:
@@ -202,6 +203,18 @@ class Session:
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and len(value) <= 64 else None
+
+
+CLIENT_TYPES = frozenset({"hello", "join", "act", "leave", "ping", "resync"})
+
+
+def _ref_of(raw: dict[str, Any]) -> p.RequestRef | None:
+    """The ``request`` of an error answering an invalid message whose ``type`` is known (its
+    ``rid``/``action_id`` when they are short strings); ``None`` for an unknown type."""
+    kind = raw.get("type")
+    if kind not in CLIENT_TYPES:
+        return None
+    return p.RequestRef(type=kind, rid=_str(raw.get("rid")), action_id=_str(raw.get("action_id")))
 
 
 @router.websocket("/ws")

@@ -56,6 +56,7 @@ class TableSpec:
         bot_delay_seconds: a bot's thinking time before it acts.
         idle_ttl_seconds: an idle table (finished, or waiting with no person connected) closes
             after this long.
+        abandoned_ttl_seconds: see the attribute.
     """
 
     game: str
@@ -67,6 +68,9 @@ class TableSpec:
     next_hand_pause_seconds: float = 3.0
     bot_delay_seconds: float = 0.5
     idle_ttl_seconds: float = 300.0
+    abandoned_ttl_seconds: float = 1.0
+    """An abandoned table (a game was played, and every client has left its seat since)
+    closes after this long instead of ``idle_ttl_seconds``."""
 
 
 class Table(GameFlow):
@@ -93,6 +97,8 @@ class Table(GameFlow):
         self._reap_handle: Handle | None = None
         self.stopped = False
         self.games_saved = 0
+        self.had_client = False
+        """Whether a client (person or SDK bot) ever held a seat here."""
         GameFlow.__init__(self)
 
     # ----- outside interface ----------------------------------------------------------------
@@ -118,7 +124,9 @@ class Table(GameFlow):
             "version": self.version,
             "num_seats": len(self.seats),
             "seats_taken": sum(1 for s in self.seats if s.taken),
-            "seats": [s.public(self.in_hand(s.index)).model_dump() for s in self.seats],
+            "seats_out_of_chips": sum(1 for s in self.seats if self.out_of_chips(s.index)),
+            "seats": [s.public(self.in_hand(s.index), self.out_of_chips(s.index)).model_dump()
+                      for s in self.seats],
             "hand": self.hand,
             "turn_timeout_seconds": self.spec.turn_timeout_seconds,
             "config": dict(self.spec.config),
@@ -171,7 +179,7 @@ class Table(GameFlow):
                     await self.start_game_if_ready()
             case Reap(version):
                 if version == self.version and self.idle():
-                    self._close("idle")
+                    self._close("abandoned" if self.abandoned() else "idle")
                     return True
             case Control(fn, future):
                 try:
@@ -284,6 +292,7 @@ class Table(GameFlow):
         self.spectators.pop(conn.id, None)
         stack = self.spec.starting_stack if self.rules.uses_stacks else None
         is_bot = bot_kind is not None or conn.player.is_bot  # built-in, or a bot identity
+        self.had_client = self.had_client or bot_kind is None
         token = seat.take(conn.player.id, conn.player.name, bot=is_bot,
                           bot_kind=bot_kind, stack=stack)
         seat.conn = conn
@@ -427,7 +436,14 @@ class Table(GameFlow):
     def idle(self) -> bool:
         """Finished, or waiting with no client (only built-in bots, or nobody, or only clients
         whose sockets are gone) connected. SDK bots are clients."""
-        return self.status == "finished" or (self.status == "waiting" and not self.people_present())
+        return (self.status == "finished" or (self.status == "waiting" and not self.people_present())
+                or self.abandoned())
+
+    def abandoned(self) -> bool:
+        """A game was played here with a client (person or SDK bot) seated, none is running, and
+        no client holds a seat any more: everyone left (only built-in bots, or nobody, remain)."""
+        return self.had_client and self.hand > 0 and self.status != "playing" and not any(
+            s.taken and s.bot_kind is None for s in self.seats)
 
     def people_present(self, among: list[int] | None = None) -> bool:
         """Whether a client (a person or an SDK bot, not a built-in bot) holding one of the seats
@@ -442,8 +458,9 @@ class Table(GameFlow):
             self._reap_handle.cancel()
             self._reap_handle = None
         if self.idle():
-            self._reap_handle = self.clock.call_later(self.spec.idle_ttl_seconds, self.post,
-                                                      Reap(self.version))
+            ttl = self.spec.abandoned_ttl_seconds if self.abandoned() \
+                else self.spec.idle_ttl_seconds
+            self._reap_handle = self.clock.call_later(ttl, self.post, Reap(self.version))
 
     def _cancel_timers(self) -> None:
         for h in (self._deadline_handle, self._pause_handle, self._reap_handle):

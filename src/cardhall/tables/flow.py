@@ -91,13 +91,28 @@ class GameFlow:
         return out + list(self.spectators.values())
 
     # ----- start ----------------------------------------------------------------------------
+    def min_chips(self) -> int:
+        """Chips a seat needs to be dealt in (poker games): the game's ante (``ante_chips()``
+        or ``ante`` of its config), at least 1."""
+        ante = getattr(self.config, "ante_chips", None)
+        value = ante() if callable(ante) else getattr(self.config, "ante", None)
+        return max(1, value if isinstance(value, int) else 1)
+
+    def out_of_chips(self, seat: int) -> bool:
+        """Whether table seat ``seat`` is taken by a holder with too few chips to be dealt in
+        (poker games; it sits out until its holder leaves)."""
+        s = self.seats[seat]
+        return (self.rules.uses_stacks and s.taken and s.stack is not None
+                and s.stack < self.min_chips())
+
     def _eligible(self) -> list[int]:
-        uses_stacks = self.rules.uses_stacks
         return [s.index for s in self.seats
-                if s.taken and not s.leaving and (not uses_stacks or (s.stack or 0) > 0)]
+                if s.taken and not s.leaving and not self.out_of_chips(s.index)]
 
     async def start_game_if_ready(self) -> bool:
         """Start the next game if the table is ready; returns whether one started."""
+        if self.rules.uses_stacks:
+            self._top_up_builtin_bots()
         eligible = self._eligible()
         full = all(s.taken for s in self.seats)
         if self.status == "waiting":
@@ -204,7 +219,8 @@ class GameFlow:
             table_id=self.id, version=self.version, game=self.rules.name,
             status=self.status,  # type: ignore[arg-type]
             hand=self.hand, seat=seat, game_seat=gs, seat_map=list(self.seat_map),
-            seats=[s.public(self.in_hand(s.index)) for s in self.seats],
+            seats=[s.public(self.in_hand(s.index), self.out_of_chips(s.index))
+                   for s in self.seats],
             view=view, legal_actions=legal or [], to_act=to_act or [], timer_seat=timer,
             deadline_ms=self.deadline_ms() if timer is not None else None,
             turn_timeout_ms=round(self.spec.turn_timeout_seconds * 1000),
@@ -228,6 +244,7 @@ class GameFlow:
             for gs, ts in enumerate(self.seat_map):
                 seat = self.seats[ts]
                 seat.stack = (seat.stack or 0) + outcome.returns[gs]
+            self._top_up_builtin_bots()
         if any(s.leaving for s in self.seats):
             for s in self.seats:
                 if s.leaving:
@@ -238,6 +255,13 @@ class GameFlow:
             self.arm_pause(self.spec.next_hand_pause_seconds)
         else:
             self.arm_reap()
+
+    def _top_up_builtin_bots(self) -> None:
+        """A built-in bot's seat out of chips gets the table's starting stack again (the house
+        bankrolls its bots), so a client playing against built-in bots keeps being dealt."""
+        for s in self.seats:
+            if s.bot_kind is not None and not s.leaving and self.out_of_chips(s.index):
+                s.stack = self.spec.starting_stack
 
     def finished_history(self, ended_at: datetime) -> dict[str, Any]:
         """The finished history document with the stored-game fields and the revealed seed."""

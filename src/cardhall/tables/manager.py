@@ -162,14 +162,29 @@ class TableManager:
         return bool(await table.call(lambda t: t.kick_now(seat)))
 
     async def quick_seat(self, game: str) -> tuple[Table, int]:
-        """A waiting table of ``game`` with a free seat (the first one found), else a new one
-        with default settings. Returns ``(table, free seat index)``."""
+        """A seat for a lone player. Returns ``(table, free seat index)``.
+
+        Prefers a live table of ``game`` that deals the player in: ``waiting`` (or, poker,
+        ``between_hands``) with a free seat, the one with the most seats taken first (the
+        closest to starting). When there is none, creates a table with the server's defaults
+        (the game's minimum seats) whose other seats are taken at once by built-in ``rule``
+        bots, so the game starts as soon as the player joins seat 0.
+
+        Raises:
+            UnknownGame: no such game. RuntimeError: too many tables.
+        """
+        open_statuses = ("waiting", "between_hands")
+        best: tuple[int, Table, int] | None = None
         for t in self.list(game):
-            if t.status == "waiting":
-                free = [s.index for s in t.seats if not s.taken]
-                if free:
-                    return t, free[0]
-        table = await self.create(game)
+            free = [s.index for s in t.seats if not s.taken]
+            if t.status in open_statuses and free:
+                taken = len(t.seats) - len(free)
+                if best is None or taken > best[0]:
+                    best = (taken, t, free[0])
+        if best is not None:
+            return best[1], best[2]
+        seats = get_game(game).min_seats
+        table = await self.create(game, bots={s: "rule" for s in range(1, seats)})
         return table, 0
 
     def stats(self) -> dict[str, Any]:

@@ -76,7 +76,7 @@ class Seat:
         while len(self.answers) > RECENT_ACTION_IDS:
             self.answers.popitem(last=False)
 
-    def public(self, in_hand: bool) -> SeatPublic:
+    def public(self, in_hand: bool, out_of_chips: bool = False) -> SeatPublic:
         return SeatPublic(
             seat=self.index,
             name=self.name,
@@ -85,4 +85,5 @@ class Seat:
             connected=self.conn is not None and not self.conn.closed,
             stack=self.stack,
             in_hand=in_hand,
+            out_of_chips=out_of_chips,
         )

@@ -111,3 +111,13 @@ def test_SB_rule5_bad_deals_are_rejected() -> None:
     _rejected(st, None, short, "engine.illegal_action", "5")
     _rejected(st, 0, good, "engine.not_your_turn", "deal")
     _rejected(st, None, {**good, "stock": "x"}, "engine.malformed_action", "'x'")
+
+
+def test_SB_unknown_action_type_lists_only_what_a_seat_may_send() -> None:
+    """The chance action ``deal`` is not offered to a seat in the malformed-action message."""
+    st = _exchange_turn()
+    with pytest.raises(EngineError) as info:
+        st.apply(st.to_act()[0], {"type": "zzz"})
+    assert info.value.code == "engine.malformed_action"
+    assert "'zzz'" in info.value.message and "'exchange'" in info.value.message
+    assert "'deal'" not in info.value.message

@@ -59,7 +59,8 @@ def parse(action: Action) -> Parsed:
     kind = action["type"]
     fields = FIELDS.get(kind)
     if fields is None:
-        raise MalformedAction(f"unknown action type {kind!r}; known: {sorted(FIELDS)}")
+        seat_types = sorted(k for k in FIELDS if k != "deal")  # deal is the chance action
+        raise MalformedAction(f"unknown action type {kind!r}; a seat may send: {seat_types}")
     if set(action) != fields:
         raise MalformedAction(
             f"action {kind!r} takes fields {sorted(fields)}, got {sorted(action, key=str)}"

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from ...engine import EngineError, History, filter_events, replay
+from ...engine import EngineError, History, filter_events, game_names, replay
 from ...storage.interface import GameSummary
 from ...storage.models import as_utc
 from ..deps import StoreDep
@@ -60,7 +60,7 @@ class GamePage(BaseModel):
     next_offset: int | None
 
 
-@router.get("", responses=responses("request.invalid"))
+@router.get("", responses=responses("request.invalid", "engine.unknown_game"))
 async def list_games(
     store: StoreDep,
     game: Annotated[str | None, Query(max_length=32, description="Game name")] = None,
@@ -72,7 +72,11 @@ async def list_games(
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> GamePage:
-    """Finished games filtered by game, player and end time, newest first."""
+    """Finished games filtered by game, player and end time, newest first. 422
+    ``engine.unknown_game`` for a ``game`` no registered game has (as ``POST /api/tables``)."""
+    if game is not None and game not in game_names():
+        raise ApiError("engine.unknown_game",
+                       f"unknown game {game!r}; known: {sorted(game_names())}")
     rows = await store.list_games(
         game=game, player_id=player, since=None if since is None else as_utc(since),
         until=None if until is None else as_utc(until), limit=limit + 1, offset=offset)
