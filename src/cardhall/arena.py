@@ -34,6 +34,7 @@ from typing import Any
 
 import httpx
 
+from .bots.evaluate import interval
 from .client import Client, load_bot
 
 GAME_TIMEOUT_SECONDS = 600.0
@@ -94,16 +95,6 @@ async def local_server(store: str = "memory", **settings: Any) -> AsyncIterator[
                 await task
 
 
-def _interval(samples: list[float]) -> dict[str, float]:
-    """Mean and 95% normal-approximation confidence interval."""
-    mean = statistics.fmean(samples)
-    half = 0.0
-    if len(samples) > 1:
-        z = statistics.NormalDist().inv_cdf(0.975)
-        half = z * statistics.stdev(samples) / len(samples) ** 0.5
-    return {"mean": round(mean, 4), "low": round(mean - half, 4), "high": round(mean + half, 4)}
-
-
 def summarize(lineup: Sequence[str], games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Per bot name: seats, ``mean_return``, ``edge``, ``win_rate`` (each mean + 95% CI).
 
@@ -120,8 +111,8 @@ def summarize(lineup: Sequence[str], games: list[dict[str, Any]]) -> dict[str, d
             own_l.append(own)
             edge_l.append(own - other)
             win_l.append(1.0 if own > other else 0.5 if own == other else 0.0)
-        out[name] = {"seats": list(lineup).count(name), "mean_return": _interval(own_l),
-                     "edge": _interval(edge_l), "win_rate": _interval(win_l)}
+        out[name] = {"seats": list(lineup).count(name), "mean_return": interval(own_l),
+                     "edge": interval(edge_l), "win_rate": interval(win_l)}
     return out
 
 

@@ -109,7 +109,7 @@ def play_match(
     raise RuntimeError(f"{game} seed {seed} did not end within {MAX_STEPS} actions")
 
 
-def _interval(samples: list[float]) -> dict[str, float]:
+def interval(samples: list[float]) -> dict[str, float]:
     """Mean and 95% normal-approximation confidence interval of ``samples``."""
     mean = statistics.fmean(samples)
     half = 0.0
@@ -178,9 +178,9 @@ def compare(
         stats = [[statistics.fmean(b[name][k]) for b in blocks.values()] for k in range(3)]
         result["policies"][name] = {
             "seats": names.count(name),
-            "mean_return": _interval(stats[0]),
-            "edge": _interval(stats[1]),
-            "win_rate": _interval(stats[2]),
+            "mean_return": interval(stats[0]),
+            "edge": interval(stats[1]),
+            "win_rate": interval(stats[2]),
         }
     return result
 
