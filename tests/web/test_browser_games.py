@@ -6,6 +6,7 @@ desktop and phone width. Any console error fails the test (the ``console`` fixtu
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +45,9 @@ def test_bazaar_blot_deal(server: Any, new_page: Any, artifacts: Path) -> None:
                        options={"c-target": "101"})
     _wait_my_turn(page)
     assert page.locator(".hand [data-card]").count() == 8
-    # the bidding box or the play controls come from the legal actions only
-    assert page.locator(".controls [data-act], .board [data-act]").count() > 0
+    # the bidding box or the play controls come from the legal actions only (wait: a bot's
+    # out-of-turn move may redraw the screen between the banner and the controls)
+    page.wait_for_selector(".controls [data-act], .board [data-act]", timeout=20_000)
 
     # a spectator in another browser sees no card hidden from spectators
     spec = new_page()
@@ -210,12 +212,19 @@ def test_palace_poker_hand(server: Any, new_page: Any, artifacts: Path) -> None:
 
 
 def test_lobby_quick_seat_and_sit(server: Any, new_page: Any) -> None:
-    """Quick seat makes a waiting table; a second person sees it listed live and sits."""
+    """Quick seat puts a lone player at a table whose other seats are rule bots, so the hand
+    starts at once; a table with an open seat is listed live and a second person sits there."""
+    aram = new_page()
+    enter(aram, server.url, "Aram")
+    aram.click("[data-quick=soldiers_bluff]")
+    aram.wait_for_url(re.compile(r"#/table/"))
+    aram.wait_for_selector(".board .seat.me")
+    aram.wait_for_function("document.querySelectorAll('.hand [data-card]').length === 6",
+                           timeout=20_000)
     ana = new_page()
     enter(ana, server.url, "Ana")
-    ana.click("[data-quick=soldiers_bluff]")
+    tid = create_table(ana, "soldiers_bluff", seats=2, roles={1: "human"})
     ana.wait_for_selector(".turn-banner:has-text('Waiting for players')")
-    tid = ana.url.split("#/table/")[1].split("/")[0]
     gor = new_page(390, 844)
     enter(gor, server.url, "Gor")
     gor.wait_for_selector(f"[data-table='{tid}'] [data-join]")  # the lobby polls the tables
@@ -225,6 +234,9 @@ def test_lobby_quick_seat_and_sit(server: Any, new_page: Any) -> None:
         page.wait_for_selector(".board .seat:has-text('Ana')")
         page.wait_for_selector(".board .seat:has-text('Gor')")
     # both hold six cards of their own, and neither page shows the other's
+    for page in (ana, gor):
+        page.wait_for_function("document.querySelectorAll('.hand [data-card]').length === 6",
+                               timeout=20_000)
     ana_cards = set(cards_shown(ana))
     gor_cards = set(cards_shown(gor))
     assert len(ana_cards) == 6 and len(gor_cards) == 6 and not ana_cards & gor_cards
