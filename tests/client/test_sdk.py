@@ -33,7 +33,7 @@ class AsyncRule:
 
 
 async def test_one_connection_plays_two_tables_and_watches_a_third() -> None:
-    async with live_server(turn_timeout_seconds=5.0) as live:
+    async with live_server(turn_timeout_seconds=15.0) as live:
         _, token = await bot_token(live, "multi")
         _, other = await bot_token(live, "other")
         t1, t2 = [await make_table(live, token, **blot_table()) for _ in range(2)]
@@ -45,7 +45,7 @@ async def test_one_connection_plays_two_tables_and_watches_a_third() -> None:
             s2 = await client.join(t2, async_bot, seat=0)
             watch = await client.join(t3, spectate=True)
             s3 = await c3.join(t3, BuiltinBot("bazaar_blot", "random", 3))
-            async with asyncio.timeout(60):
+            async with asyncio.timeout(150):
                 g1, g2, g3 = await asyncio.gather(s1.next_game_over(), s2.next_game_over(),
                                                   watch.next_game_over())
             assert s1.seat == 0 and s2.seat == 0 and watch.seat is None
