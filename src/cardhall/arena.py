@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx
 
-from .bots.evaluate import interval
+from .bots.evaluate import interval, result_rows
 from .client import Client, load_bot
 
 GAME_TIMEOUT_SECONDS = 600.0
@@ -223,12 +223,6 @@ def format_table(result: dict[str, Any]) -> str:
     lines = [f"{result['game']}: {result['games']} games through {result['url']} "
              f"(concurrency {result['concurrency']}) in {result['seconds']} s, "
              f"lineup {','.join(result['lineup'])}",
-             f"{'bot':<{width}}{'seats':>6}  {'mean return [95% CI]':<32}{'edge [95% CI]':<32}"
-             "win rate [95% CI]"]
-    for name, s in result["bots"].items():
-        cells = [f"{s[k]['mean']:.3f} [{s[k]['low']:.3f}, {s[k]['high']:.3f}]"
-                 for k in ("mean_return", "edge", "win_rate")]
-        lines.append(f"{name:<{width}}{s['seats']:>6}  {cells[0]:<32}{cells[1]:<32}{cells[2]}")
-    lines.append(f"({result['ci']})")
+             *result_rows("bot", result["bots"], width), f"({result['ci']})"]
     lines.append("game ids: " + " ".join(result["game_ids"]))
     return "\n".join(lines)

@@ -189,14 +189,20 @@ def format_table(result: dict[str, Any]) -> str:
     """A plain-text results table of a :func:`compare` result."""
     lines = [f"{result['game']}: {result['games']} games in {result['blocks']} blocks, "
              f"seed {result['seed']}, lineup {','.join(result['lineup'])}",
-             f"{'policy':<10}{'seats':>6}  {'mean return [95% CI]':<32}{'edge [95% CI]':<32}"
-             "win rate [95% CI]"]
-    for name, s in result["policies"].items():
+             *result_rows("policy", result["policies"], 10), f"({result['ci']})"]
+    return "\n".join(lines)
+
+
+def result_rows(label: str, stats: dict[str, dict[str, Any]], width: int) -> list[str]:
+    """The header and one row per name: seats, mean return, edge and win rate, each
+    ``mean [low, high]`` (the 95% interval of :func:`interval`)."""
+    rows = [f"{label:<{width}}{'seats':>6}  {'mean return [95% CI]':<32}{'edge [95% CI]':<32}"
+            "win rate [95% CI]"]
+    for name, s in stats.items():
         cells = [f"{s[k]['mean']:.3f} [{s[k]['low']:.3f}, {s[k]['high']:.3f}]"
                  for k in ("mean_return", "edge", "win_rate")]
-        lines.append(f"{name:<10}{s['seats']:>6}  {cells[0]:<32}{cells[1]:<32}{cells[2]}")
-    lines.append(f"({result['ci']})")
-    return "\n".join(lines)
+        rows.append(f"{name:<{width}}{s['seats']:>6}  {cells[0]:<32}{cells[1]:<32}{cells[2]}")
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:

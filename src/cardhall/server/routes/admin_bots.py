@@ -7,10 +7,8 @@ the bot's bearer token, shown once (only its hash is stored). See ``docs/bots.md
 
 from __future__ import annotations
 
-import unicodedata
-
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..deps import StoreDep, require_admin
 from ..errors import ApiError, responses
@@ -29,13 +27,6 @@ class BotCreate(BaseModel):
 
     name: PlayerName
     owner_id: str | None = Field(None, max_length=64, description="An existing player's id")
-
-    @field_validator("name")
-    @classmethod
-    def _printable(cls, name: str) -> str:
-        if any(unicodedata.category(ch).startswith("C") for ch in name):
-            raise ValueError("name must not contain control or format characters")
-        return name
 
 
 @router.post("/bots", status_code=201, responses=responses("request.invalid",

@@ -6,7 +6,7 @@ import unicodedata
 from typing import Annotated
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from ...storage.interface import PlayerRecord
 from ..deps import OptionalPlayerDep, PlayerDep, StoreDep
@@ -14,7 +14,16 @@ from ..errors import responses
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
-PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+def _printable(name: str) -> str:
+    """Refuse control and format characters (category C*) in a display name."""
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ValueError("name must not contain control or format characters")
+    return name
+
+
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32),
+                       AfterValidator(_printable)]
+"""A display name: 1-32 printable characters after trimming."""
 
 
 class PlayerCreate(BaseModel):
@@ -24,13 +33,6 @@ class PlayerCreate(BaseModel):
 
     name: PlayerName
     bot: bool = False
-
-    @field_validator("name")
-    @classmethod
-    def _printable(cls, name: str) -> str:
-        if any(unicodedata.category(ch).startswith("C") for ch in name):
-            raise ValueError("name must not contain control or format characters")
-        return name
 
 
 class PlayerPublic(BaseModel):
