@@ -130,6 +130,10 @@ async def test_a_game_that_ends_while_disconnected_is_recovered_from_rest() -> N
         assert [g.game_id for g in session.games] == [over.game_id]
 
 
+DEEP = 100_000
+"""Chips per seat in the top-up test: far beyond what two rule bots stake in a hand."""
+
+
 class Bankrupting:
     """A rule bot that, after each hand, empties the built-in opponent's stack on the server
     (test-only, through the table actor) so every next hand needs the house top-up; without
@@ -147,7 +151,7 @@ class Bankrupting:
         def empty(t: Any) -> None:
             if t.status == "between_hands":
                 t.seats[1].stack = 0
-                t.seats[0].stack = 200  # and keeps ours from running out (that ends play())
+                t.seats[0].stack = DEEP  # and keeps ours from running out (that ends play())
                 self.emptied += 1
 
         await self.table.call(empty)
@@ -159,7 +163,9 @@ async def test_sdk_bot_and_builtin_bot_keep_dealing_poker_hands() -> None:
     house tops it up), so ``play(..., games=3)`` returns three hands."""
     async with live_server(turn_timeout_seconds=5.0, next_hand_pause_seconds=1.0) as live:
         _, token = await bot_token(live, "sdk-poker")
-        tid = await make_table(live, token, game="soldiers_bluff", seats=2,
+        # Deep stacks: the SDK seat must not lose everything in one hand, or play() would end
+        # (out of chips) before the hook above can refill it.
+        tid = await make_table(live, token, game="soldiers_bluff", seats=2, starting_stack=DEEP,
                                bots=[{"seat": 1, "kind": "rule"}])
         bot = Bankrupting(live.tables.get(tid))
         async with asyncio.timeout(60):
