@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT / "src"))
 def serve(port: int, ws: str) -> None:
     import uvicorn
 
+    from cardhall.config import Settings
     from cardhall.server.app import create_app
-    from cardhall.server.settings import Settings
 
     settings = Settings(database_url="memory://", bot_delay_seconds=0.0, ws_rate_per_second=1000,
                         ws_rate_burst=1000)

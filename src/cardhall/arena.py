@@ -65,8 +65,8 @@ async def local_server(store: str = "memory", **settings: Any) -> AsyncIterator[
     themselves anyway), and a long pause between poker hands (the arena leaves after one)."""
     import uvicorn
 
+    from .config import Settings
     from .server.app import create_app
-    from .server.settings import Settings
 
     with tempfile.TemporaryDirectory(prefix="cardhall-arena-") as tmp:
         url = "memory://" if store == "memory" else f"sqlite+aiosqlite:///{Path(tmp) / 'a.db'}"

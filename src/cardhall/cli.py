@@ -112,7 +112,7 @@ def _arena(args: argparse.Namespace) -> int:
 def _db_upgrade(args: argparse.Namespace) -> int:
     import asyncio
 
-    from .server.settings import Settings
+    from .config import Settings
     from .storage.sql import upgrade_database
 
     url = args.url or Settings().database_url

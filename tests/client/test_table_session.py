@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from cardhall.client.table import TableSession
-from cardhall.server import protocol as p
+from cardhall.protocol import messages as p
 
 ENTRY = {"type": "bid", "trump": "h", "min_level": 8, "max_level": 16}
 

@@ -1,5 +1,5 @@
 """Adversarial history documents for ``History.from_json`` and ``cardhall replay``
-(design.md section 4): every bad document is an ``InvalidHistory`` naming the field, and the
+(design.md section 4): every bad document is an ``InvalidHistoryError`` naming the field, and the
 CLI answers with one JSON error object and a non-zero exit, never a Python traceback."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cardhall.cli import main
-from cardhall.engine import History, InvalidHistory
+from cardhall.engine import History, InvalidHistoryError
 
 GOOD: dict[str, Any] = {
     "format": "cardhall-history/1",
@@ -42,7 +42,7 @@ GOOD: dict[str, Any] = {
     ],
 )
 def test_design_4_bad_fields_are_invalid_history_naming_them(patch: dict, needle: str) -> None:
-    with pytest.raises(InvalidHistory) as info:
+    with pytest.raises(InvalidHistoryError) as info:
         History.from_json({**GOOD, **patch})
     assert needle in info.value.message
 

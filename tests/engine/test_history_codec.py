@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardhall.engine import History, InvalidHistory
+from cardhall.engine import History, InvalidHistoryError
 
 DOC = {
     "format": "cardhall-history/1",
@@ -38,5 +38,5 @@ def test_round_trip_keeps_every_field() -> None:
     ],
 )
 def test_invalid_documents_name_the_field(patch: dict, needle: str) -> None:
-    with pytest.raises(InvalidHistory, match=needle):
+    with pytest.raises(InvalidHistoryError, match=needle):
         History.from_json({**DOC, **patch})

@@ -12,9 +12,9 @@ import pytest
 from cardhall.engine import (
     EngineError,
     GameState,
-    IllegalAction,
-    MalformedAction,
-    NotYourTurn,
+    IllegalActionError,
+    MalformedActionError,
+    NotYourTurnError,
     SeededShuffler,
     get_game,
 )
@@ -60,7 +60,7 @@ def bluff_betting() -> GameState:
     return st  # seat 1, round 1
 
 
-M, N, IL = MalformedAction, NotYourTurn, IllegalAction
+M, N, IL = MalformedActionError, NotYourTurnError, IllegalActionError
 BID = {"type": "bid", "level": 9, "trump": "h"}
 CASES: list[tuple[str, Callable[[], GameState], Any, Any, type[EngineError], str]] = [
     # (name, state, seat, action, error, text the message must contain)

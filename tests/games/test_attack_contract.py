@@ -15,7 +15,7 @@ from cardhall.engine import (
     EngineError,
     GameState,
     History,
-    NotYourTurn,
+    NotYourTurnError,
     SeededShuffler,
     get_game,
     replay,
@@ -138,7 +138,7 @@ def test_design_2_a_bad_seat_index_sees_nothing_and_may_do_nothing(
     for upto in (1, 2, 3, len(h.actions) // 2):
         state = replay(h, upto)
         before = fingerprint(state)
-        with pytest.raises(NotYourTurn, match="no seat"):
+        with pytest.raises(NotYourTurnError, match="no seat"):
             state.view(bad)
         assert state.legal_actions(bad) == []
         assert state.timeout_action(bad) is None

@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from cardhall.config import Settings
 from cardhall.server.app import create_app
-from cardhall.server.settings import Settings
 
 ADMIN_TOKEN = "test-admin-token-0123456789"
 

@@ -21,10 +21,10 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from cardhall.bots import RandomPolicy
+from cardhall.config import Settings
 from cardhall.engine.inspect import strings_in
+from cardhall.protocol.messages import SERVER
 from cardhall.server.app import create_app
-from cardhall.server.protocol import SERVER
-from cardhall.server.settings import Settings
 from cardhall.tables.connections import QueueConnection
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))

@@ -11,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
+from cardhall.protocol import messages as p
 from cardhall.server import asyncapi
-from cardhall.server import protocol as p
 
 jsonschema = pytest.importorskip("jsonschema")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from cardhall.config import Settings
 from cardhall.server.app import create_app
-from cardhall.server.settings import Settings
 
 
 def test_healthz() -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from cardhall.server.settings import Settings
+from cardhall.config import Settings
 
 ADMIN = {"Authorization": "Bearer test-admin-token-0123456789"}
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from httpx import ASGITransport, AsyncClient
 
+from cardhall.config import Settings
 from cardhall.server.app import create_app
-from cardhall.server.settings import Settings
 
 
 @pytest.fixture

@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from cardhall.server import protocol as p
+from cardhall.protocol import messages as p
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_committed_schema_equals_the_generated_one() -> None:
     committed = (ROOT / "docs" / "protocol.schema.json").read_text(encoding="utf-8")
-    hint = "regenerate: python -m cardhall.server.protocol > docs/protocol.schema.json"
+    hint = "regenerate: python -m cardhall.protocol.messages > docs/protocol.schema.json"
     assert committed == p.schema_text(), hint
 
 

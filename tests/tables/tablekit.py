@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from toygame import register
 
+from cardhall.config import Settings
 from cardhall.engine.inspect import strings_in
-from cardhall.server import protocol as p
-from cardhall.server.settings import Settings
+from cardhall.protocol import messages as p
 from cardhall.storage.memory import MemoryStore
 from cardhall.tables.actor import Table
 from cardhall.tables.clock import FakeClock

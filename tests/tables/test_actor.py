@@ -8,7 +8,7 @@ from typing import Any
 from tablekit import Harness, LeakCheckingConnection
 
 from cardhall.engine import History, replay
-from cardhall.server import protocol as p
+from cardhall.protocol import messages as p
 from cardhall.tables.messages import ClientRequest, Disconnected
 
 

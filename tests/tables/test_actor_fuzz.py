@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from tablekit import Harness
 
 from cardhall.engine import game_names
-from cardhall.server import protocol as p
+from cardhall.protocol import messages as p
 from cardhall.tables.messages import ClientRequest, Disconnected
 
 WEIRD: list[Any] = [None, True, 0, -1, 1.5, 2**63, "", "Js", "x" * 200, "\u00e9", [], {},

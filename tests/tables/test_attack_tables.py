@@ -7,7 +7,7 @@ import asyncio
 
 from tablekit import Harness, LeakCheckingConnection
 
-from cardhall.server import protocol as p
+from cardhall.protocol import messages as p
 from cardhall.tables.messages import ClientRequest, Close, Disconnected
 
 

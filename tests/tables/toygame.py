@@ -14,7 +14,7 @@ from typing import Any
 
 from cardhall.engine import Event, GameRules, GameState, Outcome
 from cardhall.engine.config import require
-from cardhall.engine.errors import IllegalAction, MalformedAction, NotYourTurn
+from cardhall.engine.errors import IllegalActionError, MalformedActionError, NotYourTurnError
 
 DECK = [f"{r}{s}" for s in "cd" for r in "23456789"]
 
@@ -60,19 +60,19 @@ class ToyState(GameState):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+    def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if seat not in self.to_act():
             return []
         assert self.hands is not None
         return [{"type": "play", "card": c} for c in sorted(self.hands[seat])]
 
-    def timeout_action(self, seat: int) -> dict[str, Any] | None:
+    def _timeout_action(self, seat: int) -> dict[str, Any] | None:
         if seat != self.timer_seat():
             return None
         assert self.hands is not None
         return {"type": "play", "card": min(self.hands[seat], key=lambda c: (rank(c), c))}
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return {
             "hand": None if seat is None or self.hands is None else sorted(self.hands[seat]),
             "hand_sizes": [0 if self.hands is None else len(h) for h in self.hands or []],
@@ -95,7 +95,7 @@ class ToyState(GameState):
 
     def chance_action(self, shuffle: Any) -> dict[str, Any]:
         if not self.chance_due():
-            raise NotYourTurn("no chance action is due")
+            raise NotYourTurnError("no chance action is due")
         cards = shuffle(list(DECK))
         k = self.config.cards_each
         hands = [cards[i * k:(i + 1) * k] for i in range(self.num_seats)]
@@ -104,19 +104,19 @@ class ToyState(GameState):
     def _parse(self, seat: int | None, action: dict[str, Any]) -> Any:
         if seat is None:
             if action.get("type") != "deal" or set(action) != {"type", "hands", "stock"}:
-                raise MalformedAction(f"bad chance action {action!r}")
+                raise MalformedActionError(f"bad chance action {action!r}")
             return action
         if action.get("type") != "play" or set(action) != {"type", "card"}:
-            raise MalformedAction(f"unknown action {action!r}")
+            raise MalformedActionError(f"unknown action {action!r}")
         if action["card"] not in DECK:
-            raise MalformedAction(f"unknown card {action['card']!r}")
+            raise MalformedActionError(f"unknown card {action['card']!r}")
         return action
 
     def _check(self, seat: int | None, parsed: Any) -> None:
         if seat is not None:
             assert self.hands is not None
             if parsed["card"] not in self.hands[seat]:
-                raise IllegalAction(f"card {parsed['card']!r} is not in seat {seat}'s hand")
+                raise IllegalActionError(f"card {parsed['card']!r} is not in seat {seat}'s hand")
 
     def _do(self, seat: int | None, parsed: Any) -> list[Event]:
         if seat is None:

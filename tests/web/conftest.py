@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import uvicorn
 
+from cardhall.config import Settings
 from cardhall.server.app import create_app
-from cardhall.server.settings import Settings
 
 CHROMIUM = os.environ.get("CARDHALL_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from ..server.protocol import GameOver
+from ..protocol.messages import GameOver
 from .bots import Bot, BuiltinBot, load_bot
 from .connection import Client, ClientError
 from .table import TableClosedError, TableSession

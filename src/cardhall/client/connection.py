@@ -1,7 +1,7 @@
 """The SDK's connection: one WebSocket, many tables, reconnect and resume built in.
 
 :class:`Client` opens the socket, authenticates (``hello``), and runs one reader task that
-parses every server message with the protocol models (:data:`cardhall.server.protocol.SERVER`)
+parses every server message with the protocol models (:data:`cardhall.protocol.messages.SERVER`)
 and routes it: answers to requests (matched by ``rid``) to their waiters, table messages to the
 table's :class:`~.table.TableSession`. When the connection drops (anything but a deliberate
 close or a close code in :data:`NO_RECONNECT`) it reconnects with exponential backoff and
@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from ..server import protocol as p
+from ..protocol import messages as p
 from .table import TableSession
 
 log = logging.getLogger("cardhall.client")

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..server import protocol as p
+from ..protocol import messages as p
 
 log = logging.getLogger("cardhall.client")
 
@@ -33,7 +33,7 @@ class TableSession:
     """A joined table. ``seat`` is ``None`` for a spectator.
 
     Attributes:
-        state: the latest ``state`` (a :class:`~cardhall.server.protocol.State`) or ``None``.
+        state: the latest ``state`` (a :class:`~cardhall.protocol.messages.State`) or ``None``.
         games: every ``game_over`` received, in order.
         errors: the last 50 ``error`` messages about this table.
         seat_token: resumes the seat on another connection (``join`` with ``seat_token``).

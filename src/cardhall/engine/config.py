@@ -2,7 +2,7 @@
 
 Each game has one frozen dataclass holding every number and provisional choice of its rules
 spec. :func:`config_from_dict` builds one from a partial JSON object (missing fields take their
-defaults) and rejects unknown fields or values of the wrong type with :class:`InvalidConfig`
+defaults) and rejects unknown fields or values of the wrong type with :class:`InvalidConfigError`
 naming the field; the dataclass's own ``__post_init__`` checks value ranges.
 """
 
@@ -13,7 +13,7 @@ import typing
 from functools import cache
 from typing import Any, TypeVar
 
-from .errors import InvalidConfig
+from .errors import InvalidConfigError
 
 C = TypeVar("C")
 
@@ -56,26 +56,26 @@ def config_from_dict(cls: type[C], data: dict[str, Any] | None) -> C:
     """Build the config dataclass ``cls`` from a partial JSON object.
 
     Raises:
-        InvalidConfig: ``data`` is not an object, names an unknown field, or a value has the
+        InvalidConfigError: ``data`` is not an object, names an unknown field, or a value has the
             wrong type or fails the dataclass's own validation (the message names the field).
     """
     data = {} if data is None else data
     if not isinstance(data, dict):
-        raise InvalidConfig(f"config must be a JSON object, got {type(data).__name__}")
+        raise InvalidConfigError(f"config must be a JSON object, got {type(data).__name__}")
     fields, hints = _schema(cls)  # type: ignore[arg-type]
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
         if key not in fields:
-            raise InvalidConfig(f"unknown config field {key!r} for {cls.__name__}")
+            raise InvalidConfigError(f"unknown config field {key!r} for {cls.__name__}")
         if not _type_ok(value, hints[key]):
-            raise InvalidConfig(f"config field {key!r} has invalid value {value!r}")
+            raise InvalidConfigError(f"config field {key!r} has invalid value {value!r}")
         kwargs[key] = tuple(value) if isinstance(value, list) else value
     try:
         return cls(**kwargs)
-    except InvalidConfig:
+    except InvalidConfigError:
         raise
     except (TypeError, ValueError) as exc:  # pragma: no cover - defensive
-        raise InvalidConfig(str(exc)) from exc
+        raise InvalidConfigError(str(exc)) from exc
 
 
 def config_to_dict(config: Any) -> dict[str, Any]:
@@ -96,6 +96,6 @@ def config_diff(config: Any) -> dict[str, Any]:
 
 
 def require(cond: bool, field: str, value: Any, why: str) -> None:
-    """Raise :class:`InvalidConfig` naming ``field`` and ``value`` unless ``cond`` holds."""
+    """Raise :class:`InvalidConfigError` naming ``field`` and ``value`` unless ``cond`` holds."""
     if not cond:
-        raise InvalidConfig(f"config field {field!r} has invalid value {value!r}: {why}")
+        raise InvalidConfigError(f"config field {field!r} has invalid value {value!r}: {why}")

@@ -1,6 +1,8 @@
-"""The engine's error family (``design.md`` section 2).
+r"""The engine's error family (``design.md`` section 2).
 
 Every error carries a stable, namespaced ``code`` that the server maps onto the wire unchanged.
+The errors a caller's input can cause (every class here but the base) are also
+:class:`ValueError`\ s, so code that knows nothing of the engine can still catch them.
 An error is always raised *before* any state is changed: a rejected action leaves the state
 exactly as it was.
 """
@@ -26,45 +28,45 @@ class EngineError(Exception):
         return f"[{self.code}] {self.message}"
 
 
-class InvalidConfig(EngineError):
+class InvalidConfigError(EngineError, ValueError):
     """A rules config has an unknown field, a value of the wrong type, or an invalid value."""
 
     code = "engine.invalid_config"
 
 
-class UnknownGame(EngineError):
+class UnknownGameError(EngineError, ValueError):
     """No game is registered under the requested name."""
 
     code = "engine.unknown_game"
 
 
-class MalformedAction(EngineError):
+class MalformedActionError(EngineError, ValueError):
     """The action is not a well-formed action of this game (unknown ``type``, missing or extra
     fields, wrong field types, unknown card codes)."""
 
     code = "engine.malformed_action"
 
 
-class NotYourTurn(EngineError):
+class NotYourTurnError(EngineError, ValueError):
     """The seat may not act now (another seat's turn, a chance action is due, or a chance action
     was sent by a seat)."""
 
     code = "engine.not_your_turn"
 
 
-class IllegalAction(EngineError):
+class IllegalActionError(EngineError, ValueError):
     """The action is well formed and the seat may act, but the rules forbid this action now."""
 
     code = "engine.illegal_action"
 
 
-class GameOver(EngineError):
+class GameOverError(EngineError, ValueError):
     """The game has ended; no further action is accepted."""
 
     code = "engine.game_over"
 
 
-class InvalidHistory(EngineError):
+class InvalidHistoryError(EngineError, ValueError):
     """A hand-history document is not valid ``cardhall-history/1``."""
 
     code = "engine.invalid_history"
@@ -74,12 +76,12 @@ ERROR_CODES: dict[str, type[EngineError]] = {
     cls.code: cls
     for cls in (
         EngineError,
-        InvalidConfig,
-        UnknownGame,
-        MalformedAction,
-        NotYourTurn,
-        IllegalAction,
-        GameOver,
-        InvalidHistory,
+        InvalidConfigError,
+        UnknownGameError,
+        MalformedActionError,
+        NotYourTurnError,
+        IllegalActionError,
+        GameOverError,
+        InvalidHistoryError,
     )
 }

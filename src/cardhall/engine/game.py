@@ -14,11 +14,11 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, final
 
 from .actions import Action, copy_json
 from .config import config_from_dict
-from .errors import GameOver, InvalidConfig, MalformedAction, NotYourTurn
+from .errors import GameOverError, InvalidConfigError, MalformedActionError, NotYourTurnError
 from .events import Event
 
 Shuffle = Callable[[list[str]], list[str]]
@@ -53,7 +53,8 @@ class Outcome:
 class GameState(ABC):
     """One game in progress (a hand of poker, a match of Bazaar Blot).
 
-    Subclasses implement the abstract methods; the public :meth:`apply` is final.
+    Subclasses implement the abstract methods; the public :meth:`apply`, :meth:`legal_actions`,
+    :meth:`timeout_action` and :meth:`view` are final: they check the seat, then call the hooks.
     """
 
     config: Any
@@ -83,20 +84,55 @@ class GameState(ABC):
     def is_over(self) -> bool:
         return self.outcome is not None
 
-    @abstractmethod
+    @final
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every legal move of ``seat`` now, as entries (see :mod:`cardhall.engine.actions`);
-        ``[]`` if the seat may not act."""
+        """Every legal move of ``seat`` now, as entries (see :mod:`cardhall.engine.actions`).
 
-    @abstractmethod
+        Final: the engine answers ``[]`` for anything that is not a seat index of this table
+        (``-1``, ``num_seats``, ``True``, ``1.0``) and for a seat not in :meth:`to_act`, and
+        only then asks the game's :meth:`_legal_actions` hook.
+        """
+        if not self.is_seat(seat) or seat not in self.to_act():
+            return []
+        return self._legal_actions(seat)
+
+    @final
     def timeout_action(self, seat: int) -> Action | None:
         """The concrete action the turn timer takes for ``seat`` now, or ``None`` if the seat
-        has no running deadline."""
+        has no running deadline.
+
+        Final: ``None`` for anything that is not a seat index or a seat not in :meth:`to_act`;
+        otherwise the game's :meth:`_timeout_action` hook decides (a rule of the game).
+        """
+        if not self.is_seat(seat) or seat not in self.to_act():
+            return None
+        return self._timeout_action(seat)
+
+    @final
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None`` = spectator), as a fresh JSON object. The only way
+        hidden information leaves the engine besides seat-tagged events.
+
+        Raises:
+            NotYourTurnError: ``seat`` is neither ``None`` nor a seat index of this table
+                (``view(-1)`` never shows the last seat's hand).
+        """
+        self.check_viewer(seat)
+        return self._view(seat)
+
+    # ----- the game's hooks behind the final guards -------------------------------------------
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """Legal entries of ``seat``, which the base has checked is a seat in :meth:`to_act`."""
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None`` = spectator), as JSON. The only way hidden
-        information leaves the engine besides seat-tagged events."""
+    def _timeout_action(self, seat: int) -> Action | None:
+        """The timer's action for ``seat`` (a seat in :meth:`to_act`), or ``None`` if its
+        deadline is not running (e.g. a Blot seat that may only call contra out of turn)."""
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat`` (``None`` or a checked seat index)."""
 
     @abstractmethod
     def hidden_from(self, seat: int | None) -> set[str]:
@@ -112,7 +148,7 @@ class GameState(ABC):
         """The chance action due now, with its outcome drawn through ``shuffle``.
 
         Raises:
-            NotYourTurn: no chance action is due.
+            NotYourTurnError: no chance action is due.
         """
 
     def check_invariants(self) -> list[str]:
@@ -125,10 +161,10 @@ class GameState(ABC):
         return type(seat) is int and 0 <= seat < self.num_seats
 
     def check_viewer(self, seat: int | None) -> None:
-        """Raise :class:`NotYourTurn` unless ``seat`` is ``None`` (spectator) or a seat index.
+        """Raise :class:`NotYourTurnError` unless ``seat`` is ``None`` (spectator) or a seat index.
         Games call it first in ``view`` so that e.g. ``view(-1)`` never shows the last hand."""
         if seat is not None and not self.is_seat(seat):
-            raise NotYourTurn(f"no seat {seat!r} at this table")
+            raise NotYourTurnError(f"no seat {seat!r} at this table")
 
     # ----- transitions --------------------------------------------------------------------
     @abstractmethod
@@ -136,17 +172,18 @@ class GameState(ABC):
         """Validate the action's shape and return the game's parsed form.
 
         Raises:
-            MalformedAction: unknown type, missing/extra fields, bad field types or card codes.
+            MalformedActionError: unknown type, missing/extra fields, bad field types or card codes.
         """
 
     @abstractmethod
     def _check(self, seat: int | None, parsed: Any) -> None:
-        """Raise :class:`IllegalAction` unless the parsed action is legal for ``seat`` now."""
+        """Raise :class:`IllegalActionError` unless the parsed action is legal for ``seat`` now."""
 
     @abstractmethod
     def _do(self, seat: int | None, parsed: Any) -> list[Event]:
         """Apply a validated action; return the events it produced."""
 
+    @final
     def apply(self, seat: int | None, action: Action) -> list[Event]:
         """Apply ``action`` for ``seat`` (``None`` for a chance action) in place.
 
@@ -154,23 +191,23 @@ class GameState(ABC):
             The events produced, each tagged with who may see it.
 
         Raises:
-            GameOver: the game has ended.
-            MalformedAction: the action is not well formed.
-            NotYourTurn: ``seat`` may not act now (or a chance action is due / not due).
-            IllegalAction: the rules forbid this action now (message names the value).
+            GameOverError: the game has ended.
+            MalformedActionError: the action is not well formed.
+            NotYourTurnError: ``seat`` may not act now (or a chance action is due / not due).
+            IllegalActionError: the rules forbid this action now (message names the value).
         """
         if self.outcome is not None:
-            raise GameOver(f"the game is over; action {action!r} rejected")
+            raise GameOverError(f"the game is over; action {action!r} rejected")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise MalformedAction(f"an action must be an object with a string 'type', got {action!r}")
+            raise MalformedActionError(f"an action must be an object with a string 'type', got {action!r}")
         if seat is not None and not self.is_seat(seat):
-            raise NotYourTurn(f"no seat {seat!r} at this table")
+            raise NotYourTurnError(f"no seat {seat!r} at this table")
         parsed = self._parse(seat, action)
         if seat is None:
             if not self.chance_due():
-                raise NotYourTurn(f"no chance action is due; {action['type']!r} rejected")
+                raise NotYourTurnError(f"no chance action is due; {action['type']!r} rejected")
         elif self.chance_due() or seat not in self.to_act():
-            raise NotYourTurn(f"seat {seat} may not act now; to act: {list(self.to_act())}")
+            raise NotYourTurnError(f"seat {seat} may not act now; to act: {list(self.to_act())}")
         self._check(seat, parsed)
         return self._do(seat, parsed)
 
@@ -201,25 +238,25 @@ class GameRules(ABC, Generic[C]):
         """Build and validate a config from a partial JSON object.
 
         Raises:
-            InvalidConfig: unknown field, wrong type or invalid value (the message names it).
+            InvalidConfigError: unknown field, wrong type or invalid value (the message names it).
         """
         return config_from_dict(self.config_cls, data)
 
     def check_setup(self, config: C, num_seats: int, dealer: int, stacks: Sequence[int] | None) -> None:
-        """Raise :class:`InvalidConfig` unless the seats, dealer and stacks fit this game."""
+        """Raise :class:`InvalidConfigError` unless the seats, dealer and stacks fit this game."""
         if type(num_seats) is not int or not self.min_seats <= num_seats <= self.max_seats:
             need = (f"exactly {self.min_seats}" if self.min_seats == self.max_seats
                     else f"{self.min_seats} to {self.max_seats}")
-            raise InvalidConfig(f"{self.name} needs {need} seats, got {num_seats!r}")
+            raise InvalidConfigError(f"{self.name} needs {need} seats, got {num_seats!r}")
         if type(dealer) is not int or not 0 <= dealer < num_seats:
-            raise InvalidConfig(f"dealer {dealer!r} is not a seat of {num_seats}")
+            raise InvalidConfigError(f"dealer {dealer!r} is not a seat of {num_seats}")
         if self.uses_stacks:
             if stacks is None or len(stacks) != num_seats:
-                raise InvalidConfig(f"{self.name} needs one chip stack per seat, got {stacks!r}")
+                raise InvalidConfigError(f"{self.name} needs one chip stack per seat, got {stacks!r}")
             if any(type(s) is not int or s < 0 for s in stacks):
-                raise InvalidConfig(f"chip stacks must be whole non-negative chips, got {stacks!r}")
+                raise InvalidConfigError(f"chip stacks must be whole non-negative chips, got {stacks!r}")
         elif stacks is not None:
-            raise InvalidConfig(f"{self.name} takes no chip stacks, got {stacks!r}")
+            raise InvalidConfigError(f"{self.name} takes no chip stacks, got {stacks!r}")
 
     @abstractmethod
     def new_state(
@@ -228,5 +265,5 @@ class GameRules(ABC, Generic[C]):
         """A new game at its first decision (usually a chance deal).
 
         Raises:
-            InvalidConfig: see :meth:`check_setup`.
+            InvalidConfigError: see :meth:`check_setup`.
         """

@@ -13,7 +13,7 @@ from typing import Any
 
 from .actions import Action, copy_json
 from .config import config_diff
-from .errors import EngineError, InvalidHistory
+from .errors import EngineError, InvalidHistoryError
 from .events import Event
 from .game import GameRules, GameState
 from .registry import get_game
@@ -88,37 +88,37 @@ class History:
         """Parse a history document.
 
         Raises:
-            InvalidHistory: wrong format tag, missing or mistyped fields (message names them).
+            InvalidHistoryError: wrong format tag, missing or mistyped fields (message names them).
         """
         if not isinstance(doc, dict):
-            raise InvalidHistory(f"a history must be a JSON object, got {type(doc).__name__}")
+            raise InvalidHistoryError(f"a history must be a JSON object, got {type(doc).__name__}")
         if doc.get("format", FORMAT) != FORMAT:
-            raise InvalidHistory(f"unsupported format {doc.get('format')!r}; expected {FORMAT!r}")
+            raise InvalidHistoryError(f"unsupported format {doc.get('format')!r}; expected {FORMAT!r}")
         game = doc.get("game")
         if not isinstance(game, str):
-            raise InvalidHistory(f"'game' must be a string, got {game!r}")
+            raise InvalidHistoryError(f"'game' must be a string, got {game!r}")
         seats_raw = doc.get("seats")
         if not isinstance(seats_raw, list) or not seats_raw:
-            raise InvalidHistory(f"'seats' must be a non-empty list, got {seats_raw!r}")
+            raise InvalidHistoryError(f"'seats' must be a non-empty list, got {seats_raw!r}")
         seats = [_seat(i, s) for i, s in enumerate(seats_raw)]
         config = doc.get("config")
         if config is None:
             config = {}
         if not isinstance(config, dict):
-            raise InvalidHistory(f"'config' must be an object, got {config!r}")
+            raise InvalidHistoryError(f"'config' must be an object, got {config!r}")
         dealer = doc.get("dealer", 0)
         if type(dealer) is not int:
-            raise InvalidHistory(f"'dealer' must be a seat index, got {dealer!r}")
+            raise InvalidHistoryError(f"'dealer' must be a seat index, got {dealer!r}")
         stacks = doc.get("stacks")
         if stacks is not None and (
             not isinstance(stacks, list) or any(type(x) is not int for x in stacks)
         ):
-            raise InvalidHistory(f"'stacks' must be null or a list of whole chips, got {stacks!r}")
+            raise InvalidHistoryError(f"'stacks' must be null or a list of whole chips, got {stacks!r}")
         actions_raw = doc.get("actions")
         if actions_raw is None:
             actions_raw = []
         if not isinstance(actions_raw, list):
-            raise InvalidHistory(f"'actions' must be a list, got {actions_raw!r}")
+            raise InvalidHistoryError(f"'actions' must be a list, got {actions_raw!r}")
         actions = [_logged(i, a) for i, a in enumerate(actions_raw)]
         known = {"format", "game", "config", "seats", "dealer", "stacks", "actions"}
         extra = {k: v for k, v in doc.items() if k not in known}
@@ -128,12 +128,12 @@ class History:
 def _seat(i: int, s: Any) -> SeatInfo:
     """Parse ``seats[i]``: ``{"name": str, "bot"?: bool, "player_id"?: str | null}``."""
     if not isinstance(s, dict) or not isinstance(s.get("name", ""), str):
-        raise InvalidHistory(f"seat {i} must be an object with a 'name', got {s!r}")
+        raise InvalidHistoryError(f"seat {i} must be an object with a 'name', got {s!r}")
     bot, player_id = s.get("bot", False), s.get("player_id")
     if type(bot) is not bool:
-        raise InvalidHistory(f"seat {i} has invalid 'bot' {bot!r}; expected true or false")
+        raise InvalidHistoryError(f"seat {i} has invalid 'bot' {bot!r}; expected true or false")
     if player_id is not None and not isinstance(player_id, str):
-        raise InvalidHistory(f"seat {i} has invalid 'player_id' {player_id!r}")
+        raise InvalidHistoryError(f"seat {i} has invalid 'player_id' {player_id!r}")
     return SeatInfo(s.get("name", f"seat {i}"), bot, player_id)
 
 
@@ -141,14 +141,14 @@ def _logged(i: int, a: Any) -> LoggedAction:
     """Parse ``actions[i]``: ``{"seat": int | null, "action": {...}, "timeout"?: bool,
     "t_ms"?: int >= 0}``."""
     if not isinstance(a, dict) or not isinstance(a.get("action"), dict):
-        raise InvalidHistory(f"action {i} must be an object with an 'action' object, got {a!r}")
+        raise InvalidHistoryError(f"action {i} must be an object with an 'action' object, got {a!r}")
     seat, timeout, t_ms = a.get("seat"), a.get("timeout", False), a.get("t_ms")
     if seat is not None and type(seat) is not int:
-        raise InvalidHistory(f"action {i} has invalid seat {seat!r}")
+        raise InvalidHistoryError(f"action {i} has invalid seat {seat!r}")
     if type(timeout) is not bool:
-        raise InvalidHistory(f"action {i} has invalid 'timeout' {timeout!r}; expected true or false")
+        raise InvalidHistoryError(f"action {i} has invalid 'timeout' {timeout!r}; expected true or false")
     if t_ms is not None and (type(t_ms) is not int or t_ms < 0):
-        raise InvalidHistory(f"action {i} has invalid 't_ms' {t_ms!r}; expected whole ms >= 0")
+        raise InvalidHistoryError(f"action {i} has invalid 't_ms' {t_ms!r}; expected whole ms >= 0")
     return LoggedAction(seat, a["action"], timeout, t_ms)
 
 
@@ -167,7 +167,7 @@ def start_state(history: History) -> tuple[GameRules, GameState]:
     """The rules and the initial state a history describes.
 
     Raises:
-        UnknownGame, InvalidConfig: bad game name, config, seats, dealer or stacks.
+        UnknownGameError, InvalidConfigError: bad game name, config, seats, dealer or stacks.
     """
     rules = get_game(history.game)
     config = rules.config(history.config)

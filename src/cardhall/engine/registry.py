@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from .errors import UnknownGame
+from .errors import UnknownGameError
 from .game import GameRules
 
 GAME_MODULES: dict[str, str] = {
@@ -25,17 +25,17 @@ def get_game(name: str) -> GameRules:
     """The rules object registered as ``name``.
 
     Raises:
-        UnknownGame: no such game, or its module is not installed in this build.
+        UnknownGameError: no such game, or its module is not installed in this build.
     """
     module_name = GAME_MODULES.get(name)
     if module_name is None:
-        raise UnknownGame(f"unknown game {name!r}; known: {sorted(GAME_MODULES)}")
+        raise UnknownGameError(f"unknown game {name!r}; known: {sorted(GAME_MODULES)}")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name != module_name:
             raise
-        raise UnknownGame(f"game {name!r} is not available in this build") from exc
+        raise UnknownGameError(f"game {name!r} is not available in this build") from exc
     rules: GameRules = module.RULES
     return rules
 
@@ -46,7 +46,7 @@ def game_names() -> list[str]:
     for name in sorted(GAME_MODULES):
         try:
             get_game(name)
-        except UnknownGame:
+        except UnknownGameError:
             continue
         out.append(name)
     return out

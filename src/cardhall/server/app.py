@@ -13,13 +13,13 @@ from typing import Any
 from fastapi import FastAPI
 
 from .. import __version__
+from ..config import Settings
 from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from ..storage.factory import make_store
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
 from .observability import install_metrics
-from .settings import Settings
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

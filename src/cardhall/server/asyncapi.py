@@ -1,6 +1,6 @@
 """The AsyncAPI 3.0 document of the WebSocket protocol, generated from the pydantic models.
 
-:func:`document` builds it from :mod:`cardhall.server.protocol`: one channel (``/ws``), one
+:func:`document` builds it from :mod:`cardhall.protocol.messages`: one channel (``/ws``), one
 message per model, one ``receive`` operation per client message (what the server receives,
 with the messages that answer it as its ``reply``) and one ``send`` operation per server
 message. Payload schemas are the models' JSON Schemas under ``components/schemas``; error and
@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from . import protocol as p
+from ..protocol import messages as p
 
 ASYNCAPI_VERSION = "3.0.0"
 CHANNEL = "ws"

@@ -13,9 +13,9 @@ from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
+from ..config import Settings
 from ..storage.interface import PlayerRecord, Store
 from .security import authenticate, check_admin
-from .settings import Settings
 
 _player_bearer = HTTPBearer(auto_error=False, scheme_name="PlayerToken",
                             description="The token returned by POST /api/players")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import uvicorn
 
+from ..config import Settings
 from .app import create_app
 from .observability import configure_logging
-from .settings import Settings
 
 
 def serve(host: str | None = None, port: int | None = None) -> None:

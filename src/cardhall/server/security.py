@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hmac
 
+from ..config import Settings
 from ..storage.interface import PlayerRecord, Store
 from .errors import ApiError
-from .settings import Settings
 
 BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
 

@@ -20,14 +20,14 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ValidationError
 
+from ..config import Settings
+from ..protocol import messages as p
 from ..storage.interface import PlayerRecord, Store
 from ..tables.connections import CLOSE, QueueConnection
 from ..tables.manager import TableManager
 from ..tables.messages import ClientRequest, Disconnected
-from . import protocol as p
 from .errors import ApiError
 from .security import authenticate
-from .settings import Settings
 
 log = logging.getLogger(__name__)
 router = APIRouter()

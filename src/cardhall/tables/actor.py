@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import EngineError, GameRules
-from ..server import protocol as p
+from ..protocol import messages as p
 from ..storage.interface import Store
 from .clock import Clock, Handle
 from .connections import Connection

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..bots import Policy
-from ..server import protocol as p
+from ..protocol import messages as p
 from ..storage.interface import PlayerRecord
 from .clock import Clock, Handle
 from .messages import ClientRequest

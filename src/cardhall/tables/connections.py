@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from ..server.protocol import Error
+from ..protocol.messages import Error
 from ..storage.interface import PlayerRecord
 
 _ids = itertools.count(1)
@@ -28,7 +28,7 @@ class Connection(Protocol):
     player: PlayerRecord
 
     def send(self, msg: BaseModel) -> None:
-        """Enqueue ``msg`` (a :mod:`cardhall.server.protocol` server message); never blocks."""
+        """Enqueue ``msg`` (a :mod:`cardhall.protocol.messages` server message); never blocks."""
 
     @property
     def closed(self) -> bool:

@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Event, Recorder, SeatInfo, SeededShuffler, commitment
-from ..server import protocol as p
+from ..protocol import messages as p
 from ..storage.interface import SeatResult
 
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..bots import get_policy, policy_names
-from ..engine import InvalidConfig, get_game
-from ..server.settings import Settings
+from ..config import Settings
+from ..engine import InvalidConfigError, get_game
 from ..storage.interface import Store
 from .actor import Table, TableSpec
 from .bots import BotConnection
@@ -70,7 +70,7 @@ class TableManager:
         """Validate a table request. Returns ``(rules, config, spec)``.
 
         Raises:
-            UnknownGame: no such game. InvalidConfig: bad config, seat count, bot seat or kind,
+            UnknownGameError: no such game. InvalidConfigError: bad config, seat count, bot seat or kind,
             timeout or stack (the message names the value).
         """
         rules = get_game(game)
@@ -82,23 +82,23 @@ class TableManager:
                 else starting_stack
             most = self.settings.max_starting_stack
             if type(stack) is not int or not 0 < stack <= most:
-                raise InvalidConfig(f"starting_stack must be whole chips from 1 to {most}, "
+                raise InvalidConfigError(f"starting_stack must be whole chips from 1 to {most}, "
                                     f"got {stack!r}")
         elif starting_stack is not None:
-            raise InvalidConfig(f"{game} takes no starting_stack, got {starting_stack!r}")
+            raise InvalidConfigError(f"{game} takes no starting_stack, got {starting_stack!r}")
         rules.check_setup(cfg, n, 0, None if stack is None else [stack] * n)
         bots = dict(bots or {})
         for seat, kind in bots.items():
             if not 0 <= seat < n:
-                raise InvalidConfig(f"bot seat {seat!r} is not a seat of {n}")
+                raise InvalidConfigError(f"bot seat {seat!r} is not a seat of {n}")
             if kind not in policy_names():
-                raise InvalidConfig(f"unknown bot kind {kind!r}; known: {policy_names()}")
+                raise InvalidConfigError(f"unknown bot kind {kind!r}; known: {policy_names()}")
         timeout = turn_timeout_seconds
         if timeout is None:
             timeout = self.settings.turn_timeout_seconds
         lo, hi = self.settings.min_turn_timeout_seconds, self.settings.max_turn_timeout_seconds
         if not lo <= timeout <= hi:
-            raise InvalidConfig(f"turn_timeout_seconds {timeout!r} is outside [{lo}, {hi}]")
+            raise InvalidConfigError(f"turn_timeout_seconds {timeout!r} is outside [{lo}, {hi}]")
         spec = TableSpec(game=game, config=dict(config or {}), num_seats=n,
                          turn_timeout_seconds=float(timeout), starting_stack=stack, bots=bots,
                          next_hand_pause_seconds=self.settings.next_hand_pause_seconds,
@@ -110,7 +110,7 @@ class TableManager:
         """Create and start a table; its bots take their seats at once.
 
         Raises:
-            UnknownGame, InvalidConfig: see :meth:`spec_for`. RuntimeError: too many tables.
+            UnknownGameError, InvalidConfigError: see :meth:`spec_for`. RuntimeError: too many tables.
         """
         rules, cfg, spec = self.spec_for(game, **kwargs)
         if len(self.tables) >= self.settings.max_tables:
@@ -171,7 +171,7 @@ class TableManager:
         bots, so the game starts as soon as the player joins seat 0.
 
         Raises:
-            UnknownGame: no such game. RuntimeError: too many tables.
+            UnknownGameError: no such game. RuntimeError: too many tables.
         """
         open_statuses = ("waiting", "between_hands")
         best: tuple[int, Table, int] | None = None

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..server import protocol as p
+from ..protocol import messages as p
 from .connections import Connection
 
 

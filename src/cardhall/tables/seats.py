@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..server.protocol import SeatPublic
+from ..protocol.messages import SeatPublic
 from .connections import Connection
 
 RECENT_ACTION_IDS = 64

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardhall.engine import InvalidConfig
+from cardhall.engine import InvalidConfigError
 from cardhall.games.bazaar_blot.config import BlotConfig
 from cardhall.games.bazaar_blot.scoring import score_deal
 
@@ -62,6 +62,6 @@ def test_section_4_view_teams_is_not_a_shared_global() -> None:
 ])
 def test_BB_config_errors_name_the_field_the_caller_set(patch: dict, field: str,
                                                         value: str) -> None:
-    with pytest.raises(InvalidConfig) as info:
+    with pytest.raises(InvalidConfigError) as info:
         RULES.config(patch)
     assert repr(field) in info.value.message and value in info.value.message

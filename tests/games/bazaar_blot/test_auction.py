@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardhall.engine import IllegalAction, NotYourTurn, is_legal
+from cardhall.engine import IllegalActionError, NotYourTurnError, is_legal
 
 from .helpers import call, dealt
 
@@ -69,7 +69,7 @@ def test_BA_7_after_16_only_pass_contra_or_kapot() -> None:
     calls(state, (1, "16s"))
     types = {e["type"] for e in state.legal_actions(2)}
     assert types == {"kapot", "pass", "contra"}
-    with pytest.raises(IllegalAction, match="17"):
+    with pytest.raises(IllegalActionError, match="17"):
         state.apply(2, {"type": "bid", "level": 17, "trump": "s"})
 
 
@@ -80,7 +80,7 @@ def test_hard_case_11_only_opposing_team_may_over_kapot_once_each() -> None:
     assert {e["type"] for e in state.legal_actions(2)} == {"kapot", "pass", "contra"}
     calls(state, (2, "kapot:c"))
     assert {e["type"] for e in state.legal_actions(3)} == {"pass", "contra"}  # team used it
-    with pytest.raises(IllegalAction, match="kapot"):
+    with pytest.raises(IllegalActionError, match="kapot"):
         state.apply(3, {"type": "kapot", "trump": "h"})
     calls(state, (3, "pass"))
     assert state.legal_actions(0) == [{"type": "pass"}]
@@ -92,14 +92,14 @@ def test_hard_case_12_contra_only_by_opponents_until_partner_calls() -> None:
     state = dealt({})
     calls(state, (1, "9c"))
     assert state.to_act() == (2, 0)
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurnError):
         state.apply(3, {"type": "contra"})  # the bidder's partner, out of turn
     calls(state, (2, "pass"))
-    with pytest.raises(IllegalAction, match="contra"):
+    with pytest.raises(IllegalActionError, match="contra"):
         state.apply(3, {"type": "contra"})  # on its turn, still the bidder's team
     calls(state, (3, "pass"))
     assert state.to_act() == (0,)
-    with pytest.raises(IllegalAction, match="contra"):
+    with pytest.raises(IllegalActionError, match="contra"):
         state.apply(0, {"type": "contra"})  # window closed by S3's pass
     calls(state, (0, "10c"), (1, "contra"))
     assert state.phase == "contra_response" and state.to_act() == (0,)
@@ -127,7 +127,7 @@ def test_hard_case_14_over_partner_only_same_suit() -> None:
     calls(state, (1, "8h"), (2, "pass"))
     bids = [e for e in state.legal_actions(3) if e["type"] in ("bid", "kapot")]
     assert {e["trump"] for e in bids} == {"h"}
-    with pytest.raises(IllegalAction, match="'c'"):
+    with pytest.raises(IllegalActionError, match="'c'"):
         state.apply(3, {"type": "bid", "level": 9, "trump": "c"})
     loose = dealt({}, config={"partner_raise_same_suit": False})
     calls(loose, (1, "8h"), (2, "pass"), (3, "9c"))
@@ -137,7 +137,7 @@ def test_hard_case_14_over_partner_only_same_suit() -> None:
 def test_same_level_other_suit_is_not_a_raise() -> None:
     state = dealt({})
     calls(state, (1, "9h"))
-    with pytest.raises(IllegalAction, match="level 9"):
+    with pytest.raises(IllegalActionError, match="level 9"):
         state.apply(2, {"type": "bid", "level": 9, "trump": "s"})
     calls(state, (2, "11s"))  # jumps allowed
     assert state.bid_level == 11

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardhall.engine import IllegalAction, is_legal
+from cardhall.engine import IllegalActionError, is_legal
 from cardhall.games.bazaar_blot.cards import codes
 from cardhall.games.bazaar_blot.config import BlotConfig
 from cardhall.games.bazaar_blot.declarations import award, combinations, describe
@@ -84,7 +84,7 @@ def test_rule_6_declaration_shown_as_kind_and_value_then_cards_at_trick_2() -> N
     public = state.view(3)["declarations"]
     assert public == [{"seat": 1, "kind": "sequence", "length": 4, "value": 50}]
     assert "7c" in state.hidden_from(3)
-    with pytest.raises(IllegalAction, match="not a combination"):
+    with pytest.raises(IllegalActionError, match="not a combination"):
         state.apply(2, {"type": "play", "card": "7h", "declare": ["Jc", "Qc"]})
     state.apply(2, {"type": "play", "card": "7h", "declare": ["Jc", "Qc", "Kc", "Ac"]})
     for _ in range(2):

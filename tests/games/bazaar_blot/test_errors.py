@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from cardhall.engine import EngineError, GameOver, InvalidConfig, get_game
+from cardhall.engine import EngineError, GameOverError, InvalidConfigError, get_game
 from cardhall.engine.inspect import fingerprint
 from cardhall.games.bazaar_blot.config import BlotConfig
 from cardhall.games.bazaar_blot.state import BlotState
@@ -92,7 +92,7 @@ def test_game_over_rejects_everything() -> None:
         call(state, seat, "pass")
     while not state.is_over:
         state.apply(state.turn, state.timeout_action(state.turn))
-    with pytest.raises(GameOver):
+    with pytest.raises(GameOverError):
         state.apply(1, {"type": "pass"})
 
 
@@ -110,7 +110,7 @@ def test_game_over_rejects_everything() -> None:
     ({"multiplier_scope": "winner_only"}, "multiplier_scope"),
 ])
 def test_config_unknown_or_invalid_field(data: dict[str, Any], named: str) -> None:
-    with pytest.raises(InvalidConfig) as info:
+    with pytest.raises(InvalidConfigError) as info:
         RULES.config(data)
     assert info.value.code == "engine.invalid_config"
     assert named in info.value.message
@@ -120,7 +120,7 @@ def test_config_defaults_and_direct_validation() -> None:
     cfg = RULES.config({})
     assert cfg == BlotConfig() and cfg.target_score == 101 and cfg.max_bid == 16
     assert RULES.config({"target_score": 7}).target_score == 7
-    with pytest.raises(InvalidConfig, match="'left'"):
+    with pytest.raises(InvalidConfigError, match="'left'"):
         BlotConfig(dealer_rotation="up")  # type: ignore[arg-type]
-    with pytest.raises(InvalidConfig, match="exactly 4 seats"):
+    with pytest.raises(InvalidConfigError, match="exactly 4 seats"):
         RULES.new_state(cfg, 3, 0)

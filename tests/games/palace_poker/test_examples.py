@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardhall.engine import IllegalAction
+from cardhall.engine import IllegalActionError
 from cardhall.games.palace_poker import RULES
 from cardhall.games.palace_poker.cards import CANONICAL, lowest_first
 
@@ -63,7 +63,7 @@ def test_PP_E7_forced_discard_after_capture() -> None:
     timeout = state.timeout_action(0)
     assert timeout == discard(*lowest_first(state.soldiers[0])[:3])
     assert timeout == discard("2d", "4d", "6d")
-    rejected_unchanged(state, 0, discard("2d", "4d"), IllegalAction)
+    rejected_unchanged(state, 0, discard("2d", "4d"), IllegalActionError)
     play(state, (0, timeout))
     assert len(state.soldiers[0]) == 5 and state.to_act() == (2,)
 
@@ -90,10 +90,10 @@ def test_PP_E10_illegal_attack_on_same_banner_suit() -> None:
                  [["7c", "7d", "7h"], ["8c", "8d", "8h"]])
     targets = [e["target"] for e in state.legal_actions(0) if e["type"] == "battle"]
     assert targets == [1, 2, 3, 4]
-    msg = rejected_unchanged(state, 0, battle(5), IllegalAction)
+    msg = rejected_unchanged(state, 0, battle(5), IllegalActionError)
     assert "seat 5" in msg and "'c'" in msg
     play(state, (0, STAY), (1, STAY), (2, STAY))
     targets = [e["target"] for e in state.legal_actions(3) if e["type"] == "battle"]
     assert targets == [0, 1, 2, 5]
-    msg = rejected_unchanged(state, 3, battle(4), IllegalAction)
+    msg = rejected_unchanged(state, 3, battle(4), IllegalActionError)
     assert "seat 4" in msg and "'s'" in msg

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardhall.engine import IllegalAction
+from cardhall.engine import IllegalActionError
 from cardhall.engine.events import filter_events
 from cardhall.games.palace_poker import RULES
 from cardhall.games.palace_poker.cards import CANONICAL
@@ -66,15 +66,15 @@ def test_HC_4_banner_suits_distinct_only_within_groups() -> None:
     fresh = RULES.new_state(RULES.config({}), 6, 5, [10] * 6)
     msg = rejected_unchanged(fresh, None, {"type": "deal_banners",
                                            "banners": ["2c", "2d", "2h", "2s", "3c", "4c"],
-                                           "rejected": []}, IllegalAction)
+                                           "rejected": []}, IllegalActionError)
     assert "4c" in msg
     msg = rejected_unchanged(fresh, None, {"type": "deal_banners",
                                            "banners": ["2c", "2c", "2h", "2s", "3c", "4d"],
-                                           "rejected": []}, IllegalAction)
+                                           "rejected": []}, IllegalActionError)
     assert "2c" in msg
     msg = rejected_unchanged(fresh, None, {"type": "deal_banners",
                                            "banners": ["2c", "2d", "2h", "2s", "3c", "4d"],
-                                           "rejected": ["As"]}, IllegalAction)
+                                           "rejected": ["As"]}, IllegalActionError)
     assert "As" in msg, "no player of either group could have rejected a spade"
     fresh.apply(None, {"type": "deal_banners", "banners": ["2c", "2d", "2h", "2s", "3c", "4d"],
                        "rejected": ["Ac", "Kc", "Ad", "Ah", "5c"]})
@@ -201,7 +201,7 @@ def test_HC_10_buy_illegal_only_when_stock_and_discards_are_empty() -> None:
     assert {"type": "buy"} in state.legal_actions(0)
     state.discards = []
     assert {"type": "buy"} not in state.legal_actions(0)
-    msg = rejected_unchanged(state, 0, BUY, IllegalAction)
+    msg = rejected_unchanged(state, 0, BUY, IllegalActionError)
     assert "empty" in msg
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardhall.engine import InvalidConfig
+from cardhall.engine import InvalidConfigError
 from cardhall.engine.inspect import leaks
 from cardhall.games.palace_poker import RULES
 
@@ -54,7 +54,7 @@ def test_section_2_config_defaults_and_validation() -> None:
     for bad, field in [({"structure": "pot_limit"}, "structure"), ({"ante": 0}, "ante"),
                        ({"side_pots": True}, "side_pots"), ({"two_left": "x"}, "two_left"),
                        ({"soldiers_face_up": False}, "soldiers_face_up"), ({"nope": 1}, "nope")]:
-        with pytest.raises(InvalidConfig, match=field):
+        with pytest.raises(InvalidConfigError, match=field):
             RULES.config(bad)
     assert (RULES.name, RULES.min_seats, RULES.max_seats, RULES.uses_stacks) == (
         "palace_poker", 2, 10, True)
@@ -63,7 +63,7 @@ def test_section_2_config_defaults_and_validation() -> None:
 def test_rule_4_seats_short_of_the_ante_sit_out() -> None:
     state = RULES.new_state(RULES.config({}), 3, 2, [0, 5, 5])
     assert state.order == [1, 2] and state.pot == 2 and state.chips == [0, 4, 4]
-    with pytest.raises(InvalidConfig):
+    with pytest.raises(InvalidConfigError):
         RULES.new_state(RULES.config({}), 3, 2, [0, 0, 5])
 
 
@@ -74,7 +74,7 @@ def test_PP_14_public_battle_reveal_alternative() -> None:
 
 
 def test_PP_11_12_no_limit_extra_and_raise_amounts() -> None:
-    from cardhall.engine import IllegalAction, MalformedAction
+    from cardhall.engine import IllegalActionError, MalformedActionError
 
     from .helpers import rejected_unchanged
 
@@ -82,8 +82,8 @@ def test_PP_11_12_no_limit_extra_and_raise_amounts() -> None:
     entries = [e for e in state.legal_actions(0) if e["type"] == "battle" and e["target"] == 1]
     assert entries == [{"type": "battle", "target": 1, "extra": 0},
                        {"type": "battle", "target": 1, "min_extra": 4, "max_extra": 27}]
-    assert "extra" in rejected_unchanged(state, 0, battle(1), MalformedAction)
-    msg = rejected_unchanged(state, 0, {"type": "battle", "target": 1, "extra": 3}, IllegalAction)
+    assert "extra" in rejected_unchanged(state, 0, battle(1), MalformedActionError)
+    msg = rejected_unchanged(state, 0, {"type": "battle", "target": 1, "extra": 3}, IllegalActionError)
     assert "got 3" in msg
     play(state, (0, {"type": "battle", "target": 1, "extra": 6}))
     assert state.view(1)["battle"]["owed"] == {"0": 0, "1": 2 + 6}

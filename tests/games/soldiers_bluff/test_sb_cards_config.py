@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from cardhall.engine.config import config_to_dict
-from cardhall.engine.errors import InvalidConfig
+from cardhall.engine.errors import InvalidConfigError
 from cardhall.engine.registry import get_game
 from cardhall.games.soldiers_bluff import CARD_IDS, DECK, RULES, SoldiersBluffConfig, card_name
 from cardhall.games.soldiers_bluff.cards import ARMY, BY_ID
@@ -70,15 +70,15 @@ def test_SB_section3_defaults() -> None:
     ],
 )
 def test_SB_section3_bad_values_name_the_field(field: str, value: object) -> None:
-    with pytest.raises(InvalidConfig, match=field):
+    with pytest.raises(InvalidConfigError, match=field):
         RULES.config({field: value})
 
 
 def test_SB_1_seat_count_must_fit_min_and_max_players() -> None:
     cfg = RULES.config({"max_players": 3})
-    with pytest.raises(InvalidConfig, match="max_players"):
+    with pytest.raises(InvalidConfigError, match="max_players"):
         RULES.new_state(cfg, 4, 0, [10] * 4)
-    with pytest.raises(InvalidConfig):
+    with pytest.raises(InvalidConfigError):
         RULES.new_state(RULES.config({}), 6, 0, [10] * 6)
-    with pytest.raises(InvalidConfig):
+    with pytest.raises(InvalidConfigError):
         RULES.new_state(SoldiersBluffConfig(), 2, 0, None)

@@ -23,7 +23,7 @@ from sb_helpers import (
     play,
 )
 
-from cardhall.engine.errors import InvalidConfig
+from cardhall.engine.errors import InvalidConfigError
 from cardhall.games.soldiers_bluff import RULES
 from cardhall.games.soldiers_bluff.config import check_deck
 from cardhall.games.soldiers_bluff.ranking import hand_key, hand_sum
@@ -102,9 +102,9 @@ def test_SB_E9_five_players_exchanging_two_each_empty_the_stock() -> None:
 
 
 def test_SB_E9_exchanging_three_fails_the_deck_assertion_at_five_players() -> None:
-    with pytest.raises(InvalidConfig, match="exchange_max"):
+    with pytest.raises(InvalidConfigError, match="exchange_max"):
         RULES.config({"exchange_max": 3})
     four = RULES.config({"exchange_max": 3, "max_players": 4})
     assert RULES.new_state(four, 4, 0, [10] * 4).stock == []
-    with pytest.raises(InvalidConfig, match="exchange_max"):
+    with pytest.raises(InvalidConfigError, match="exchange_max"):
         check_deck(four, 5)

@@ -21,7 +21,7 @@ from sb_helpers import (
     types,
 )
 
-from cardhall.engine.errors import NotYourTurn
+from cardhall.engine.errors import NotYourTurnError
 from cardhall.games.soldiers_bluff.ranking import hand_key, hand_sum, is_soldiers_bluff
 
 BEST_57 = ["king_of_wolves", "queen_of_roses", "prince_of_serpents", "lord_of_blades",
@@ -137,5 +137,5 @@ def test_SB_hard8_a_player_cannot_exchange_twice() -> None:
     st = new_hand([20, 20, 20])
     deal(st, {})
     st.apply(1, {"type": "exchange", "cards": []})
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurnError):
         st.apply(1, {"type": "exchange", "cards": [st.hands[1][0]]})

@@ -6,7 +6,7 @@ import pytest
 from sb_helpers import CALL, CHECK, FOLD, PASS, bet, deal, new_hand, no_exchanges, play, types
 
 from cardhall.engine.actions import is_legal
-from cardhall.engine.errors import InvalidConfig
+from cardhall.engine.errors import InvalidConfigError
 from cardhall.engine.inspect import leaks
 from cardhall.games.soldiers_bluff import CARD_IDS
 
@@ -23,7 +23,7 @@ def test_SB_rule4_short_stacks_sit_out_and_get_no_cards() -> None:
 
 
 def test_SB_rule4_fewer_than_two_dealt_in_starts_no_hand() -> None:
-    with pytest.raises(InvalidConfig, match="at least 2"):
+    with pytest.raises(InvalidConfigError, match="at least 2"):
         new_hand([10, 0, 0])
 
 

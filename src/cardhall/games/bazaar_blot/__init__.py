@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ...engine.errors import InvalidConfig
+from ...engine.errors import InvalidConfigError
 from ...engine.game import GameRules
 from .config import BlotConfig
 from .state import BlotState
@@ -32,7 +32,7 @@ class BlotRules(GameRules[BlotConfig]):
         """Build and validate a config from a partial JSON object (``{}``/``None``: defaults).
 
         Raises:
-            InvalidConfig: unknown field, wrong type or invalid value (the message names it).
+            InvalidConfigError: unknown field, wrong type or invalid value (the message names it).
         """
         if not data and isinstance(data, (dict, type(None))):
             return _DEFAULT
@@ -44,12 +44,12 @@ class BlotRules(GameRules[BlotConfig]):
         """A new match whose first action is the chance deal by ``dealer``.
 
         Raises:
-            InvalidConfig: not 4 seats, a bad dealer, chip stacks given, or a config that is
+            InvalidConfigError: not 4 seats, a bad dealer, chip stacks given, or a config that is
                 not a :class:`BlotConfig`.
         """
         self.check_setup(config, num_seats, dealer, stacks)
         if not isinstance(config, BlotConfig):
-            raise InvalidConfig(f"expected a BlotConfig, got {type(config).__name__}")
+            raise InvalidConfigError(f"expected a BlotConfig, got {type(config).__name__}")
         return BlotState(config, dealer)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...engine.errors import IllegalAction, NotYourTurn
+from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, public
 from .cards import SUITS
 
@@ -75,8 +75,8 @@ def check_call(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> None:
     """Raise unless the parsed auction call is legal for ``seat`` now.
 
     Raises:
-        NotYourTurn: a call other than contra out of turn.
-        IllegalAction: contra by the bidder's team or after the window closed; a bid below
+        NotYourTurnError: a call other than contra out of turn.
+        IllegalActionError: contra by the bidder's team or after the window closed; a bid below
             the lowest level, above ``max_bid``, in a forbidden suit; a forbidden kapot;
             recontra or play in the auction.
     """
@@ -84,29 +84,29 @@ def check_call(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> None:
     if kind == "contra":
         if not may_contra(st, seat):
             who = "no bid stands" if st.bid_seat < 0 else f"seat {st.bid_seat}'s bid"
-            raise IllegalAction(f"seat {seat} may not call contra now ({who}; only the bidder's "
+            raise IllegalActionError(f"seat {seat} may not call contra now ({who}; only the bidder's "
                                 f"opponents may, until the bidder's partner calls)")
         return
     if seat != st.turn:
-        raise NotYourTurn(f"{kind!r} by seat {seat} out of turn; it is seat {st.turn}'s turn")
+        raise NotYourTurnError(f"{kind!r} by seat {seat} out of turn; it is seat {st.turn}'s turn")
     if kind == "pass":
         return
     lo, suits, kapots = bid_options(st, seat)
     if kind == "bid":
         level, s = parsed[1], parsed[2]
         if not lo <= level <= st.config.max_bid:
-            raise IllegalAction(f"bid level {level} is not allowed; allowed: {lo}.."
+            raise IllegalActionError(f"bid level {level} is not allowed; allowed: {lo}.."
                                 f"{st.config.max_bid}")
         if s not in suits:
-            raise IllegalAction(f"bid in trump {SUITS[s]!r} is not allowed; allowed: "
+            raise IllegalActionError(f"bid in trump {SUITS[s]!r} is not allowed; allowed: "
                                 f"{[SUITS[x] for x in suits]}")
         return
     if kind == "kapot":
         if parsed[1] not in kapots:
-            raise IllegalAction(f"kapot in trump {SUITS[parsed[1]]!r} is not allowed; allowed: "
+            raise IllegalActionError(f"kapot in trump {SUITS[parsed[1]]!r} is not allowed; allowed: "
                                 f"{[SUITS[x] for x in kapots]}")
         return
-    raise IllegalAction(f"{kind!r} is not a call of the auction")
+    raise IllegalActionError(f"{kind!r} is not a call of the auction")
 
 
 def do_call(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> list[Event]:
@@ -151,10 +151,10 @@ def check_response(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> None:
     """Raise unless ``parsed`` is recontra or pass by the responding seat.
 
     Raises:
-        IllegalAction: any other action.
+        IllegalActionError: any other action.
     """
     if parsed[0] not in ("recontra", "pass"):
-        raise IllegalAction(f"{parsed[0]!r} is not allowed after contra; recontra or pass")
+        raise IllegalActionError(f"{parsed[0]!r} is not allowed after contra; recontra or pass")
 
 
 def do_response(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> list[Event]:

@@ -1,7 +1,7 @@
 """The Bazaar Blot rules config: every provisional choice of the spec (section 2, BB-1..BB-42).
 
 One frozen dataclass; defaults are the spec's. Choices the spec names as alternatives but this
-engine does not implement are rejected with :class:`InvalidConfig` naming the field.
+engine does not implement are rejected with :class:`InvalidConfigError` naming the field.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ class BlotConfig:
     """Rules config of Bazaar Blot (``shared/rules/bazaar-blot.md`` section 2).
 
     Raises:
-        InvalidConfig: from ``__post_init__`` for an out-of-range or unimplemented value.
+        InvalidConfigError: from ``__post_init__`` for an out-of-range or unimplemented value.
     """
 
     target_score: int = 101

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...engine.errors import IllegalAction
+from ...engine.errors import IllegalActionError
 from ...engine.events import Event, public
 from .cards import CODES, POINTS, codes
 from .declarations import award, combinations, describe
@@ -75,23 +75,23 @@ def check_play(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> None:
     """Raise unless ``parsed`` is a legal play (and declaration) of the turn seat.
 
     Raises:
-        IllegalAction: not a play; card not in hand; card not legal (rule 5); a declaration
+        IllegalActionError: not a play; card not in hand; card not legal (rule 5); a declaration
             outside trick 1 or not one of the hand's combinations (rule 6).
     """
     if parsed[0] != "play":
-        raise IllegalAction(f"{parsed[0]!r} is not allowed during play; play a card")
+        raise IllegalActionError(f"{parsed[0]!r} is not allowed during play; play a card")
     card, declare = parsed[1], parsed[2]
     hand = st.hands[seat]
     if card not in hand:
-        raise IllegalAction(f"card {CODES[card]!r} is not in seat {seat}'s hand")
+        raise IllegalActionError(f"card {CODES[card]!r} is not in seat {seat}'s hand")
     legal = legal_now(st)
     if card not in legal:
-        raise IllegalAction(f"card {CODES[card]!r} may not be played now; legal: {codes(legal)}")
+        raise IllegalActionError(f"card {CODES[card]!r} may not be played now; legal: {codes(legal)}")
     if declare is not None:
         if st.trick_no:
-            raise IllegalAction(f"declaration {codes(declare)} only allowed in trick 1")
+            raise IllegalActionError(f"declaration {codes(declare)} only allowed in trick 1")
         if declare not in hand_combos(st, seat):
-            raise IllegalAction(f"declaration {codes(declare)} is not a combination of "
+            raise IllegalActionError(f"declaration {codes(declare)} is not a combination of "
                                 f"seat {seat}'s hand")
 
 

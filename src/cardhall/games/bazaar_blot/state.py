@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.actions import copy_json
-from ...engine.errors import IllegalAction, NotYourTurn
+from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, private, public
 from ...engine.game import GameState, Outcome, Shuffle
 from . import auction, play, views
@@ -95,7 +95,7 @@ class BlotState(GameState):
         """The turn seat (never an out-of-turn contra seat)."""
         return self.turn if self.phase in ("auction", "contra_response", "play") else None
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+    def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if not self.is_seat(seat):
             return []
         match self.phase:
@@ -107,7 +107,7 @@ class BlotState(GameState):
                 return play.play_entries(self, seat)
         return []
 
-    def timeout_action(self, seat: int) -> dict[str, Any] | None:
+    def _timeout_action(self, seat: int) -> dict[str, Any] | None:
         """Rule 9 / BB-41: auction and contra response -> pass; play -> the weakest legal
         card without declaration; ``None`` for a seat whose timer is not running."""
         if not self.is_seat(seat) or seat != self.timer_seat():
@@ -116,8 +116,7 @@ class BlotState(GameState):
             return play.timeout_play(self)
         return {"type": "pass"}
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        self.check_viewer(seat)
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
@@ -148,10 +147,10 @@ class BlotState(GameState):
         ``{"type": "deal", "hands": [[8 codes] per seat, seat order]}``.
 
         Raises:
-            NotYourTurn: no deal is due.
+            NotYourTurnError: no deal is due.
         """
         if not self.chance_due():
-            raise NotYourTurn("no chance action is due")
+            raise NotYourTurnError("no chance action is due")
         deck = shuffle(list(CODES))
         hands: list[list[str]] = [[], [], [], []]
         for i in range(4):
@@ -165,7 +164,7 @@ class BlotState(GameState):
     def _check(self, seat: int | None, parsed: Parsed) -> None:
         if seat is None:
             if parsed[0] != "deal":
-                raise IllegalAction(f"{parsed[0]!r} is not a chance action; a deal is due")
+                raise IllegalActionError(f"{parsed[0]!r} is not a chance action; a deal is due")
             return
         match self.phase:
             case "auction":

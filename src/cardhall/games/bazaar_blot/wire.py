@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.errors import MalformedAction
+from ...engine.errors import MalformedActionError
 from .cards import CARD_OF, SUIT_OF
 
 Parsed = tuple[Any, ...]
@@ -35,11 +35,11 @@ def card_of(code: Any) -> int:
     """Card int of a card code.
 
     Raises:
-        MalformedAction: ``code`` is not one of the 32 Blot card codes.
+        MalformedActionError: ``code`` is not one of the 32 Blot card codes.
     """
     card = CARD_OF.get(code) if type(code) is str else None
     if card is None:
-        raise MalformedAction(f"unknown card {code!r}; expected a Blot card such as 'Jh'")
+        raise MalformedActionError(f"unknown card {code!r}; expected a Blot card such as 'Jh'")
     return card
 
 
@@ -47,11 +47,11 @@ def suit_of(code: Any) -> int:
     """Suit number of a suit letter.
 
     Raises:
-        MalformedAction: not one of ``c d h s``.
+        MalformedActionError: not one of ``c d h s``.
     """
     s = SUIT_OF.get(code) if type(code) is str else None
     if s is None:
-        raise MalformedAction(f"unknown trump {code!r}; expected one of 'c', 'd', 'h', 's'")
+        raise MalformedActionError(f"unknown trump {code!r}; expected one of 'c', 'd', 'h', 's'")
     return s
 
 
@@ -59,7 +59,7 @@ def parse_action(action: dict[str, Any]) -> Parsed:
     """Parse a JSON action (its ``type`` already known to be a string).
 
     Raises:
-        MalformedAction: unknown type, missing or extra fields, wrong types, unknown cards, a
+        MalformedActionError: unknown type, missing or extra fields, wrong types, unknown cards, a
             deal that is not a partition of the 32 cards, a declaration with repeated cards.
     """
     kind = action["type"]
@@ -67,9 +67,9 @@ def parse_action(action: dict[str, Any]) -> Parsed:
         return ("play", card_of(action["card"]), None)
     shapes = _FIELDS.get(kind)
     if shapes is None:
-        raise MalformedAction(f"unknown action type {kind!r} for bazaar_blot")
+        raise MalformedActionError(f"unknown action type {kind!r} for bazaar_blot")
     if action.keys() not in shapes:
-        raise MalformedAction(
+        raise MalformedActionError(
             f"{kind!r} action has fields {sorted(action, key=str)}; expected {sorted(shapes[-1])}")
     match kind:
         case "play":
@@ -80,7 +80,7 @@ def parse_action(action: dict[str, Any]) -> Parsed:
         case "bid":
             level = action["level"]
             if type(level) is not int:
-                raise MalformedAction(f"bid level must be a whole number, got {level!r}")
+                raise MalformedActionError(f"bid level must be a whole number, got {level!r}")
             return ("bid", level, suit_of(action["trump"]))
         case "kapot":
             return ("kapot", suit_of(action["trump"]))
@@ -91,21 +91,21 @@ def parse_action(action: dict[str, Any]) -> Parsed:
 
 def _declare(value: Any) -> tuple[int, ...]:
     if not isinstance(value, list) or not value:
-        raise MalformedAction(f"'declare' must be a non-empty list of cards, got {value!r}")
+        raise MalformedActionError(f"'declare' must be a non-empty list of cards, got {value!r}")
     cards = sorted(card_of(c) for c in value)
     if len(set(cards)) != len(cards):
-        raise MalformedAction(f"'declare' repeats a card: {value!r}")
+        raise MalformedActionError(f"'declare' repeats a card: {value!r}")
     return tuple(cards)
 
 
 def _hands(value: Any) -> list[list[int]]:
     if not isinstance(value, list) or len(value) != 4:
-        raise MalformedAction(f"'hands' must be a list of 4 hands, got {value!r}")
+        raise MalformedActionError(f"'hands' must be a list of 4 hands, got {value!r}")
     hands = []
     for i, hand in enumerate(value):
         if not isinstance(hand, list) or len(hand) != 8:
-            raise MalformedAction(f"hand {i} must be a list of 8 cards, got {hand!r}")
+            raise MalformedActionError(f"hand {i} must be a list of 8 cards, got {hand!r}")
         hands.append(sorted(card_of(c) for c in hand))
     if len({c for h in hands for c in h}) != 32:
-        raise MalformedAction(f"'hands' is not a partition of the 32 cards: {value!r}")
+        raise MalformedActionError(f"'hands' is not a partition of the 32 cards: {value!r}")
     return hands

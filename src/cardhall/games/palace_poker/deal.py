@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ...engine.errors import IllegalAction
+from ...engine.errors import IllegalActionError
 from .cards import ALL_CARDS, CANONICAL, suit
 
 Shuffle = Callable[[list[str]], list[str]]
@@ -51,7 +51,7 @@ def draw_banners(order: Sequence[int], num_seats: int, shuffle: Shuffle) -> dict
 
 def check_banners(order: Sequence[int], banners: Sequence[str | None],
                   rejected: Sequence[str]) -> None:
-    """Raise :class:`IllegalAction` unless the banners and rejects satisfy rule 5.
+    """Raise :class:`IllegalActionError` unless the banners and rejects satisfy rule 5.
 
     Each player's rejects are taken greedily (every reject whose suit is already a banner suit
     of the player's group, before his banner); the resulting sequence of turned cards must come
@@ -62,7 +62,7 @@ def check_banners(order: Sequence[int], banners: Sequence[str | None],
     for seat, card in enumerate(banners):
         if (card is None) == (seat in dealt):
             want = "a banner" if seat in dealt else "no banner (not dealt in)"
-            raise IllegalAction(f"seat {seat} must get {want}, got {card!r}")
+            raise IllegalActionError(f"seat {seat} must get {want}, got {card!r}")
     turned: list[tuple[str, bool]] = []
     pos = 0
     for k, seat in enumerate(order):
@@ -72,11 +72,11 @@ def check_banners(order: Sequence[int], banners: Sequence[str | None],
             pos += 1
         card = banners[seat] or ""
         if suit(card) in used:
-            raise IllegalAction(
+            raise IllegalActionError(
                 f"banner {card} of seat {seat} repeats a banner suit of its group {sorted(used)}")
         turned.append((card, False))
     if pos < len(rejected):
-        raise IllegalAction(f"rejected card {rejected[pos]} would have been accepted as a banner")
+        raise IllegalActionError(f"rejected card {rejected[pos]} would have been accepted as a banner")
     _check_one_deck(turned)
 
 
@@ -87,7 +87,7 @@ def _check_one_deck(turned: list[tuple[str, bool]]) -> None:
         if not unseen:
             unseen, pile = set(pile), []
         if card not in unseen:
-            raise IllegalAction(f"card {card} is turned twice in the banner deal")
+            raise IllegalActionError(f"card {card} is turned twice in the banner deal")
         unseen.discard(card)
         if is_reject:
             pile.append(card)
@@ -111,18 +111,18 @@ def draw_palaces(order: Sequence[int], num_seats: int, banners: Sequence[str | N
 
 def check_palaces(order: Sequence[int], banners: Sequence[str | None],
                   palaces: Sequence[Sequence[str] | None], stock: Sequence[str]) -> None:
-    """Raise :class:`IllegalAction` unless palaces (3 cards per player, none for seats not
+    """Raise :class:`IllegalActionError` unless palaces (3 cards per player, none for seats not
     dealt in) and the stock hold every non-banner card exactly once (rule 6)."""
     dealt = set(order)
     for seat, palace in enumerate(palaces):
         if seat in dealt and (palace is None or len(palace) != 3):
-            raise IllegalAction(f"seat {seat} must get a palace of 3 cards, got {palace!r}")
+            raise IllegalActionError(f"seat {seat} must get a palace of 3 cards, got {palace!r}")
         if seat not in dealt and palace:
-            raise IllegalAction(f"seat {seat} is not dealt in but gets palace {palace!r}")
+            raise IllegalActionError(f"seat {seat} is not dealt in but gets palace {palace!r}")
     cards = [c for p in palaces if p for c in p] + list(stock)
     want = ALL_CARDS - {b for b in banners if b is not None}
     if len(cards) != len(set(cards)) or set(cards) != want:
         extra = sorted(set(cards) - want) or sorted(c for c in set(cards) if cards.count(c) > 1)
         missing = sorted(want - set(cards))
-        raise IllegalAction(f"palaces + stock must be the {len(want)} non-banner cards once each; "
+        raise IllegalActionError(f"palaces + stock must be the {len(want)} non-banner cards once each; "
                             f"wrong: {extra}, missing: {missing}")

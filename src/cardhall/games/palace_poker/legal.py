@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...engine.actions import Action
-from ...engine.errors import IllegalAction
+from ...engine.errors import IllegalActionError
 from .cards import suit
 from .deal import check_banners, check_palaces
 
@@ -160,7 +160,7 @@ def _raise_entry(st: PalaceState, seat: int) -> Action:
 
 
 def check(st: PalaceState, seat: int | None, p: dict[str, Any]) -> None:
-    """Raise :class:`IllegalAction` unless the parsed action is legal now."""
+    """Raise :class:`IllegalActionError` unless the parsed action is legal now."""
     kind = p["type"]
     if seat is None:
         _check_chance(st, p)
@@ -168,7 +168,7 @@ def check(st: PalaceState, seat: int | None, p: dict[str, Any]) -> None:
     allowed = {"turn": {"buy", "discard", "battle", "stay", "fold"}, "discard": {"discard"},
                "battle": {"fold", "call", "raise"}}.get(st.phase, set())
     if kind not in allowed:
-        raise IllegalAction(f"{kind!r} is not a legal decision now (phase {st.phase!r}; "
+        raise IllegalActionError(f"{kind!r} is not a legal decision now (phase {st.phase!r}; "
                             f"allowed: {sorted(allowed)})")
     problem: str | None = None
     match kind:
@@ -182,14 +182,14 @@ def check(st: PalaceState, seat: int | None, p: dict[str, Any]) -> None:
         case "raise":
             problem = raise_problem(st, seat, p["by"])
     if problem is not None:
-        raise IllegalAction(problem)
+        raise IllegalActionError(problem)
 
 
 def _check_chance(st: PalaceState, p: dict[str, Any]) -> None:
     due = {"banner_deal": "deal_banners", "palace_deal": "deal_palaces",
            "reshuffle": "reshuffle"}.get(st.phase)
     if p["type"] != due:
-        raise IllegalAction(f"chance action {p['type']!r} is not due; due: {due!r}")
+        raise IllegalActionError(f"chance action {p['type']!r} is not due; due: {due!r}")
     match p["type"]:
         case "deal_banners":
             check_banners(st.order, p["banners"], p["rejected"])
@@ -197,5 +197,5 @@ def _check_chance(st: PalaceState, p: dict[str, Any]) -> None:
             check_palaces(st.order, st.banners, p["palaces"], p["stock"])
         case "reshuffle":
             if sorted(p["stock"]) != sorted(st.discards):
-                raise IllegalAction(f"the new stock {p['stock']} must be exactly the discard "
+                raise IllegalActionError(f"the new stock {p['stock']} must be exactly the discard "
                                     f"pile ({len(st.discards)} cards)")

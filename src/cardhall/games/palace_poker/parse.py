@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.actions import Action
-from ...engine.errors import MalformedAction
+from ...engine.errors import MalformedActionError
 from .cards import ALL_CARDS
 
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -31,17 +31,17 @@ def parse_action(action: Action, num_seats: int, no_limit: bool = False) -> dict
     ``battle`` carries ``extra`` and a ``raise`` carries ``by`` (whole chips, section 3).
 
     Raises:
-        MalformedAction: unknown type, missing or extra fields, wrong types, unknown or repeated
+        MalformedActionError: unknown type, missing or extra fields, wrong types, unknown or repeated
             card codes (the message names the value).
     """
     kind = action["type"]
     if kind not in FIELDS:
-        raise MalformedAction(f"unknown Palace Poker action type {kind!r}")
+        raise MalformedActionError(f"unknown Palace Poker action type {kind!r}")
     want = set(FIELDS[kind]) | ({"battle": {"extra"}, "raise": {"by"}}.get(kind, set())
                                 if no_limit else set())
     got = set(action) - {"type"}
     if got != want:
-        raise MalformedAction(f"{kind!r} takes fields {sorted(want)}, got {sorted(got)}")
+        raise MalformedActionError(f"{kind!r} takes fields {sorted(want)}, got {sorted(got)}")
     out: dict[str, Any] = {"type": kind}
     match kind:
         case "discard":
@@ -49,7 +49,7 @@ def parse_action(action: Action, num_seats: int, no_limit: bool = False) -> dict
         case "battle":
             target = action["target"]
             if type(target) is not int or not 0 <= target < num_seats:
-                raise MalformedAction(f"battle target {target!r} is not a seat")
+                raise MalformedActionError(f"battle target {target!r} is not a seat")
             out["target"] = target
             out["extra"] = _chips(action.get("extra", 0), "extra")
         case "raise":
@@ -68,31 +68,31 @@ def parse_action(action: Action, num_seats: int, no_limit: bool = False) -> dict
 
 def _chips(value: Any, name: str) -> int:
     if type(value) is not int or value < 0:
-        raise MalformedAction(f"{name!r} must be a whole number of chips, got {value!r}")
+        raise MalformedActionError(f"{name!r} must be a whole number of chips, got {value!r}")
     return value
 
 
 def _cards(value: Any, name: str, distinct: bool = True) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise MalformedAction(f"{name!r} must be a list of card codes, got {value!r}")
+        raise MalformedActionError(f"{name!r} must be a list of card codes, got {value!r}")
     bad = [c for c in value if c not in ALL_CARDS]
     if bad:
-        raise MalformedAction(f"{name!r} holds unknown card code {bad[0]!r}")
+        raise MalformedActionError(f"{name!r} holds unknown card code {bad[0]!r}")
     if distinct and len(set(value)) != len(value):
-        raise MalformedAction(f"{name!r} repeats a card: {value!r}")
+        raise MalformedActionError(f"{name!r} repeats a card: {value!r}")
     return list(value)
 
 
 def _per_seat(value: Any, num_seats: int, name: str, single: bool = False) -> list[Any]:
     if not isinstance(value, list) or len(value) != num_seats:
-        raise MalformedAction(f"{name!r} must list one entry per seat ({num_seats}), got {value!r}")
+        raise MalformedActionError(f"{name!r} must list one entry per seat ({num_seats}), got {value!r}")
     out: list[Any] = []
     for item in value:
         if item is None:
             out.append(None)
         elif single:
             if item not in ALL_CARDS:
-                raise MalformedAction(f"{name!r} holds unknown card code {item!r}")
+                raise MalformedActionError(f"{name!r} holds unknown card code {item!r}")
             out.append(item)
         else:
             out.append(_cards(item, name))

@@ -25,7 +25,7 @@ class PalacePokerRules(GameRules[PalacePokerConfig]):
         """A hand with antes posted, waiting for the banner deal.
 
         Raises:
-            InvalidConfig: bad seats, dealer or stacks, or fewer than two seats can ante.
+            InvalidConfigError: bad seats, dealer or stacks, or fewer than two seats can ante.
         """
         self.check_setup(config, num_seats, dealer, stacks)
         assert stacks is not None

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...engine.actions import Action
-from ...engine.errors import InvalidConfig, NotYourTurn
+from ...engine.errors import InvalidConfigError, NotYourTurnError
 from ...engine.events import Event
 from ...engine.game import GameState, Outcome, Shuffle
 from .cards import canonical_sorted, lowest_first
@@ -39,7 +39,7 @@ class PalaceState(GameState):
         seats_from_left = [(dealer + 1 + i) % num_seats for i in range(num_seats)]
         self.order = [s for s in seats_from_left if stacks[s] >= ante]
         if len(self.order) < 2:
-            raise InvalidConfig(f"at least 2 seats need the ante of {ante} chips; stacks {stacks}")
+            raise InvalidConfigError(f"at least 2 seats need the ante of {ante} chips; stacks {stacks}")
         self.in_hand = [s in self.order for s in range(num_seats)]
         self.contrib = [0] * num_seats
         for s in self.order:
@@ -97,12 +97,12 @@ class PalaceState(GameState):
     def chance_due(self) -> bool:
         return self.phase in ("banner_deal", "palace_deal", "reshuffle")
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         if self.chance_due():
             return []
         return entries(self, seat)
 
-    def timeout_action(self, seat: int) -> Action | None:
+    def _timeout_action(self, seat: int) -> Action | None:
         """Rule 14: own turn -> stay; facing a bet or raise -> fold; pending discard -> the
         lowest-ranked soldiers (ties c<d<h<s) down to five (none if already at most five)."""
         if seat not in self.to_act():
@@ -125,9 +125,9 @@ class PalaceState(GameState):
                 return draw_palaces(self.order, self.num_seats, self.banners, shuffle)
             case "reshuffle":
                 return {"type": "reshuffle", "stock": shuffle(canonical_sorted(self.discards))}
-        raise NotYourTurn(f"no chance action is due (phase {self.phase!r})")
+        raise NotYourTurnError(f"no chance action is due (phase {self.phase!r})")
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return view(self, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:

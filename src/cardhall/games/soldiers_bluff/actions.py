@@ -1,7 +1,7 @@
 """Parsing Soldier's Bluff action JSON (spec section 4) into a checked, typed form.
 
 Only the *shape* is checked here (types, fields, card ids); whether the action is allowed now
-is the business of the phase modules. Errors raise :class:`MalformedAction` naming the value.
+is the business of the phase modules. Errors raise :class:`MalformedActionError` naming the value.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine.actions import Action
-from ...engine.errors import MalformedAction
+from ...engine.errors import MalformedActionError
 from .cards import BY_ID
 
 FIELDS: dict[str, frozenset[str]] = {
@@ -42,10 +42,10 @@ class Parsed:
 
 def _card_list(value: Any, what: str) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise MalformedAction(f"{what} must be a list of card ids, got {value!r}")
+        raise MalformedActionError(f"{what} must be a list of card ids, got {value!r}")
     for c in value:
         if not isinstance(c, str) or c not in BY_ID:
-            raise MalformedAction(f"{what} holds {c!r}, which is not a Soldier's Bluff card id")
+            raise MalformedActionError(f"{what} holds {c!r}, which is not a Soldier's Bluff card id")
     return tuple(value)
 
 
@@ -53,23 +53,23 @@ def parse(action: Action) -> Parsed:
     """Check the shape of ``action`` and return its :class:`Parsed` form.
 
     Raises:
-        MalformedAction: unknown ``type``, missing or extra fields, ``to`` not a whole number,
+        MalformedActionError: unknown ``type``, missing or extra fields, ``to`` not a whole number,
             card lists that are not lists of known card ids.
     """
     kind = action["type"]
     fields = FIELDS.get(kind)
     if fields is None:
         seat_types = sorted(k for k in FIELDS if k != "deal")  # deal is the chance action
-        raise MalformedAction(f"unknown action type {kind!r}; a seat may send: {seat_types}")
+        raise MalformedActionError(f"unknown action type {kind!r}; a seat may send: {seat_types}")
     if set(action) != fields:
-        raise MalformedAction(
+        raise MalformedActionError(
             f"action {kind!r} takes fields {sorted(fields)}, got {sorted(action, key=str)}"
         )
     match kind:
         case "deal":
             hands = action["hands"]
             if not isinstance(hands, list):
-                raise MalformedAction(f"deal 'hands' must be a list per seat, got {hands!r}")
+                raise MalformedActionError(f"deal 'hands' must be a list per seat, got {hands!r}")
             parsed_hands = tuple(_card_list(h, f"deal hand {i}") for i, h in enumerate(hands))
             return Parsed(kind, hands=parsed_hands, stock=_card_list(action["stock"], "deal stock"))
         case "exchange":
@@ -77,7 +77,7 @@ def parse(action: Action) -> Parsed:
         case "bet" | "raise":
             to = action["to"]
             if type(to) is not int:
-                raise MalformedAction(f"{kind} 'to' must be a whole number of chips, got {to!r}")
+                raise MalformedActionError(f"{kind} 'to' must be a whole number of chips, got {to!r}")
             return Parsed(kind, to=to)
         case _:
             return Parsed(kind)

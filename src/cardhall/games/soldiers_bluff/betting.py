@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...engine.actions import Action
-from ...engine.errors import IllegalAction
+from ...engine.errors import IllegalActionError
 from ...engine.events import Event, public
 from . import showdown
 from .actions import Parsed
@@ -91,21 +91,21 @@ def timeout(st: SoldiersBluffState, seat: int) -> Action:
 
 
 def check(st: SoldiersBluffState, seat: int, parsed: Parsed) -> None:
-    """Raise :class:`IllegalAction` unless ``parsed`` is open to ``seat`` now (names the value:
+    """Raise :class:`IllegalActionError` unless ``parsed`` is open to ``seat`` now (names the value:
     the wrong type for the round, or a ``to`` below the minimum / above the cap)."""
     open_kinds = kinds(st, seat)
     if parsed.type not in open_kinds:
         h, s = st.highest(), st.stakes[seat]
-        raise IllegalAction(
+        raise IllegalActionError(
             f"{parsed.type!r} is not allowed for seat {seat} in betting round {st.round} "
             f"(stake {s}, highest {h}, cap {st.cap}); allowed: {open_kinds}"
         )
     if parsed.type in ("bet", "raise"):
         low, high = bounds(st, seat) or (0, 0)
         if parsed.to < low:
-            raise IllegalAction(f"{parsed.type} to {parsed.to} is below the minimum {low}")
+            raise IllegalActionError(f"{parsed.type} to {parsed.to} is below the minimum {low}")
         if parsed.to > high:
-            raise IllegalAction(f"{parsed.type} to {parsed.to} is above the stake cap {high}")
+            raise IllegalActionError(f"{parsed.type} to {parsed.to} is above the stake cap {high}")
 
 
 def _put(st: SoldiersBluffState, seat: int, to: int) -> None:

@@ -2,7 +2,7 @@
 
 One frozen dataclass; each field's docstring names its rule id, unit and default. Only the
 defaults of the spec must exist; alternatives the spec names but this engine does not implement
-yet are rejected with :class:`InvalidConfig` naming the field (rather than silently ignored).
+yet are rejected with :class:`InvalidConfigError` naming the field (rather than silently ignored).
 """
 
 # No ``from __future__ import annotations`` here: real (not string) annotations make
@@ -10,7 +10,7 @@ yet are rejected with :class:`InvalidConfig` naming the field (rather than silen
 from dataclasses import dataclass
 
 from ...engine.config import require
-from ...engine.errors import InvalidConfig
+from ...engine.errors import InvalidConfigError
 
 DECK_SIZE = 40
 HAND_SIZE = 6
@@ -19,7 +19,7 @@ MAX_SEATS = 5
 
 def _choice(field: str, value: str, implemented: tuple[str, ...], planned: tuple[str, ...]) -> None:
     if value in planned:
-        raise InvalidConfig(
+        raise InvalidConfigError(
             f"config field {field!r} has value {value!r}, which is not implemented yet; "
             f"implemented: {list(implemented)}"
         )
@@ -31,7 +31,7 @@ class SoldiersBluffConfig:
     """Rules config of Soldier's Bluff (spec section 3). Amounts are whole chips.
 
     Raises (on construction):
-        InvalidConfig: a value out of range, an unknown option, or a named alternative that is
+        InvalidConfigError: a value out of range, an unknown option, or a named alternative that is
             not implemented yet (the message names the field).
     """
 
@@ -111,16 +111,16 @@ class SoldiersBluffConfig:
         _choice("split_remainder", self.split_remainder, ("first_from_dealer_left",), ())
         _choice("session_mode", self.session_mode, ("cash",), ("fixed_hands", "elimination"))
         if self.bluff_instant_win:
-            raise InvalidConfig("config field 'bluff_instant_win' = True is not implemented yet")
+            raise InvalidConfigError("config field 'bluff_instant_win' = True is not implemented yet")
         if self.show_uncontested:
-            raise InvalidConfig("config field 'show_uncontested' = True is not implemented yet")
+            raise InvalidConfigError("config field 'show_uncontested' = True is not implemented yet")
 
 
 def check_deck(config: SoldiersBluffConfig, dealt_in: int) -> None:
     """SB-7 / rule 6: the stock always suffices: ``40 - (6 + exchange_max) * n >= 0``.
 
     Raises:
-        InvalidConfig: ``n = dealt_in`` players could exhaust the deck (names ``exchange_max``).
+        InvalidConfigError: ``n = dealt_in`` players could exhaust the deck (names ``exchange_max``).
     """
     need = (HAND_SIZE + config.exchange_max) * dealt_in
     require(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...engine.actions import Action
-from ...engine.errors import IllegalAction
+from ...engine.errors import IllegalActionError
 from ...engine.events import Event, private, public
 from ...engine.game import Shuffle
 from . import betting
@@ -40,19 +40,19 @@ def deal_action(st: SoldiersBluffState, shuffle: Shuffle) -> Action:
 
 
 def check_deal(st: SoldiersBluffState, parsed: Parsed) -> None:
-    """Raise :class:`IllegalAction` unless the deal gives 6 cards to each seat dealt in, none to
+    """Raise :class:`IllegalActionError` unless the deal gives 6 cards to each seat dealt in, none to
     the others, and hands plus stock are the 40 cards exactly once."""
     if len(parsed.hands) != st.num_seats:
-        raise IllegalAction(f"deal has {len(parsed.hands)} hands for {st.num_seats} seats")
+        raise IllegalActionError(f"deal has {len(parsed.hands)} hands for {st.num_seats} seats")
     for seat, hand in enumerate(parsed.hands):
         want = HAND_SIZE if st.dealt_in[seat] else 0
         if len(hand) != want:
-            raise IllegalAction(f"deal gives seat {seat} {len(hand)} cards; it must get {want}")
+            raise IllegalActionError(f"deal gives seat {seat} {len(hand)} cards; it must get {want}")
     cards = [c for h in parsed.hands for c in h] + list(parsed.stock)
     if len(cards) != len(CARD_IDS) or set(cards) != _ALL:
         dup = sorted({c for c in cards if cards.count(c) > 1})
         missing = sorted(_ALL - set(cards))
-        raise IllegalAction(
+        raise IllegalActionError(
             f"deal must hold each of the 40 cards once; duplicated {dup}, missing {missing}"
         )
 
@@ -98,16 +98,16 @@ def exchange_entries(st: SoldiersBluffState, seat: int) -> list[Action]:
 
 
 def check_exchange(st: SoldiersBluffState, seat: int, parsed: Parsed) -> None:
-    """Raise :class:`IllegalAction` for a card not held, a repeated card, or a count outside
+    """Raise :class:`IllegalActionError` for a card not held, a repeated card, or a count outside
     :func:`exchange_counts` (e.g. 3 cards)."""
     for card in parsed.cards:
         if card not in st.hands[seat]:
-            raise IllegalAction(f"seat {seat} cannot exchange {card!r}: not in its hand")
+            raise IllegalActionError(f"seat {seat} cannot exchange {card!r}: not in its hand")
     if len(set(parsed.cards)) != len(parsed.cards):
-        raise IllegalAction(f"exchange names a card twice: {list(parsed.cards)}")
+        raise IllegalActionError(f"exchange names a card twice: {list(parsed.cards)}")
     counts = exchange_counts(st)
     if len(parsed.cards) not in counts:
-        raise IllegalAction(
+        raise IllegalActionError(
             f"cannot exchange {len(parsed.cards)} cards; allowed counts: {counts}"
         )
 

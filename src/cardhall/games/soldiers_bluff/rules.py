@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...engine.errors import InvalidConfig
+from ...engine.errors import InvalidConfigError
 from ...engine.game import GameRules
 from .config import SoldiersBluffConfig, check_deck
 from .state import SoldiersBluffState
@@ -33,22 +33,22 @@ class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
         Seats with fewer than ``ante`` chips sit out this hand.
 
         Raises:
-            InvalidConfig: seats outside ``min_players..max_players`` (SB-1), a bad dealer or
+            InvalidConfigError: seats outside ``min_players..max_players`` (SB-1), a bad dealer or
                 stacks, fewer than ``max(2, min_players)`` seats able to post the ante (rule 4),
                 or a deck that could run out (SB-7: ``40 - (6 + exchange_max) * n < 0``).
         """
         if not isinstance(config, SoldiersBluffConfig):
-            raise InvalidConfig(f"expected a SoldiersBluffConfig, got {type(config).__name__}")
+            raise InvalidConfigError(f"expected a SoldiersBluffConfig, got {type(config).__name__}")
         self.check_setup(config, num_seats, dealer, stacks)
         assert stacks is not None
         if not config.min_players <= num_seats <= config.max_players:
-            raise InvalidConfig(
+            raise InvalidConfigError(
                 f"{num_seats} seats is outside min_players={config.min_players}.."
                 f"max_players={config.max_players}"
             )
         dealt_in = sum(1 for s in stacks if s >= config.ante)
         if dealt_in < config.min_players:
-            raise InvalidConfig(
+            raise InvalidConfigError(
                 f"only {dealt_in} seats can post the ante of {config.ante} (stacks {list(stacks)});"
                 f" at least {config.min_players} must be dealt in"
             )

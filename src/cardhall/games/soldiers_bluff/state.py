@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...engine.actions import Action
-from ...engine.errors import IllegalAction, NotYourTurn
+from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event
 from ...engine.game import GameState, Outcome, Shuffle
 from . import betting, dealing, views
@@ -89,7 +89,7 @@ class SoldiersBluffState(GameState):
             return self.start_stacks[seat] + self._outcome.returns[seat]
         return self.start_stacks[seat] - self.antes[seat] - self.stakes[seat]
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         if not self.is_seat(seat) or seat not in self.to_act():
             return []
         match self.phase:
@@ -99,7 +99,7 @@ class SoldiersBluffState(GameState):
                 return betting.entries(self, seat)
         return []  # pragma: no cover - to_act() is empty in other phases
 
-    def timeout_action(self, seat: int) -> Action | None:
+    def _timeout_action(self, seat: int) -> Action | None:
         """Rule 12 / SB-25: exchange nothing; in betting ``pass``/``check`` if legal, else
         ``fold``. ``None`` unless ``seat`` is to act."""
         if not self.is_seat(seat) or seat not in self.to_act():
@@ -110,8 +110,7 @@ class SoldiersBluffState(GameState):
             case _:
                 return betting.timeout(self, seat)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        self.check_viewer(seat)
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
@@ -122,7 +121,7 @@ class SoldiersBluffState(GameState):
 
     def chance_action(self, shuffle: Shuffle) -> Action:
         if not self.chance_due():
-            raise NotYourTurn("no chance action is due")
+            raise NotYourTurnError("no chance action is due")
         return dealing.deal_action(self, shuffle)
 
     def check_invariants(self) -> list[str]:
@@ -133,7 +132,7 @@ class SoldiersBluffState(GameState):
         parsed = parse(action)
         if (parsed.type == "deal") != (seat is None):
             who = "a chance action (seat=None)" if parsed.type == "deal" else "a seat's action"
-            raise NotYourTurn(f"{parsed.type!r} must be {who}; got seat {seat!r}")
+            raise NotYourTurnError(f"{parsed.type!r} must be {who}; got seat {seat!r}")
         return parsed
 
     def _check(self, seat: int | None, parsed: Parsed) -> None:
@@ -145,7 +144,7 @@ class SoldiersBluffState(GameState):
             case "betting" if parsed.type in BETTING_TYPES and seat is not None:
                 betting.check(self, seat, parsed)
             case _:
-                raise IllegalAction(f"{parsed.type!r} is not allowed in the {self.phase} phase")
+                raise IllegalActionError(f"{parsed.type!r} is not allowed in the {self.phase} phase")
 
     def _do(self, seat: int | None, parsed: Parsed) -> list[Event]:
         match self.phase:

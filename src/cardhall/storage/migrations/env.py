@@ -27,7 +27,7 @@ def _url() -> str:
     url = config.get_main_option("sqlalchemy.url")
     if url:
         return url
-    from cardhall.server.settings import Settings
+    from cardhall.config import Settings
 
     return Settings().database_url
 

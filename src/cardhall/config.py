@@ -59,5 +59,5 @@ class Settings(BaseSettings):
         """``static_dir`` if set, else the repository's ``static/`` if it exists, else ``None``."""
         if self.static_dir is not None:
             return self.static_dir
-        guess = Path(__file__).resolve().parents[3] / "static"
+        guess = Path(__file__).resolve().parents[2] / "static"
         return guess if (guess / "index.html").is_file() else None
