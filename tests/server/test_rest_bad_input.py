@@ -85,3 +85,16 @@ async def test_admin_routes_on_a_table_that_is_closing_answer_not_found(
         r = await http.request(method, url, json=body, headers=admin)
         assert r.status_code == 404 and r.json()["error"]["code"] == "table.not_found", r.text
     table.stopped = False
+
+
+async def test_a_starting_stack_below_the_ante_is_refused_at_creation(http: AsyncClient) -> None:
+    # It used to be accepted; once two seats joined, the table closed with reason "error".
+    r = await http.post("/api/tables", json={"game": "palace_poker", "seats": 2,
+                                             "config": {"small_bet": 10}, "starting_stack": 3})
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert error["code"] == "engine.invalid_config" and "starting_stack" in error["message"]
+    assert http.app.state.tables.list() == []  # type: ignore[attr-defined]
+    r = await http.post("/api/tables", json={"game": "palace_poker", "seats": 2,
+                                             "config": {"small_bet": 10}, "starting_stack": 5})
+    assert r.status_code == 201, r.text

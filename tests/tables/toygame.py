@@ -175,6 +175,10 @@ class ToyStackRules(ToyRules):
     title = "Toy duel with chips"
     uses_stacks = True
 
+    def min_stack(self, config: ToyConfig) -> int:
+        """A seat needs one chip to be dealt in."""
+        return 1
+
 
 RULES = ToyRules()
 STACK_RULES = ToyStackRules()

@@ -258,6 +258,36 @@ class GameRules(ABC, Generic[C]):
         elif stacks is not None:
             raise InvalidConfigError(f"{self.name} takes no chip stacks, got {stacks!r}")
 
+    def min_stack(self, config: C) -> int:
+        """Chips a seat needs to be dealt into a game (poker games: the ante, at least 1 chip);
+        ``0`` for games without chip stacks. The table layer sits a seat out below it.
+
+        Subclasses with stacks override it; the base answers ``0``.
+        """
+        return 0
+
+    def min_players(self, config: C) -> int:
+        """The fewest seats that must be dealt in for a game to start with ``config`` (the
+        table waits below it). The base answers :attr:`min_seats`."""
+        return self.min_seats
+
+    def check_table(self, config: C, num_seats: int, starting_stack: int | None) -> None:
+        """Raise :class:`InvalidConfigError` unless a table of ``num_seats`` seats, each with
+        ``starting_stack`` chips (``None`` for games without stacks), can deal its first game.
+
+        The table layer calls it when a table is created, so a table that could never deal is
+        refused then, not closed with an error once its seats fill. The check builds the first
+        state (it draws nothing: the first step is a chance action).
+        """
+        if self.uses_stacks:
+            need = self.min_stack(config)
+            if starting_stack is None or starting_stack < need:
+                raise InvalidConfigError(
+                    f"starting_stack {starting_stack!r} is below the {need} chips a seat needs "
+                    f"to be dealt in to {self.name} with this config")
+        stacks = None if starting_stack is None else [starting_stack] * num_seats
+        self.new_state(config, num_seats, 0, stacks)
+
     @abstractmethod
     def new_state(
         self, config: C, num_seats: int, dealer: int, stacks: Sequence[int] | None = None

@@ -2,7 +2,7 @@
 
 Mixed into :class:`~.actor.Table`; runs only inside the table's task.
 
-* **Start**: when every seat is taken (later poker hands: at least ``min_seats`` seats with
+* **Start**: when every seat is taken (later poker hands: at least ``rules.min_players(config)`` seats with
   chips), a fresh 32-byte ``secrets`` seed drives a :class:`~cardhall.engine.SeededShuffler`; the
   seed's commitment is published in a ``game_started`` table event and every ``state``.
 * **Chance** actions are applied as soon as they are due, drawn from that shuffler.
@@ -92,11 +92,8 @@ class GameFlow:
 
     # ----- start ----------------------------------------------------------------------------
     def min_chips(self) -> int:
-        """Chips a seat needs to be dealt in (poker games): the game's ante (``ante_chips()``
-        or ``ante`` of its config), at least 1."""
-        ante = getattr(self.config, "ante_chips", None)
-        value = ante() if callable(ante) else getattr(self.config, "ante", None)
-        return max(1, value if isinstance(value, int) else 1)
+        """Chips a seat needs to be dealt in: the game's :meth:`GameRules.min_stack`."""
+        return self.rules.min_stack(self.config)
 
     def out_of_chips(self, seat: int) -> bool:
         """Whether table seat ``seat`` is taken by a holder with too few chips to be dealt in
@@ -116,10 +113,10 @@ class GameFlow:
         eligible = self._eligible()
         full = all(s.taken for s in self.seats)
         if self.status == "waiting":
-            ready = full and len(eligible) >= self.rules.min_seats
+            ready = full and len(eligible) >= self.rules.min_players(self.config)
         elif self.status == "between_hands":
             # built-in bots alone, or with clients whose sockets are all gone, stop (no endless hands)
-            ready = len(eligible) >= self.rules.min_seats and self.people_present(eligible)
+            ready = len(eligible) >= self.rules.min_players(self.config) and self.people_present(eligible)
             if not ready:
                 self.status = "waiting"
                 self.version += 1

@@ -86,7 +86,7 @@ class TableManager:
                                     f"got {stack!r}")
         elif starting_stack is not None:
             raise InvalidConfigError(f"{game} takes no starting_stack, got {starting_stack!r}")
-        rules.check_setup(cfg, n, 0, None if stack is None else [stack] * n)
+        rules.check_table(cfg, n, stack)
         bots = dict(bots or {})
         for seat, kind in bots.items():
             if not 0 <= seat < n:

@@ -20,6 +20,11 @@ class PalacePokerRules(GameRules[PalacePokerConfig]):
     max_seats: ClassVar[int] = 10
     uses_stacks: ClassVar[bool] = True
 
+    def min_stack(self, config: PalacePokerConfig) -> int:
+        """Rule 4 / PP-2: a seat needs the ante (:attr:`PalacePokerConfig.ante_chips`) to be
+        dealt in."""
+        return config.ante_chips
+
     def new_state(self, config: PalacePokerConfig, num_seats: int, dealer: int,
                   stacks: Sequence[int] | None = None) -> PalaceState:
         """A hand with antes posted, waiting for the banner deal.

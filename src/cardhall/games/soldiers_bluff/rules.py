@@ -21,6 +21,15 @@ class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
     max_seats = 5
     uses_stacks = True
 
+    def min_stack(self, config: SoldiersBluffConfig) -> int:
+        """Rule 4 / SB-2: a seat needs the ante to be dealt in, and at least 1 chip (with
+        ``ante=0`` a seat without chips would cap every stake at 0, SB-10)."""
+        return max(1, config.ante)
+
+    def min_players(self, config: SoldiersBluffConfig) -> int:
+        """SB-1: at least ``min_players`` seats must be dealt in."""
+        return max(self.min_seats, config.min_players)
+
     def new_state(
         self,
         config: SoldiersBluffConfig,
