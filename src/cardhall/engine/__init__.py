@@ -18,7 +18,7 @@ from .errors import (
     UnknownGameError,
 )
 from .events import Event, filter_events
-from .game import GameRules, GameState, Outcome, Shuffle
+from .game import GameRules, GameState, Outcome, OutcomeReason, Shuffle
 from .history import History, LoggedAction, Recorder, ReplayError, SeatInfo, replay, start_state
 from .registry import game_names, get_game
 from .shuffle import SeededShuffler, commitment, seeded_shuffle
@@ -39,6 +39,7 @@ __all__ = [
     "MalformedActionError",
     "NotYourTurnError",
     "Outcome",
+    "OutcomeReason",
     "Recorder",
     "ReplayError",
     "SeatInfo",

@@ -14,6 +14,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar, final
 
 from .actions import Action, copy_json
@@ -28,23 +29,42 @@ C = TypeVar("C")
 S = TypeVar("S", bound="GameState")
 
 
+class OutcomeReason(StrEnum):
+    """Every way a game can end: the one set of :attr:`Outcome.reason` values (documented in
+    ``docs/engine.md``; a game that needs a new way to end adds it here)."""
+
+    SHOWDOWN = "showdown"
+    """Poker games: the hands still in were compared (SB rule 9, PP rule 11c)."""
+    UNCONTESTED = "uncontested"
+    """Soldier's Bluff: every other seat folded (SB rule 8)."""
+    LAST_PLAYER = "last_player"
+    """Palace Poker: one seat is left in the hand (PP rule 11a)."""
+    BATTLE_SPLIT = "battle_split"
+    """Palace Poker: the last two seats tied their battle and split the pot (PP rule 8)."""
+    SAME_BANNER_SPLIT = "same_banner_split"
+    """Palace Poker: the seats left all share one banner suit and split the pot (PP rule 11b)."""
+    TARGET_REACHED = "target_reached"
+    """Bazaar Blot: a team reached the target score (BB rule 8)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended.
 
     Attributes:
-        reason: a short stable code, e.g. ``"showdown"``, ``"uncontested"``, ``"target_reached"``.
+        reason: one of :class:`OutcomeReason` (a ``str``, so it compares and serialises as
+            its value, e.g. ``"showdown"``).
         returns: per seat: net chip change (poker games) or team match total (Bazaar Blot).
         detail: JSON-compatible extra facts (winners, hands shown, per-deal scores).
     """
 
-    reason: str
+    reason: OutcomeReason
     returns: tuple[int, ...]
     detail: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The outcome as a fresh JSON object (no part of it is shared with the state)."""
-        out: dict[str, Any] = {"reason": self.reason, "returns": list(self.returns)}
+        out: dict[str, Any] = {"reason": str(self.reason), "returns": list(self.returns)}
         if self.detail:
             out["detail"] = copy_json(self.detail)  # callers may mutate the JSON
         return out

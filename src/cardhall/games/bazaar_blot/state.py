@@ -12,7 +12,7 @@ from typing import Any
 from ...engine.actions import copy_json
 from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, private, public
-from ...engine.game import GameState, Outcome, Shuffle
+from ...engine.game import GameState, Outcome, OutcomeReason, Shuffle
 from . import auction, play, views
 from .cards import CODES, codes
 from .config import BlotConfig
@@ -236,7 +236,7 @@ class BlotState(GameState):
         if winner is not None:
             self.phase = "over"
             detail = {"winner_team": winner, "totals": [a, b], "deals": copy_json(self.deals)}
-            self._outcome = Outcome("target_reached", (a, b, a, b), detail)
+            self._outcome = Outcome(OutcomeReason.TARGET_REACHED, (a, b, a, b), detail)
             events.append(public("match_over", winner_team=winner, totals=[a, b]))
         else:
             self._rotate_dealer()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...engine.events import Event, public
-from ...engine.game import Outcome
+from ...engine.game import Outcome, OutcomeReason
 from .cards import ids, suit
 from .evaluation import category, strengths
 
@@ -89,5 +89,5 @@ def award(st: PalaceState, winners: list[int], reason: str) -> list[Event]:
                               "shares": {str(s): v for s, v in shares.items()}}
     if reason == "showdown":
         detail["shown"] = shown
-    st.result = Outcome(reason, returns, detail)
+    st.result = Outcome(OutcomeReason(reason), returns, detail)
     return [public("hand_end", reason=reason, **detail)]

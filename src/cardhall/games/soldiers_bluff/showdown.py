@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...engine.events import Event, public
-from ...engine.game import Outcome
+from ...engine.game import Outcome, OutcomeReason
 from .ranking import hand_key, hand_sum, is_soldiers_bluff, showdown_winner
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def _finish(st: SoldiersBluffState, reason: str, winner: int) -> list[Event]:
     if reason == "showdown":
         detail["sums"] = [None if h is None else hand_sum(h) for h in st.shown]
         detail["soldiers_bluff"] = is_soldiers_bluff(st.hands[winner])
-    st._outcome = Outcome(reason, _returns(st, winner), detail)
+    st._outcome = Outcome(OutcomeReason(reason), _returns(st, winner), detail)
     return [public("pot_awarded", seat=winner, chips=st.pot, reason=reason)]
 
 
