@@ -199,6 +199,12 @@ class GameState(ABC):
     def _check(self, seat: int | None, parsed: Any) -> None:
         """Raise :class:`IllegalActionError` unless the parsed action is legal for ``seat`` now."""
 
+    def _check_off_turn(self, seat: int, parsed: Any) -> None:
+        """Called when ``seat`` may not act now, before :class:`NotYourTurnError` is raised: a
+        game raises :class:`IllegalActionError` here when the action could never be legal for
+        this seat whatever the turn (e.g. a Bazaar Blot contra from the bidder's side), so the
+        answer names the real reason. The base does nothing."""
+
     @abstractmethod
     def _do(self, seat: int | None, parsed: Any) -> list[Event]:
         """Apply a validated action; return the events it produced."""
@@ -214,7 +220,8 @@ class GameState(ABC):
             GameOverError: the game has ended.
             MalformedActionError: the action is not well formed.
             NotYourTurnError: ``seat`` may not act now (or a chance action is due / not due).
-            IllegalActionError: the rules forbid this action now (message names the value).
+            IllegalActionError: the rules forbid this action now (message names the value),
+                or could never allow it to this seat (see :meth:`_check_off_turn`).
         """
         if self.outcome is not None:
             raise GameOverError(f"the game is over; action {action!r} rejected")
@@ -227,6 +234,7 @@ class GameState(ABC):
             if not self.chance_due():
                 raise NotYourTurnError(f"no chance action is due; {action['type']!r} rejected")
         elif self.chance_due() or seat not in self.to_act():
+            self._check_off_turn(seat, parsed)
             raise NotYourTurnError(f"seat {seat} may not act now; to act: {list(self.to_act())}")
         self._check(seat, parsed)
         return self._do(seat, parsed)
