@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..config import Settings
 from ..protocol import messages as p
+from ..protocol.errors import ErrorCode
 from ..storage.interface import PlayerRecord, Store
 from ..tables.connections import CLOSE, QueueConnection
 from ..tables.manager import TableManager
@@ -99,7 +100,8 @@ class Session:
             except Exception:  # the socket is gone; the reader will see the disconnect
                 return
 
-    def error(self, code: str, message: str, req: Any = None, table_id: str | None = None) -> None:
+    def error(self, code: ErrorCode, message: str, req: Any = None,
+              table_id: str | None = None) -> None:
         ref = req if isinstance(req, p.RequestRef) else None
         if isinstance(req, BaseModel) and ref is None:
             ref = p.RequestRef(type=getattr(req, "type", None), rid=getattr(req, "rid", None),
@@ -189,7 +191,8 @@ class Session:
         try:
             player = await authenticate(self.store, msg.token)
         except ApiError as exc:  # the same codes as REST: auth.invalid_token, auth.banned
-            self.error(exc.code, exc.message, msg)
+            code: ErrorCode = "auth.banned" if exc.code == "auth.banned" else "auth.invalid_token"
+            self.error(code, exc.message, msg)
             return
         if self.authed and player.id != self.conn.player.id:
             self.error("auth.already_authenticated",
