@@ -17,12 +17,12 @@ class FakeClock:
 
 def test_burst_then_the_sustained_rate() -> None:
     clock = FakeClock()
-    bucket = TokenBucket(rate=10, burst=3, now=clock)
+    bucket = TokenBucket(rate=4, burst=3, now=clock)  # times in 1/8 s: exact in binary
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
-    assert bucket.wait_seconds() == pytest.approx(0.1)
-    clock.t += 0.05
-    assert not bucket.take() and bucket.wait_seconds() == pytest.approx(0.05)
-    clock.t += 0.05
+    assert bucket.wait_seconds() == 0.25
+    clock.t += 0.125
+    assert not bucket.take() and bucket.wait_seconds() == 0.125
+    clock.t += 0.125
     assert bucket.take() and not bucket.take()
     clock.t += 10  # refills to the burst, never beyond
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
