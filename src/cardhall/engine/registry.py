@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import Any
 
 from .errors import UnknownGameError
 from .game import GameRules
@@ -22,7 +23,7 @@ GAME_MODULES: dict[str, str] = {
 
 
 @cache
-def get_game(name: str) -> GameRules:
+def get_game(name: str) -> GameRules[Any]:
     """The rules object registered as ``name``.
 
     Raises:
@@ -31,7 +32,7 @@ def get_game(name: str) -> GameRules:
     module_name = GAME_MODULES.get(name) if isinstance(name, str) else None
     if module_name is None:
         raise UnknownGameError(f"unknown game {name!r}; known: {sorted(GAME_MODULES)}")
-    rules: GameRules = importlib.import_module(module_name).RULES
+    rules: GameRules[Any] = importlib.import_module(module_name).RULES
     return rules
 
 
