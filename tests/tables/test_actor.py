@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+
+import pytest
 from typing import Any
 
 from tablekit import Harness, LeakCheckingConnection
 
-from cardhall.engine import History, replay
+from cardhall.engine import History, get_game, replay
 from cardhall.protocol import messages as p
 from cardhall.tables.messages import ClientRequest, Disconnected
 
@@ -361,3 +363,26 @@ async def test_tables_everyone_left_after_a_game_close_within_a_second(h: Harnes
     await asyncio.wait_for(asyncio.gather(*tasks), 5)
     assert [t.id for t in h.manager.list()] == [fresh.id]
     assert conns[0].last("left") and ana.last("left")
+
+
+@pytest.mark.parametrize(("game", "config"), [
+    ("palace_poker", {"small_bet": 10}),  # ante 5: the table used to close with reason error
+    ("soldiers_bluff", {"ante": 3}),
+])
+async def test_a_seat_below_the_games_min_stack_sits_out_instead_of_breaking_the_table(
+        h: Harness, game: str, config: dict[str, Any]) -> None:
+    """The table asks the game (``min_stack``) what a seat needs: starting with exactly the
+    ante, a hand leaves at least one seat below it, which then sits out while the table waits."""
+    need = get_game(game).min_stack(get_game(game).config(config))
+    table = await h.manager.create(game, num_seats=2, starting_stack=need, config=config)
+    ana, bob = await h.player("ana"), await h.player("bob")
+    await h.join(table, ana, seat=0)
+    await h.join(table, bob, seat=1)
+    for _ in range(5000):
+        if table.status == "waiting" or table.stopped:
+            break
+        await h.advance(table, 1.0)
+    assert not table.stopped and table.status == "waiting", table.status
+    assert table.hand >= 1
+    low = [s.index for s in table.seats if (s.stack or 0) < need]
+    assert low and all(table.summary()["seats"][i]["out_of_chips"] for i in low)
