@@ -13,7 +13,7 @@ from typing import Any
 
 from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, public
-from .actions import Bid, Call, Contra, Kapot, Pass, Recontra
+from .actions import Bid, BlotAction, Call, Contra, Kapot, Pass, Recontra
 from .cards import SUITS
 from .config import BlotConfig
 from .model import Auction, Contract, DealState, Phase, StandingBid
@@ -108,7 +108,7 @@ def check_contra(auction: Auction, seat: int) -> None:
                                  f"opponents may, until the bidder's partner calls)")
 
 
-def check_call(deal: DealState, cfg: BlotConfig, seat: int, call: object) -> None:
+def check_call(deal: DealState, cfg: BlotConfig, seat: int, call: BlotAction) -> None:
     """Raise unless ``call`` is a legal auction call for ``seat`` (a seat in ``to_act``) now.
 
     Raises:
@@ -122,7 +122,7 @@ def check_call(deal: DealState, cfg: BlotConfig, seat: int, call: object) -> Non
         check_contra(auction, seat)
         return
     if seat != deal.turn:
-        raise NotYourTurnError(f"{getattr(call, 'type', '?')!r} by seat {seat} out of turn; "
+        raise NotYourTurnError(f"{call.type!r} by seat {seat} out of turn; "
                                f"it is seat {deal.turn}'s turn")
     if type(call) is Pass:
         return
@@ -140,7 +140,7 @@ def check_call(deal: DealState, cfg: BlotConfig, seat: int, call: object) -> Non
             raise IllegalActionError(f"kapot in trump {SUITS[call.trump]!r} is not allowed; "
                                      f"allowed: {[SUITS[x] for x in kapots]}")
         return
-    raise IllegalActionError(f"{getattr(call, 'type', '?')!r} is not a call of the auction")
+    raise IllegalActionError(f"{call.type!r} is not a call of the auction")
 
 
 def do_call(deal: DealState, cfg: BlotConfig, seat: int,
@@ -195,14 +195,14 @@ def response_entries(deal: DealState, seat: int) -> list[dict[str, Any]]:
     return [{"type": "recontra"}, {"type": "pass"}] if seat == deal.turn else []
 
 
-def check_response(call: object) -> None:
+def check_response(call: BlotAction) -> None:
     """Raise unless ``call`` is recontra or pass (the responding seat is the turn seat).
 
     Raises:
         IllegalActionError: any other action.
     """
     if type(call) is not Recontra and type(call) is not Pass:
-        raise IllegalActionError(f"{getattr(call, 'type', '?')!r} is not allowed after contra; "
+        raise IllegalActionError(f"{call.type!r} is not allowed after contra; "
                                  f"recontra or pass")
 
 
@@ -222,7 +222,7 @@ def do_response(deal: DealState, seat: int, call: Call) -> tuple[list[Event], Au
     return events, None
 
 
-def check_out_of_turn(deal: DealState, phase: Phase, seat: int, action: object) -> None:
+def check_out_of_turn(deal: DealState, phase: Phase, seat: int, action: BlotAction) -> None:
     """For ``seat``, which may not act now: raise if ``action`` is a contra or recontra the
     seat could not make whatever the turn, so the answer names the real reason (rule 4).
 
