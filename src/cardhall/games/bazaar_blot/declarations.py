@@ -95,13 +95,14 @@ def describe(cards: tuple[int, ...], trump: int, cfg: BlotConfig) -> Described:
     return Described("sequence", n, value, (value, 0, n, max(c & 7 for c in cards), is_trump))
 
 
-def best(combos: Sequence[tuple[int, ...]], trump: int,
+def best(candidates: Sequence[tuple[int, ...]], trump: int,
          cfg: BlotConfig) -> tuple[int, ...] | None:
-    """The strongest of ``combos`` by the rule-6 comparison (:func:`describe`'s key; the first
-    of equals), or ``None`` if there is none: what a player declares to win the comparison."""
-    if not combos:
+    """The strongest of the combinations ``candidates`` by the rule-6 comparison
+    (:func:`describe`'s key; the first of equals), or ``None`` if there is none: what a player
+    declares to win the comparison (BB-25, BB-26, BB-42 through ``cfg``)."""
+    if not candidates:
         return None
-    return max(combos, key=lambda cards: describe(cards, trump, cfg).key)
+    return max(candidates, key=lambda cards: describe(cards, trump, cfg).key)
 
 
 def award(

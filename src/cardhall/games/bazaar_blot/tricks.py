@@ -175,12 +175,12 @@ def play_entries(deal: DealState, cfg: BlotConfig, seat: int) -> list[dict[str, 
     legal = legal_now(deal, cfg)
     if deal.tricks_played:
         return [{"type": "play", "card": CODES[c]} for c in legal]
-    combos = [(codes(cs), len(cs)) for cs in declarations.declarable(deal, seat)]
+    offered = [(codes(cs), len(cs)) for cs in declarations.declarable(deal, seat)]
     out: list[dict[str, Any]] = []
     for c in legal:
         out.append({"type": "play", "card": CODES[c]})
         out += [{"type": "play", "card": CODES[c], "declare_from": cs,
-                 "min_declare": n, "max_declare": n} for cs, n in combos]
+                 "min_declare": n, "max_declare": n} for cs, n in offered]
     return out
 
 
