@@ -122,6 +122,33 @@ def test_bb_rule_6_declares_the_best_combination_in_trick_1(blot: Any) -> None:
     assert action["card"] == "Ad" and sorted(action["declare"]) == ["Jc", "Jd", "Jh", "Js"]
 
 
+def test_bb_42_declares_by_the_tables_carre_values(blot: Any) -> None:
+    # A run of five (100) against four aces: with the source values (A = 100) the run wins the
+    # rule-6 comparison on length; with carre_values="blot_star" (A = 110) the aces win.
+    from cardhall.bots.bazaar_blot import RulePolicy
+    from cardhall.games.bazaar_blot import RULES
+
+    hand = ["Tc", "Jc", "Qc", "Kc", "Ac", "Ad", "Ah", "As"]
+    view = _blot_view(hand, [])
+    view["trick"] = {"number": 1, "leader": 2, "cards": []}
+    run, aces = ["Tc", "Jc", "Qc", "Kc", "Ac"], ["Ac", "Ad", "Ah", "As"]
+    legal = [{"type": "play", "card": "Ad"}] + [
+        {"type": "play", "card": "Ad", "declare_from": cs, "min_declare": len(cs),
+         "max_declare": len(cs)} for cs in (run, aces)]
+    assert sorted(blot.choose(view, legal, RNG)["declare"]) == sorted(run)
+    star = RulePolicy(RULES.config({"carre_values": "blot_star"}))
+    assert sorted(star.choose(view, legal, RNG)["declare"]) == sorted(aces)
+
+
+def test_bb_42_auction_values_combinations_by_carre_values() -> None:
+    from cardhall.bots.bazaar_blot import hand_combo
+    from cardhall.games.bazaar_blot import RULES
+
+    nines = ["9c", "9d", "9h", "9s", "7c", "Jd", "Kh", "As"]
+    assert hand_combo(nines, RULES.config({})) == 150
+    assert hand_combo(nines, RULES.config({"carre_values": "blot_star"})) == 140
+
+
 def test_bb_rule_4_bids_a_strong_suit_and_passes_a_weak_hand(blot: Any) -> None:
     legal = [{"type": "bid", "trump": s, "min_level": 8, "max_level": 16} for s in "cdhs"]
     legal += [{"type": "kapot", "trump": s} for s in "cdhs"] + [{"type": "pass"}]

@@ -12,16 +12,20 @@ Sees only the seat's view and legal-action entries; it keeps no memory between d
   its team declared, side aces then low plain cards when defending; when following it wins
   with the cheapest card that beats the trick, gives points when its partner wins the trick
   as the last to play, and otherwise throws the weakest legal card. In trick 1 it declares the
-  most valuable combination the entries offer with the chosen card.
+  strongest combination the entries offer with the chosen card.
+
+Combinations are found, valued and compared by the game's own :mod:`.declarations` module
+under the policy's rules config (``carre_values``, ``carre_rank_order``, ...), which the table
+passes to :class:`RulePolicy` (default: the spec's config).
 """
 
 from __future__ import annotations
 
 import random
-from itertools import pairwise
 from typing import Any
 
 from ..engine.actions import Action, minimal
+from ..games.bazaar_blot import declarations
 from ..games.bazaar_blot.cards import (
     CARD_OF,
     PLAIN_POINTS,
@@ -32,6 +36,7 @@ from ..games.bazaar_blot.cards import (
     TRUMP_STRENGTH,
     weakest_key,
 )
+from ..games.bazaar_blot.config import BlotConfig
 from ..games.bazaar_blot.tricks import card_key
 from .entries import first, of_type, with_amount, with_cards
 
@@ -39,35 +44,33 @@ PARTNER_SHARE = 30
 """Big points the partner is assumed to bring in (its share of the 162)."""
 CONTRA_TRUMP_POINTS = 34
 """Trump big points in the opponents' suit needed to call contra (J + 9 at least)."""
-CARRE = {"J": 200, "9": 150, "A": 100, "T": 100, "K": 100, "Q": 100}
-SEQUENCE = {3: 20, 4: 50}
 
 
 class RulePolicy:
-    """Bazaar Blot rule bot: bid on a strong suit, cheapest winning card, weakest discard."""
+    """Bazaar Blot rule bot: bid on a strong suit, cheapest winning card, weakest discard.
+
+    Args:
+        config: the table's rules config, for valuing and comparing combinations (rule 6,
+            BB-25, BB-26, BB-42); default :class:`BlotConfig` ``()``.
+    """
 
     name = "rule"
+
+    def __init__(self, config: BlotConfig | None = None) -> None:
+        self.config = config if config is not None else BlotConfig()
 
     def choose(self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random) -> Action:
         """One concrete action matching an entry of ``legal_actions`` (non-empty)."""
         match view.get("phase"):
             case "auction":
-                return auction(view, legal_actions)
+                return auction(view, legal_actions, self.config)
             case "play" if of_type(legal_actions, "play"):
-                return play(view, legal_actions)
+                return play(view, legal_actions, self.config)
         entry = first(legal_actions, "pass")
         return minimal(entry if entry is not None else legal_actions[0])
 
 
 # ----- auction --------------------------------------------------------------------------------
-
-
-def combo_value(cards: list[str]) -> int:
-    """Big points of a declarable combination (rule 6): carré by rank, sequence by length."""
-    ranks = {c[0] for c in cards}
-    if len(ranks) == 1:
-        return CARRE.get(cards[0][0], 0)
-    return SEQUENCE.get(len(cards), 100)
 
 
 def suit_strength(hand: list[str], trump: str) -> tuple[int, int]:
@@ -90,23 +93,14 @@ def _team(view: dict[str, Any], seat: int) -> int:
     return next(i for i, t in enumerate(view["teams"]) if seat in t)
 
 
-def hand_combo(hand: list[str]) -> int:
-    """Big points of the best combination in ``hand`` (rule 6: natural-order runs, carrés)."""
-    best = 0
-    for rank, value in CARRE.items():
-        if sum(1 for c in hand if c[0] == rank) == 4:
-            best = max(best, value)
-    for suit in "cdhs":
-        held = sorted(RANK_OF[c[0]] for c in hand if c[1] == suit)
-        run = 1
-        for a, b in pairwise(held):
-            run = run + 1 if b == a + 1 else 1
-            if run >= 3:
-                best = max(best, SEQUENCE.get(run, 100))
-    return best
+def hand_combo(hand: list[str], config: BlotConfig) -> int:
+    """Big points of the most valuable combination ``hand`` could declare (rule 6, found and
+    valued by the game's :mod:`.declarations` under ``config``); 0 if none."""
+    combos = declarations.combinations([CARD_OF[c] for c in hand])
+    return max((declarations.describe(cs, -1, config).value for cs in combos), default=0)
 
 
-def auction(view: dict[str, Any], legal: list[Action]) -> Action:
+def auction(view: dict[str, Any], legal: list[Action], config: BlotConfig) -> Action:
     """An auction call (rule 4): contra, a bid on the best suit, or pass."""
     me = view["seat"]
     hand: list[str] = list(view["hand"])
@@ -125,7 +119,7 @@ def auction(view: dict[str, Any], legal: list[Action]) -> Action:
             if len(trumps) < 3 or not ({f"J{trump}", f"9{trump}"} & set(trumps)):
                 continue
             estimate, _ = suit_strength(hand, trump)
-            level = (estimate + hand_combo(hand) // 2) // 10
+            level = (estimate + hand_combo(hand, config) // 2) // 10
             margin = level - entry["min_level"]
             if margin >= 0 and (best is None or margin > best[0]):
                 best = (margin, with_amount(entry, "level", entry["min_level"]))
@@ -190,8 +184,8 @@ def follow(view: dict[str, Any], cards: list[str], trump: str) -> str:
     return _weakest(cards, trump)
 
 
-def play(view: dict[str, Any], legal: list[Action]) -> Action:
-    """A play (rule 5), with the best declaration on trick 1 (rule 6)."""
+def play(view: dict[str, Any], legal: list[Action], config: BlotConfig) -> Action:
+    """A play (rule 5), with the strongest declaration offered on trick 1 (rule 6)."""
     entries = of_type(legal, "play")
     cards = list(dict.fromkeys(e["card"] for e in entries))
     trump = (view.get("contract") or {}).get("trump") or "c"
@@ -200,6 +194,9 @@ def play(view: dict[str, Any], legal: list[Action]) -> Action:
     mine = [e for e in entries if e["card"] == card]
     declares = [e for e in mine if "declare_from" in e]
     if declares:
-        top = max(declares, key=lambda e: combo_value(list(e["declare_from"])))
+        offered = {tuple(sorted(CARD_OF[c] for c in e["declare_from"])): e for e in declares}
+        best = declarations.best(list(offered), SUIT_OF[trump], config)
+        assert best is not None  # at least one combination is offered
+        top = offered[best]
         return with_cards([top], "declare", top["declare_from"], len(top["declare_from"]))
     return minimal(mine[0])

@@ -58,18 +58,18 @@ def contract(partial: dict[int, str], bid: str = "8h", by: int = 1,
     """A match in play: the chosen deal, then ``by`` (the first to speak) bids ``bid`` and the
     three others pass."""
     state = dealt(partial, config, dealer)
-    assert state.turn == by
+    assert state.match.deal.turn == by
     call(state, by, bid)
     for i in (1, 2, 3):
         call(state, (by + i) % 4, "pass")
-    assert state.phase == "play"
+    assert state.match.phase == "play"
     return state
 
 
 def play(state: BlotState, *codes: str) -> None:
     """The turn seats play these cards in order."""
     for code in codes:
-        state.apply(state.turn, {"type": "play", "card": code})
+        state.apply(state.match.deal.turn, {"type": "play", "card": code})
 
 
 def legal_codes(state: BlotState, seat: int) -> set[str]:

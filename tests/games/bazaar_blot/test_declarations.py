@@ -88,9 +88,9 @@ def test_rule_6_declaration_shown_as_kind_and_value_then_cards_at_trick_2() -> N
         state.apply(2, {"type": "play", "card": "7h", "declare": ["Jc", "Qc"]})
     state.apply(2, {"type": "play", "card": "7h", "declare": ["Jc", "Qc", "Kc", "Ac"]})
     for _ in range(2):
-        state.apply(state.turn, state.timeout_action(state.turn))
+        state.apply(state.match.deal.turn, state.timeout_action(state.match.deal.turn))
     shown = state.view(None)["declarations"]
     assert shown[0]["cards"] == ["7c", "8c", "9c", "Tc"]
     assert state.view(None)["declarations_winner_team"] == 0  # 50 = 50, length, top A > 10
     assert "7c" not in state.hidden_from(3) and "7c" not in state.hidden_from(None)
-    assert not any(e.get("declare_from") for e in state.legal_actions(state.turn))
+    assert not any(e.get("declare_from") for e in state.legal_actions(state.match.deal.turn))

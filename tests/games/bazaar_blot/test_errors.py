@@ -91,7 +91,7 @@ def test_game_over_rejects_everything() -> None:
     for seat in (2, 3, 0):
         call(state, seat, "pass")
     while not state.is_over:
-        state.apply(state.turn, state.timeout_action(state.turn))
+        state.apply(state.match.deal.turn, state.timeout_action(state.match.deal.turn))
     with pytest.raises(GameOverError):
         state.apply(1, {"type": "pass"})
 

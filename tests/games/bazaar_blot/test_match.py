@@ -27,7 +27,7 @@ def kapot_deal(config: dict | None = None):  # type: ignore[no-untyped-def,type-
     for card in ("Jh", "9h", "Ah", "Th", "Kh", "Qh", "8h", "7h"):
         events += state.apply(1, {"type": "play", "card": card})
         for _ in range(3):
-            seat = state.turn
+            seat = state.match.deal.turn
             events += state.apply(seat, state.timeout_action(seat))
     return state, events
 
@@ -51,7 +51,7 @@ def test_rule_3_chance_deal_order_starts_left_of_dealer() -> None:
     assert action["hands"][3] == ["7c", "8c", "9c", "Tc", "Jc", "Qc", "Kc", "Ac"]
     assert action["hands"][0][0] == "7d" and action["hands"][2][0] == "7s"
     state.apply(None, action)
-    assert state.turn == 3 and state.phase == "auction"
+    assert state.match.deal.turn == 3 and state.match.phase == "auction"
 
 
 def test_section_4_views_and_deal_events_hide_other_hands() -> None:
@@ -82,17 +82,17 @@ def test_rule_9_timeouts_pass_in_auction_and_contra_response() -> None:
 
 def test_rule_7_kapot_deal_through_the_engine_scores_and_rotates_dealer() -> None:
     state, events = kapot_deal()
-    assert state.chance_due() and state.dealer == 1 and state.deal_no == 1
-    record = state.deals[-1]
+    assert state.chance_due() and state.match.dealer == 1 and state.match.deal_number == 1
+    record = state.match.deals[-1]
     assert record["tricks"] == [0, 8] and record["card_points"] == [0, 162]
-    assert record["made"] and record["scores"] == [0, 25] and state.totals == [0, 25]
+    assert record["made"] and record["scores"] == [0, 25] and state.match.match_score == [0, 25]
     view = state.view(2)
     assert view["match_score"] == [0, 25] and view["last_trick"]["winner"] == 1
     assert view["hand"] == [] and view["deals"] == [record]
     assert [e.kind for e in events][-1] == "deal_scored"
     state.apply(None, {"type": "deal", "hands": fill_hands({})})
     assert state.view(2)["last_trick"] is None and state.view(2)["deal_number"] == 2
-    assert state.turn == 2  # left of the new dealer
+    assert state.match.deal.turn == 2  # left of the new dealer
 
 
 def test_rule_8_match_ends_at_target_with_team_totals() -> None:
@@ -114,7 +114,7 @@ def test_rule_8_equal_totals_over_target_play_another_deal() -> None:
 
 def test_BB_1_dealer_rotation_right() -> None:
     state, _ = kapot_deal({"dealer_rotation": "right"})
-    assert state.dealer == 3
+    assert state.match.dealer == 3
 
 
 @pytest.mark.parametrize("module", ["cards", "tricks", "scoring"])

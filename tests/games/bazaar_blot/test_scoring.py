@@ -62,7 +62,7 @@ def test_BS_1_through_the_auction_with_contra_and_recontra() -> None:
     state = dealt({})
     for seat, text in ((1, "9s"), (2, "contra"), (1, "recontra")):
         call(state, seat, text)
-    assert state.multiplier == 4 and state.view(1)["contract"]["multiplier"] == 4
+    assert state.match.deal.auction.multiplier == 4 and state.view(1)["contract"]["multiplier"] == 4
 
 
 def test_BS_2_failed_defenders_get_16() -> None:

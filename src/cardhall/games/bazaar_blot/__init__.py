@@ -5,55 +5,15 @@
 score. Chance: :meth:`BlotState.chance_action` hands ``shuffle`` the 32 card codes in canonical
 order (suits c, d, h, s; ranks 7 8 9 T J Q K A) and deals 8 cards each, in seat order starting
 left of the dealer (seat ``dealer+1`` gets shuffled cards 0-7, and so on).
+
+The layout is in ``docs/games/bazaar_blot.md``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar
-
-from ...engine.errors import InvalidConfigError
-from ...engine.game import GameRules
 from .config import BlotConfig
+from .model import Phase
+from .rules import RULES, BlotRules
 from .state import BlotState
 
-
-class BlotRules(GameRules[BlotConfig]):
-    """The Bazaar Blot rules object."""
-
-    name: ClassVar[str] = "bazaar_blot"
-    title: ClassVar[str] = "Bazaar Blot"
-    config_cls: ClassVar[type] = BlotConfig
-    min_seats: ClassVar[int] = 4
-    max_seats: ClassVar[int] = 4
-    uses_stacks: ClassVar[bool] = False
-
-    def config(self, data: dict[str, Any] | None = None) -> BlotConfig:
-        """Build and validate a config from a partial JSON object (``{}``/``None``: defaults).
-
-        Raises:
-            InvalidConfigError: unknown field, wrong type or invalid value (the message names it).
-        """
-        if not data and isinstance(data, (dict, type(None))):
-            return _DEFAULT
-        return super().config(data)
-
-    def new_state(
-        self, config: BlotConfig, num_seats: int, dealer: int, stacks: Sequence[int] | None = None
-    ) -> BlotState:
-        """A new match whose first action is the chance deal by ``dealer``.
-
-        Raises:
-            InvalidConfigError: not 4 seats, a bad dealer, chip stacks given, or a config that is
-                not a :class:`BlotConfig`.
-        """
-        self.check_setup(config, num_seats, dealer, stacks)
-        if not isinstance(config, BlotConfig):
-            raise InvalidConfigError(f"expected a BlotConfig, got {type(config).__name__}")
-        return BlotState(config, dealer)
-
-
-_DEFAULT = BlotConfig()
-RULES = BlotRules()
-
-__all__ = ["RULES", "BlotConfig", "BlotRules", "BlotState"]
+__all__ = ["RULES", "BlotConfig", "BlotRules", "BlotState", "Phase"]

@@ -1,181 +1,251 @@
-"""The auction and the contra response (rule 4, BB-5..BB-16).
+"""The auction and the contra response (rule 4, BB-5..BB-16), over a :class:`.model.DealState`.
 
-Functions over a :class:`~.state.BlotState`: which calls a seat may make (as legal-action
-entries), whether a parsed call is legal, and applying it. ``check_*`` raise before anything
-changes; ``do_*`` assume the call was checked.
+Which calls a seat may make (legal-action entries), whether a call is legal, and applying it.
+``check_*`` raise before anything changes; ``do_*`` assume a checked call, change the deal's
+auction and return ``(events, transition)``: ``None`` while the auction goes on, else
+:class:`ContraCalled`, :class:`Redeal` or :class:`AuctionClosed`, which :mod:`.state` chains.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, public
+from .actions import Bid, BlotAction, Call, Contra, Kapot, Pass, Recontra
 from .cards import SUITS
+from .config import BlotConfig
+from .model import Auction, Contract, DealState, Phase, StandingBid
 
-if TYPE_CHECKING:
-    from .state import BlotState
-
-
-def _entry(kind: str) -> dict[str, Any]:
-    """A fresh concrete entry (callers may mutate what ``legal_actions`` returns)."""
-    return {"type": kind}
+ALL_SUITS = (0, 1, 2, 3)
 
 
-def may_contra(st: BlotState, seat: int) -> bool:
+@dataclass(frozen=True, slots=True)
+class ContraCalled:
+    """Transition: contra ended the bidding; the doubled pair answers (BB-16)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """Transition: four passes, no bid (rule 4 / BB-9); the deal is void and redealt."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionClosed:
+    """Transition: the auction closed with ``contract`` (three passes after a bid, or the
+    contra response ended)."""
+
+    contract: Contract
+
+
+AuctionStep = ContraCalled | Redeal | AuctionClosed | None
+
+
+def may_contra(auction: Auction, seat: int) -> bool:
     """Rule 4 / BB-14: ``seat`` is an opponent of the standing bidder and the window is open."""
-    return st.window and (seat ^ st.bid_seat) & 1 == 1
+    standing = auction.standing
+    return auction.contra_window and standing is not None and (seat ^ standing.seat) & 1 == 1
 
 
-def contra_seats(st: BlotState) -> list[int]:
+def contra_seats(auction: Auction) -> list[int]:
     """Seats that may call contra now, in or out of turn (empty outside the window)."""
-    if not st.window:
+    standing = auction.standing
+    if not auction.contra_window or standing is None:
         return []
-    return [(st.bid_seat + 1) & 3, (st.bid_seat + 3) & 3]
+    return [(standing.seat + 1) & 3, (standing.seat + 3) & 3]
 
 
-def bid_options(st: BlotState, seat: int) -> tuple[int, list[int], list[int]]:
+def bid_options(auction: Auction, cfg: BlotConfig, seat: int) -> tuple[int, tuple[int, ...],
+                                                                        tuple[int, ...]]:
     """What ``seat`` may bid on its turn: ``(lowest numeric level, suits for numeric bids,
     suits for kapot)``; the level exceeds ``max_bid`` when no numeric bid is possible.
 
     BB-6 (raise the level), BB-7 (same suit over a partner), BB-11 (cap), BB-12/BB-13 (kapot:
     any time, only the opposing team over a kapot, ``kapot_per_team_max`` per team).
     """
-    cfg = st.config
-    all_suits = [0, 1, 2, 3]
-    kapot_ok = st.kapots[seat & 1] < cfg.kapot_per_team_max
-    if st.bid_seat < 0:
-        return cfg.min_bid, all_suits, all_suits if kapot_ok else []
-    partner = (st.bid_seat ^ seat) & 1 == 0
-    if st.bid_kapot:
-        return cfg.max_bid + 1, [], all_suits if kapot_ok and not partner else []
-    suits = [st.bid_suit] if partner and cfg.partner_raise_same_suit else all_suits
-    return st.bid_level + 1, suits, suits if kapot_ok else []
+    kapot_ok = auction.kapots[seat & 1] < cfg.kapot_per_team_max
+    standing = auction.standing
+    if standing is None:
+        return cfg.min_bid, ALL_SUITS, ALL_SUITS if kapot_ok else ()
+    partner = (standing.seat ^ seat) & 1 == 0
+    if standing.level is None:
+        return cfg.max_bid + 1, (), ALL_SUITS if kapot_ok and not partner else ()
+    suits = (standing.trump,) if partner and cfg.partner_raise_same_suit else ALL_SUITS
+    return standing.level + 1, suits, suits if kapot_ok else ()
 
 
-def auction_entries(st: BlotState, seat: int) -> list[dict[str, Any]]:
+def auction_entries(deal: DealState, cfg: BlotConfig, seat: int) -> list[dict[str, Any]]:
     """Legal-action entries of ``seat`` in the auction: on its turn, numeric bids (a level
     range per suit), kapots, pass, and contra when allowed; out of turn, contra only."""
-    if seat != st.turn:
-        return [_entry("contra")] if may_contra(st, seat) else []
-    lo, suits, kapots = bid_options(st, seat)
-    hi = st.config.max_bid
+    auction = deal.auction
+    if seat != deal.turn:
+        return [{"type": "contra"}] if may_contra(auction, seat) else []
+    lo, suits, kapots = bid_options(auction, cfg, seat)
+    hi = cfg.max_bid
     out: list[dict[str, Any]] = []
     if lo <= hi:
         out += [{"type": "bid", "trump": SUITS[s], "min_level": lo, "max_level": hi}
                 for s in suits]
     out += [{"type": "kapot", "trump": SUITS[s]} for s in kapots]
-    out.append(_entry("pass"))
-    if may_contra(st, seat):
-        out.append(_entry("contra"))
+    out.append({"type": "pass"})
+    if may_contra(auction, seat):
+        out.append({"type": "contra"})
     return out
 
 
-def check_call(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> None:
-    """Raise unless the parsed auction call is legal for ``seat`` now.
+def check_contra(auction: Auction, seat: int) -> None:
+    """Raise unless ``seat`` may call contra now (rule 4 / BB-14).
+
+    Raises:
+        IllegalActionError: no bid stands, ``seat`` is on the bidder's team, or the window
+            closed (the bidder's partner called, or the bidding is over).
+    """
+    if not may_contra(auction, seat):
+        standing = auction.standing
+        who = "no bid stands" if standing is None else f"seat {standing.seat}'s bid"
+        raise IllegalActionError(f"seat {seat} may not call contra now ({who}; only the bidder's "
+                                 f"opponents may, until the bidder's partner calls)")
+
+
+def check_call(deal: DealState, cfg: BlotConfig, seat: int, call: BlotAction) -> None:
+    """Raise unless ``call`` is a legal auction call for ``seat`` (a seat in ``to_act``) now.
 
     Raises:
         NotYourTurnError: a call other than contra out of turn.
-        IllegalActionError: contra by the bidder's team or after the window closed; a bid below
-            the lowest level, above ``max_bid``, in a forbidden suit; a forbidden kapot;
-            recontra or play in the auction.
+        IllegalActionError: see :func:`check_contra`; a bid below the lowest level, above
+            ``max_bid`` or in a forbidden suit; a forbidden kapot; recontra or play in the
+            auction.
     """
-    kind = parsed[0]
-    if kind == "contra":
-        if not may_contra(st, seat):
-            who = "no bid stands" if st.bid_seat < 0 else f"seat {st.bid_seat}'s bid"
-            raise IllegalActionError(f"seat {seat} may not call contra now ({who}; only the bidder's "
-                                f"opponents may, until the bidder's partner calls)")
+    auction = deal.auction
+    if type(call) is Contra:
+        check_contra(auction, seat)
         return
-    if seat != st.turn:
-        raise NotYourTurnError(f"{kind!r} by seat {seat} out of turn; it is seat {st.turn}'s turn")
-    if kind == "pass":
+    if seat != deal.turn:
+        raise NotYourTurnError(f"{call.type!r} by seat {seat} out of turn; "
+                               f"it is seat {deal.turn}'s turn")
+    if type(call) is Pass:
         return
-    lo, suits, kapots = bid_options(st, seat)
-    if kind == "bid":
-        level, s = parsed[1], parsed[2]
-        if not lo <= level <= st.config.max_bid:
-            raise IllegalActionError(f"bid level {level} is not allowed; allowed: {lo}.."
-                                f"{st.config.max_bid}")
-        if s not in suits:
-            raise IllegalActionError(f"bid in trump {SUITS[s]!r} is not allowed; allowed: "
-                                f"{[SUITS[x] for x in suits]}")
+    lo, suits, kapots = bid_options(auction, cfg, seat)
+    if type(call) is Bid:
+        if not lo <= call.level <= cfg.max_bid:
+            raise IllegalActionError(f"bid level {call.level} is not allowed; allowed: {lo}.."
+                                     f"{cfg.max_bid}")
+        if call.trump not in suits:
+            raise IllegalActionError(f"bid in trump {SUITS[call.trump]!r} is not allowed; "
+                                     f"allowed: {[SUITS[x] for x in suits]}")
         return
-    if kind == "kapot":
-        if parsed[1] not in kapots:
-            raise IllegalActionError(f"kapot in trump {SUITS[parsed[1]]!r} is not allowed; allowed: "
-                                f"{[SUITS[x] for x in kapots]}")
+    if type(call) is Kapot:
+        if call.trump not in kapots:
+            raise IllegalActionError(f"kapot in trump {SUITS[call.trump]!r} is not allowed; "
+                                     f"allowed: {[SUITS[x] for x in kapots]}")
         return
-    raise IllegalActionError(f"{kind!r} is not a call of the auction")
+    raise IllegalActionError(f"{call.type!r} is not a call of the auction")
 
 
-def do_call(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> list[Event]:
-    """Apply a checked auction call; returns its events (the close or redeal included)."""
-    kind = parsed[0]
-    events = [public("call", seat=seat, call=call_json(parsed))]
-    st.calls.append((seat, *parsed))
-    if kind == "contra":
-        st.multiplier = 2
-        st.window = False
-        st.phase = "contra_response"
-        st.turn = st.bid_seat
-        st.responses = 0
-        return events
-    if kind == "pass":
-        st.passes += 1
-        if st.bid_seat >= 0 and (seat ^ st.bid_seat) & 1 == 0:
-            st.window = False
-        if st.bid_seat < 0 and st.passes == 4:
-            return events + st.redeal()
-        if st.bid_seat >= 0 and st.passes == 3:
-            return events + st.start_play()
-    else:
-        st.bid_seat = seat
-        st.bid_kapot = kind == "kapot"
-        st.bid_level = parsed[1] if kind == "bid" else 0
-        st.bid_suit = parsed[-1]
-        st.passes = 0
-        st.window = True
-        if st.bid_kapot:
-            st.kapots[seat & 1] += 1
-    st.turn = (seat + 1) & 3
-    return events
+def do_call(deal: DealState, cfg: BlotConfig, seat: int,
+            call: Call) -> tuple[list[Event], AuctionStep]:
+    """Apply a checked auction call. Returns its ``call`` event and the transition: contra ->
+    :class:`ContraCalled`; a fourth pass with no bid -> :class:`Redeal`; a third pass after a
+    bid -> :class:`AuctionClosed`; otherwise ``None`` (the next seat speaks)."""
+    auction = deal.auction
+    events = [public("call", seat=seat, call=call.to_json())]
+    auction.calls.append((seat, call))
+    standing = auction.standing
+    if type(call) is Contra:
+        assert standing is not None  # checked: a contra needs a standing bid
+        auction.multiplier = 2
+        auction.contra_window = False
+        auction.responses = 0
+        deal.turn = standing.seat
+        return events, ContraCalled()
+    if type(call) is Pass:
+        auction.passes += 1
+        if standing is None:
+            if auction.passes == 4:
+                return events, Redeal()
+        else:
+            if (seat ^ standing.seat) & 1 == 0:
+                auction.contra_window = False
+            if auction.passes == 3:
+                return events, close(auction)
+    elif type(call) is Bid or type(call) is Kapot:
+        level = call.level if type(call) is Bid else None
+        auction.standing = StandingBid(seat, call.trump, level)
+        auction.passes = 0
+        auction.contra_window = True
+        if level is None:
+            auction.kapots[seat & 1] += 1
+    deal.turn = (seat + 1) & 3
+    return events, None
 
 
-def response_entries(st: BlotState, seat: int) -> list[dict[str, Any]]:
+def close(auction: Auction) -> AuctionClosed:
+    """The auction's end: the standing bid becomes the contract (declarer = its bidder) with
+    the current multiplier; the contra window closes."""
+    standing = auction.standing
+    assert standing is not None  # the auction closes only over a bid
+    auction.contra_window = False
+    return AuctionClosed(Contract(standing.seat, standing.trump, standing.level,
+                                  auction.multiplier))
+
+
+def response_entries(deal: DealState, seat: int) -> list[dict[str, Any]]:
     """Legal-action entries in the contra response (BB-16): recontra or pass, turn seat only."""
-    return [_entry("recontra"), _entry("pass")] if seat == st.turn else []
+    return [{"type": "recontra"}, {"type": "pass"}] if seat == deal.turn else []
 
 
-def check_response(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> None:
-    """Raise unless ``parsed`` is recontra or pass by the responding seat.
+def check_response(call: BlotAction) -> None:
+    """Raise unless ``call`` is recontra or pass (the responding seat is the turn seat).
 
     Raises:
         IllegalActionError: any other action.
     """
-    if parsed[0] not in ("recontra", "pass"):
-        raise IllegalActionError(f"{parsed[0]!r} is not allowed after contra; recontra or pass")
+    if type(call) is not Recontra and type(call) is not Pass:
+        raise IllegalActionError(f"{call.type!r} is not allowed after contra; "
+                                 f"recontra or pass")
 
 
-def do_response(st: BlotState, seat: int, parsed: tuple[Any, ...]) -> list[Event]:
-    """Apply recontra (x4, play starts) or pass (declarer then partner; two passes: x2)."""
-    events = [public("call", seat=seat, call=call_json(parsed))]
-    st.calls.append((seat, *parsed))
-    if parsed[0] == "recontra":
-        st.multiplier = 4
-        return events + st.start_play()
-    st.responses += 1
-    if st.responses == 2:
-        return events + st.start_play()
-    st.turn = (st.turn + 2) & 3
-    return events
+def do_response(deal: DealState, seat: int, call: Call) -> tuple[list[Event], AuctionStep]:
+    """Apply recontra (x4, the auction closes) or pass (declarer then partner; after two
+    passes the auction closes at x2)."""
+    auction = deal.auction
+    events = [public("call", seat=seat, call=call.to_json())]
+    auction.calls.append((seat, call))
+    if type(call) is Recontra:
+        auction.multiplier = 4
+        return events, close(auction)
+    auction.responses += 1
+    if auction.responses == 2:
+        return events, close(auction)
+    deal.turn = (deal.turn + 2) & 3
+    return events, None
 
 
-def call_json(parsed: tuple[Any, ...]) -> dict[str, Any]:
-    """The JSON form of a parsed call."""
-    match parsed:
-        case ("bid", level, s):
-            return {"type": "bid", "level": level, "trump": SUITS[s]}
-        case ("kapot", s):
-            return {"type": "kapot", "trump": SUITS[s]}
-    return {"type": parsed[0]}
+def check_out_of_turn(deal: DealState, phase: Phase, seat: int, action: BlotAction) -> None:
+    """For ``seat``, which may not act now: raise if ``action`` is a contra or recontra the
+    seat could not make whatever the turn, so the answer names the real reason (rule 4).
+
+    Contra: against a standing bid, by the bidder's team or after the window closed, or once
+    the bidding is over (contra response, play). Recontra: once the bidding is over, or in
+    the contra response by the defenders or by a declaring seat that already answered.
+    Anything else (and a contra while no bid stands) is left to ``NotYourTurnError``.
+
+    Raises:
+        IllegalActionError: as above (the message names the seat).
+    """
+    auction, standing = deal.auction, deal.auction.standing
+    if type(action) is Contra:
+        if phase is Phase.PLAY or phase is Phase.CONTRA_RESPONSE or (
+                phase is Phase.AUCTION and standing is not None):
+            check_contra(auction, seat)
+    elif type(action) is Recontra:
+        if phase is Phase.PLAY:
+            raise IllegalActionError(f"seat {seat} may not call recontra now: the bidding is over")
+        if phase is Phase.CONTRA_RESPONSE and standing is not None:
+            if (seat ^ standing.seat) & 1:
+                raise IllegalActionError(f"seat {seat} may not call recontra: only seat "
+                                         f"{standing.seat}'s team answers the contra")
+            if seat == standing.seat and auction.responses:
+                raise IllegalActionError(f"seat {seat} already answered the contra; its "
+                                         f"partner answers now")

@@ -5,14 +5,21 @@ combinations :func:`combinations` offers from the hand: each **maximal** run of 
 consecutive cards of one suit in natural order 7-8-9-10-J-Q-K-A (the whole run, so a run of
 6-8 is one 100), and each scoring four of a kind (J, 9, A, K, Q, 10; four 8s or 7s score
 nothing and are not offered).
+
+The pure functions (:func:`combinations`, :func:`describe`, :func:`award`) are what the rule
+bot uses too; the others declare and show the combinations of a :class:`.model.DealState`.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
-from .cards import RANK_OF
+from ...engine.errors import IllegalActionError
+from ...engine.events import Event, public
+from .cards import RANK_OF, codes
 from .config import BlotConfig
+from .model import DealState, Declaration
 
 SEQUENCE_VALUES = {3: 20, 4: 50}
 """Rule 6: big points of a sequence of 3 / 4 cards; 5 or more are 100."""
@@ -88,29 +95,40 @@ def describe(cards: tuple[int, ...], trump: int, cfg: BlotConfig) -> Described:
     return Described("sequence", n, value, (value, 0, n, max(c & 7 for c in cards), is_trump))
 
 
+def best(candidates: Sequence[tuple[int, ...]], trump: int,
+         cfg: BlotConfig) -> tuple[int, ...] | None:
+    """The strongest of the combinations ``candidates`` by the rule-6 comparison
+    (:func:`describe`'s key; the first of equals), or ``None`` if there is none: what a player
+    declares to win the comparison (BB-25, BB-26, BB-42 through ``cfg``)."""
+    if not candidates:
+        return None
+    return max(candidates, key=lambda cards: describe(cards, trump, cfg).key)
+
+
 def award(
-    decls: list[tuple[int, tuple[int, ...]]], trump: int, cfg: BlotConfig
+    declared: Sequence[tuple[int, tuple[int, ...]]], trump: int, cfg: BlotConfig
 ) -> tuple[int | None, list[int]]:
     """Which team's combinations count, and the big points awarded per team (rule 6).
 
     Args:
-        decls: ``(seat, cards)`` per declaration, in trick-1 order (elder hand first).
+        declared: ``(seat, cards)`` per declaration (e.g. :class:`.model.Declaration`), in
+            trick-1 order (elder hand first).
     Returns:
         ``(team or None, [points team 0, points team 1])``: the team with the strongest single
         combination scores all its declared combinations; the other none. A complete tie goes
         to the elder hand (``combination_tie="elder_hand"``) or to nobody (``"none"``).
         Before voiding for trickless teams (that is scoring's job, BB-31).
     """
-    best: list[tuple[tuple[int, ...], int] | None] = [None, None]
+    strongest: list[tuple[tuple[int, ...], int] | None] = [None, None]
     total = [0, 0]
-    for order, (seat, cards) in enumerate(decls):
+    for order, (seat, cards) in enumerate(declared):
         d = describe(cards, trump, cfg)
         team = seat & 1
         total[team] += d.value
-        entry = best[team]
+        entry = strongest[team]
         if entry is None or d.key > entry[0]:
-            best[team] = (d.key, order)
-    a, b = best
+            strongest[team] = (d.key, order)
+    a, b = strongest
     if a is None and b is None:
         return None, [0, 0]
     if a is None or b is None:
@@ -124,3 +142,62 @@ def award(
     points = [0, 0]
     points[winner] = total[winner]
     return winner, points
+
+
+# ----- declaring in a deal ----------------------------------------------------------------------
+
+
+def declarable(deal: DealState, seat: int) -> list[tuple[int, ...]]:
+    """The combinations ``seat`` may declare in trick 1 (its hand then is its initial hand);
+    cached per deal (callers must not mutate the list)."""
+    cached = deal.combinations_cache[seat]
+    if cached is None:
+        cached = deal.combinations_cache[seat] = combinations(deal.hands[seat])
+    return cached
+
+
+def check_declaration(deal: DealState, seat: int, cards: tuple[int, ...]) -> None:
+    """Raise unless ``seat`` may declare ``cards`` with its card now (rule 6, BB-21).
+
+    Raises:
+        IllegalActionError: not trick 1, or not one of the hand's combinations.
+    """
+    if deal.tricks_played:
+        raise IllegalActionError(f"declaration {codes(cards)} only allowed in trick 1")
+    if cards not in declarable(deal, seat):
+        raise IllegalActionError(f"declaration {codes(cards)} is not a combination of "
+                                 f"seat {seat}'s hand")
+
+
+def declare(deal: DealState, cfg: BlotConfig, seat: int, cards: tuple[int, ...]) -> Event:
+    """Record a checked declaration; returns the public ``declared`` event (kind, length and
+    value; the cards stay hidden until trick 2, BB-28)."""
+    deal.declarations.append(Declaration(seat, cards))
+    trump = deal.contract.trump if deal.contract is not None else -1
+    d = describe(cards, trump, cfg)
+    return public("declared", seat=seat, combination=d.kind, length=d.length, value=d.value)
+
+
+def reveal(deal: DealState, cfg: BlotConfig) -> Event:
+    """Rule 6: after trick 1 all declared cards are shown and the best combination decides;
+    returns the public ``declarations_shown`` event."""
+    trump = deal.contract.trump if deal.contract is not None else -1
+    deal.declarations_winner_team, deal.declarations_awarded = award(deal.declarations, trump, cfg)
+    deal.declarations_shown = True
+    return public("declarations_shown", declarations=declarations_json(deal, cfg, True),
+                  winner_team=deal.declarations_winner_team)
+
+
+def declarations_json(deal: DealState, cfg: BlotConfig, with_cards: bool) -> list[dict[str, Any]]:
+    """Declarations in trick-1 order: ``{"seat", "kind", "length", "value"}`` (+ ``"cards"``
+    once shown)."""
+    trump = deal.contract.trump if deal.contract is not None else -1
+    out = []
+    for seat, cards in deal.declarations:
+        d = describe(cards, trump, cfg)
+        item: dict[str, Any] = {"seat": seat, "kind": d.kind, "length": d.length,
+                                "value": d.value}
+        if with_cards:
+            item["cards"] = codes(cards)
+        out.append(item)
+    return out

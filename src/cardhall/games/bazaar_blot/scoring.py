@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .config import BlotConfig
+from .model import DealState
 
 
 def small(x: int) -> int:
@@ -44,14 +45,22 @@ class DealResult:
     Attributes:
         made: the contract was made.
         card_small: card small points per team (pair rounding, or 25/0 for all eight tricks).
-        combos: awarded combination big points per team, after voiding trickless teams.
+        combinations: awarded combination big points per team, after voiding trickless teams.
         scores: the deal's small points per team, multiplier included.
     """
 
     made: bool
     card_small: tuple[int, int]
-    combos: tuple[int, int]
+    combinations: tuple[int, int]
     scores: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored:
+    """Transition: the eighth trick is over and the deal scored ``result``; the match score,
+    the deal record and the match end are :mod:`.state`'s part (rule 8)."""
+
+    result: DealResult
 
 
 def score_deal(
@@ -76,8 +85,8 @@ def score_deal(
     Returns:
         The :class:`DealResult`.
     """
-    combos = [awarded[t] if tricks[t] > 0 or not cfg.combinations_require_trick else 0
-              for t in (0, 1)]
+    counted = [awarded[t] if tricks[t] > 0 or not cfg.combinations_require_trick else 0
+               for t in (0, 1)]
     all8 = cfg.all_tricks_card_points
     if tricks[0] == 8:
         card = [all8, 0]
@@ -85,28 +94,38 @@ def score_deal(
         card = [0, all8]
     else:
         card = list(pair_round(points[0], points[1]))
-    own = [card[t] + combos[t] // 10 for t in (0, 1)]
+    own = [card[t] + counted[t] // 10 for t in (0, 1)]
     d, o = declarers, 1 - declarers
     if level is None:
         made = tricks[d] == 8
     elif cfg.made_test == "small":
         made = own[d] >= level
     else:
-        made = points[d] + combos[d] >= 10 * level
+        made = points[d] + counted[d] >= 10 * level
     if made:
         scores = own
     else:
         scores = [0, 0]
         # 16 (pair rounding), even when the declarers took all eight tricks (a bid above 25)
         base = all8 if level is None or tricks[o] == 8 else sum(pair_round(*points))
-        extra = {"defenders": combos[0] + combos[1], "own": combos[o], "none": 0}
+        extra = {"defenders": counted[0] + counted[1], "own": counted[o], "none": 0}
         scores[o] = base + extra[cfg.failed_combinations_to] // 10
     return DealResult(
         made,
         (card[0], card[1]),
-        (combos[0], combos[1]),
+        (counted[0], counted[1]),
         (scores[0] * multiplier, scores[1] * multiplier),
     )
+
+
+def score(deal: DealState, cfg: BlotConfig) -> DealScored:
+    """Score the finished ``deal`` (after trick 8, under its contract) with :func:`score_deal`.
+    Changes nothing."""
+    contract = deal.contract
+    assert contract is not None  # a deal is scored only after its eight tricks
+    return DealScored(score_deal(cfg, contract.team, contract.level, deal.tricks_won,
+                                 deal.card_points, deal.declarations_awarded,
+                                 contract.multiplier))
 
 
 def match_winner(totals: tuple[int, int] | list[int], target: int) -> int | None:

@@ -1,8 +1,13 @@
-"""The Bazaar Blot match state: phases, turns and dispatch (the deal state machine of rule 2-8).
+"""The Bazaar Blot match state: phases, turns, dispatch and the chaining of transitions.
 
-Phases: ``"deal"`` (a chance deal is due) -> ``"auction"`` -> (redeal | ``"contra_response"``)
--> ``"play"`` (8 tricks) -> scoring -> ``"deal"`` ... -> ``"over"``. Cards are ints internally
-(:mod:`.cards`); strings appear only in actions, entries, views, events and snapshots.
+The only module that changes :attr:`.model.Match.phase`, the dealer and the match score, and
+sets the outcome. Phases (:class:`.model.Phase`): ``deal`` (a chance deal is due) ->
+``auction`` -> (redeal | ``contra_response``) -> ``play`` (8 tricks) -> scoring -> ``deal`` ...
+-> ``over``. A rule module applies an action to the :class:`.model.DealState` and returns its
+events and a transition (:class:`.auction.ContraCalled`, :class:`.auction.Redeal`,
+:class:`.auction.AuctionClosed`, :class:`.tricks.TrickTaken`, :class:`.scoring.DealScored`);
+:meth:`BlotState._follow` moves the match on. Cards are ints internally (:mod:`.cards`);
+strings appear only in actions, entries, views, events and snapshots.
 """
 
 from __future__ import annotations
@@ -13,63 +18,30 @@ from ...engine.actions import copy_json
 from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, private, public
 from ...engine.game import GameState, Outcome, OutcomeReason, Shuffle
-from . import auction, play, views
+from . import auction, declarations, scoring, tricks, views
+from .actions import BlotAction, Deal, Play, parse_action
+from .auction import AuctionClosed, ContraCalled, Redeal
 from .cards import CODES, codes
 from .config import BlotConfig
-from .declarations import describe
-from .scoring import match_winner, score_deal
-from .tricks import winner_index
-from .wire import Parsed, parse_action
+from .model import AUCTION, CONTRA_RESPONSE, DEAL, OVER, PLAY, DealState, Match, Phase
+from .scoring import DealScored
+from .tricks import TrickTaken
+
+Transition = ContraCalled | Redeal | AuctionClosed | TrickTaken | DealScored
 
 
 class BlotState(GameState):
     """One Bazaar Blot match of 4 seats (teams: seats 0, 2 = team 0; seats 1, 3 = team 1).
 
     Built by ``RULES.new_state(config, 4, dealer)``; the first action is the chance deal.
+    ``match`` holds the data (:class:`.model.Match`).
     """
 
     def __init__(self, config: BlotConfig, dealer: int) -> None:
         self.config = config
         self.num_seats = 4
-        self.dealer = dealer
-        self.deal_no = 0
-        self.phase = "deal"
-        self.totals = [0, 0]
-        self.deals: list[dict[str, Any]] = []
+        self.match = Match(config, dealer)
         self._outcome: Outcome | None = None
-        self.hands: list[list[int]] = [[], [], [], []]
-        self._reset_deal()
-
-    def _reset_deal(self) -> None:
-        """Clear every per-deal field (auction, contract, tricks, declarations)."""
-        self.turn = -1
-        self.calls: list[tuple[Any, ...]] = []
-        self.bid_seat = -1
-        self.bid_level = 0
-        self.bid_suit = -1
-        self.bid_kapot = False
-        self.passes = 0
-        self.window = False
-        self.kapots = [0, 0]
-        self.multiplier = 1
-        self.responses = 0
-        self.declarer = -1
-        self.trump = -1
-        self.level: int | None = None
-        self.leader = -1
-        self.trick: list[int] = []
-        self.win_i = 0  # index in ``trick`` of the card winning it so far
-        self.win_key = -1  # its tricks.card_key
-        self.legal_cache: list[int] | None = None
-        self.combos_cache: list[list[tuple[int, ...]] | None] = [None, None, None, None]
-        self.trick_no = 0
-        self.tricks_won = [0, 0]
-        self.points = [0, 0]
-        self.last_trick: tuple[int, list[int], int] | None = None
-        self.decls: list[tuple[int, tuple[int, ...]]] = []
-        self.revealed = False
-        self.decl_winner: int | None = None
-        self.decl_awarded = [0, 0]
 
     # ----- queries ----------------------------------------------------------------------------
     @property
@@ -77,68 +49,62 @@ class BlotState(GameState):
         return self._outcome
 
     def chance_due(self) -> bool:
-        return self.phase == "deal"
+        return self.match.phase is DEAL
 
     def to_act(self) -> tuple[int, ...]:
         """The turn seat first, then (in the auction) opponents who may contra out of turn."""
-        match self.phase:
-            case "auction":
-                if self.window:
-                    extra = [s for s in auction.contra_seats(self) if s != self.turn]
-                    return (self.turn, *extra)
-                return (self.turn,)
-            case "contra_response" | "play":
-                return (self.turn,)
+        m = self.match
+        phase = m.phase
+        if phase is PLAY or phase is CONTRA_RESPONSE:
+            return (m.deal.turn,)
+        if phase is AUCTION:
+            deal = m.deal
+            if deal.auction.contra_window:
+                extra = [s for s in auction.contra_seats(deal.auction) if s != deal.turn]
+                return (deal.turn, *extra)
+            return (deal.turn,)
         return ()
 
     def timer_seat(self) -> int | None:
         """The turn seat (never an out-of-turn contra seat)."""
-        return self.turn if self.phase in ("auction", "contra_response", "play") else None
+        m = self.match
+        if m.phase is DEAL or m.phase is OVER:
+            return None
+        return m.deal.turn
 
     def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        if not self.is_seat(seat):
-            return []
-        match self.phase:
-            case "auction":
-                return auction.auction_entries(self, seat)
-            case "contra_response":
-                return auction.response_entries(self, seat)
-            case "play":
-                return play.play_entries(self, seat)
+        m = self.match
+        phase = m.phase
+        if phase is PLAY:
+            return tricks.play_entries(m.deal, m.config, seat)
+        if phase is AUCTION:
+            return auction.auction_entries(m.deal, m.config, seat)
+        if phase is CONTRA_RESPONSE:
+            return auction.response_entries(m.deal, seat)
         return []
 
     def _timeout_action(self, seat: int) -> dict[str, Any] | None:
         """Rule 9 / BB-41: auction and contra response -> pass; play -> the weakest legal
         card without declaration; ``None`` for a seat whose timer is not running."""
-        if not self.is_seat(seat) or seat != self.timer_seat():
+        if seat != self.timer_seat():
             return None
-        if self.phase == "play":
-            return play.timeout_play(self)
+        m = self.match
+        if m.phase is PLAY:
+            return tricks.timeout_play(m.deal, m.config)
         return {"type": "pass"}
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        return views.view(self, seat)
+        return views.view(self.match, seat, self.timer_seat(), self.to_act())
 
     def hidden_from(self, seat: int | None) -> set[str]:
         """Cards in other seats' hands, except declared cards once shown at trick 2."""
-        shown = {c for _, cs in self.decls for c in cs} if self.revealed else set()
-        return {CODES[c] for s in range(4) if s != seat for c in self.hands[s] if c not in shown}
+        return views.hidden_from(self.match, seat)
 
     def snapshot(self) -> dict[str, Any]:
-        return views.snapshot(self)
+        return views.snapshot(self.match, self._outcome)
 
     def check_invariants(self) -> list[str]:
-        out = []
-        cards = [c for h in self.hands for c in h] + self.trick
-        if len(set(cards)) != len(cards):
-            out.append("a card is in two places")
-        if self.phase != "deal" and self.phase != "over" and len(cards) != 32 - 4 * self.trick_no:
-            out.append(f"{len(cards)} cards in hands and trick after {self.trick_no} tricks")
-        if self.trick and winner_index(self.trick, self.trump) != self.win_i:
-            out.append("tracked trick winner is wrong")
-        if sum(self.tricks_won) != self.trick_no:
-            out.append("tricks won do not add up")
-        return out
+        return views.check_invariants(self.match)
 
     def chance_action(self, shuffle: Shuffle) -> dict[str, Any]:
         """The deal: the 32 codes in canonical order (suits c, d, h, s; ranks 7 8 9 T J Q K A
@@ -154,107 +120,118 @@ class BlotState(GameState):
         deck = shuffle(list(CODES))
         hands: list[list[str]] = [[], [], [], []]
         for i in range(4):
-            hands[(self.dealer + 1 + i) & 3] = list(deck[8 * i: 8 * i + 8])
+            hands[(self.match.dealer + 1 + i) & 3] = list(deck[8 * i: 8 * i + 8])
         return {"type": "deal", "hands": hands}
 
     # ----- transitions ------------------------------------------------------------------------
-    def _parse(self, seat: int | None, action: dict[str, Any]) -> Parsed:
+    def _parse(self, seat: int | None, action: dict[str, Any]) -> BlotAction:
         return parse_action(action)
 
-    def _check(self, seat: int | None, parsed: Parsed) -> None:
+    def _check(self, seat: int | None, parsed: BlotAction) -> None:
+        m = self.match
         if seat is None:
-            if parsed[0] != "deal":
-                raise IllegalActionError(f"{parsed[0]!r} is not a chance action; a deal is due")
+            if type(parsed) is not Deal:
+                raise IllegalActionError(f"{parsed.type!r} is not a chance action; a deal is due")
             return
-        match self.phase:
-            case "auction":
-                auction.check_call(self, seat, parsed)
-            case "contra_response":
-                auction.check_response(self, seat, parsed)
-            case "play":
-                play.check_play(self, seat, parsed)
+        phase = m.phase
+        if phase is PLAY:
+            if type(parsed) is not Play:
+                raise IllegalActionError(f"{parsed.type!r} is not allowed during play; play a card")
+            tricks.check_play(m.deal, m.config, seat, parsed.card, parsed.declare)
+        elif phase is AUCTION:
+            auction.check_call(m.deal, m.config, seat, parsed)
+        elif phase is CONTRA_RESPONSE:
+            auction.check_response(parsed)
 
-    def _do(self, seat: int | None, parsed: Parsed) -> list[Event]:
-        match self.phase:
-            case "auction":
-                return auction.do_call(self, seat, parsed)  # type: ignore[arg-type]
-            case "contra_response":
-                return auction.do_response(self, seat, parsed)  # type: ignore[arg-type]
-            case "play":
-                return play.do_play(self, seat, parsed)  # type: ignore[arg-type]
-        return self._deal(parsed[1])
+    def _check_off_turn(self, seat: int, parsed: BlotAction) -> None:
+        """A contra or recontra ``seat`` could not make whatever the turn answers
+        ``illegal_action`` (see :func:`.auction.check_out_of_turn`), not ``not_your_turn``."""
+        auction.check_out_of_turn(self.match.deal, self.match.phase, seat, parsed)
 
-    def _deal(self, hands: list[list[int]]) -> list[Event]:
-        """Rule 3: 8 cards to each player; the auction starts left of the dealer."""
-        self._reset_deal()
-        self.deal_no += 1
-        self.hands = hands
-        self.phase = "auction"
-        self.turn = (self.dealer + 1) & 3
-        events = [private(s, "dealt", seat=s, cards=codes(hands[s])) for s in range(4)]
-        events.append(public("dealt", dealer=self.dealer, deal_number=self.deal_no))
+    def _do(self, seat: int | None, parsed: BlotAction) -> list[Event]:
+        m = self.match
+        step: Transition | None
+        if type(parsed) is Play:
+            assert seat is not None
+            events, step = tricks.do_play(m.deal, m.config, seat, parsed.card, parsed.declare)
+        elif type(parsed) is Deal:
+            return self._deal(parsed)
+        else:
+            assert seat is not None and not isinstance(parsed, Play | Deal)
+            if m.phase is AUCTION:
+                events, step = auction.do_call(m.deal, m.config, seat, parsed)
+            else:
+                events, step = auction.do_response(m.deal, seat, parsed)
+        while step is not None:
+            step = self._follow(step, events)
         return events
 
-    # ----- phase changes (called by auction and play) -----------------------------------------
-    def redeal(self) -> list[Event]:
+    def _follow(self, step: Transition, events: list[Event]) -> Transition | None:
+        """Move the match on after ``step``, appending the events it causes; returns the next
+        transition to follow, if any."""
+        m = self.match
+        match step:
+            case TrickTaken(number=number):
+                if number == 1:
+                    events.append(declarations.reveal(m.deal, m.config))
+                if number == 8:
+                    return scoring.score(m.deal, m.config)
+            case ContraCalled():
+                m.phase = Phase.CONTRA_RESPONSE
+            case AuctionClosed(contract=contract):
+                m.phase = Phase.PLAY
+                tricks.start(m.deal, contract, (m.dealer + 1) & 3)
+                events.append(public("contract", **(views.contract_json(contract) or {})))
+            case Redeal():
+                events += self._redeal()
+            case DealScored(result=result):
+                events += self._deal_scored(result)
+        return None
+
+    def _deal(self, action: Deal) -> list[Event]:
+        """Rule 3: 8 cards to each player; the auction starts left of the dealer."""
+        m = self.match
+        m.deal = DealState(hands=[list(h) for h in action.hands], turn=(m.dealer + 1) & 3)
+        m.deal_number += 1
+        m.phase = Phase.AUCTION
+        hands = m.deal.hands
+        events = [private(s, "dealt", seat=s, cards=codes(hands[s])) for s in range(4)]
+        events.append(public("dealt", dealer=m.dealer, deal_number=m.deal_number))
+        return events
+
+    def _redeal(self) -> list[Event]:
         """Rule 4 / BB-10: four passes; the same dealer redeals (or the next one)."""
-        if self.config.redeal_rotates_dealer:
+        m = self.match
+        if m.config.redeal_rotates_dealer:
             self._rotate_dealer()
-        self.phase = "deal"
-        self.hands = [[], [], [], []]
-        self.turn = -1
-        return [public("redeal", dealer=self.dealer)]
+        m.phase = Phase.DEAL
+        m.deal.hands = [[], [], [], []]
+        m.deal.turn = -1
+        return [public("redeal", dealer=m.dealer)]
 
-    def start_play(self) -> list[Event]:
-        """The auction is closed: fix the contract; left of the dealer leads trick 1."""
-        self.declarer = self.bid_seat
-        self.trump = self.bid_suit
-        self.level = None if self.bid_kapot else self.bid_level
-        self.window = False
-        self.phase = "play"
-        self.leader = self.turn = (self.dealer + 1) & 3
-        return [public("contract", **(views.contract_json(self) or {}))]
-
-    def finish_deal(self) -> list[Event]:
-        """Rules 7-8: score the deal, add to the match, end the match or rotate the dealer."""
-        team = self.declarer & 1
-        res = score_deal(self.config, team, self.level, self.tricks_won, self.points,
-                         self.decl_awarded, self.multiplier)
-        self.totals = [self.totals[0] + res.scores[0], self.totals[1] + res.scores[1]]
-        record = {
-            "deal": self.deal_no, "dealer": self.dealer, "contract": views.contract_json(self),
-            "tricks": list(self.tricks_won), "card_points": list(self.points),
-            "card_small": list(res.card_small), "combinations": list(res.combos),
-            "made": res.made, "scores": list(res.scores), "totals": list(self.totals),
-        }
-        self.deals.append(record)
+    def _deal_scored(self, result: scoring.DealResult) -> list[Event]:
+        """Rules 7-8: add the deal to the match; end the match or rotate the dealer."""
+        m = self.match
+        a, b = m.match_score[0] + result.scores[0], m.match_score[1] + result.scores[1]
+        m.match_score = [a, b]
+        record = views.deal_record(m, result)
+        m.deals.append(record)
         events = [public("deal_scored", **copy_json(record))]
-        self.hands = [[], [], [], []]
-        self.turn = -1
-        a, b = self.totals
-        winner = match_winner(self.totals, self.config.target_score)
-        if winner is not None:
-            self.phase = "over"
-            detail = {"winner_team": winner, "totals": [a, b], "deals": copy_json(self.deals)}
-            self._outcome = Outcome(OutcomeReason.TARGET_REACHED, (a, b, a, b), detail)
-            events.append(public("match_over", winner_team=winner, totals=[a, b]))
-        else:
+        m.deal.hands = [[], [], [], []]
+        m.deal.turn = -1
+        winner = scoring.match_winner(m.match_score, m.config.target_score)
+        if winner is None:
             self._rotate_dealer()
-            self.phase = "deal"
+            m.phase = Phase.DEAL
+            return events
+        m.phase = Phase.OVER
+        detail = {"winner_team": winner, "totals": [a, b], "deals": copy_json(m.deals)}
+        self._outcome = Outcome(OutcomeReason.TARGET_REACHED, (a, b, a, b), detail)
+        events.append(public("match_over", winner_team=winner, totals=[a, b]))
         return events
 
     def _rotate_dealer(self) -> None:
-        step = 1 if self.config.dealer_rotation == "left" else 3
-        self.dealer = (self.dealer + step) & 3
+        """BB-1: the dealer moves one seat left (or right)."""
+        m = self.match
+        m.dealer = (m.dealer + (1 if m.config.dealer_rotation == "left" else 3)) & 3
 
-    def declarations_json(self, with_cards: bool) -> list[dict[str, Any]]:
-        """Declarations in trick-1 order: seat, kind, length, value (+ cards once shown)."""
-        out = []
-        for seat, cards in self.decls:
-            d = describe(cards, self.trump, self.config)
-            item: dict[str, Any] = {"seat": seat, "kind": d.kind, "length": d.length,
-                                    "value": d.value}
-            if with_cards:
-                item["cards"] = codes(cards)
-            out.append(item)
-        return out

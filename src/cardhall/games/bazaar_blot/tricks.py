@@ -1,11 +1,38 @@
-"""Pure trick helpers: the trick winner, the legal cards and the weakest legal card (rules 5, 9).
+"""Card play (rules 5, 9): legal cards, the trick winner, the weakest card, and playing a card
+over a :class:`.model.DealState`.
 
-Cards are ints (see :mod:`.cards`); a trick is the list of cards played so far in play order.
+The pure helpers take cards as ints (see :mod:`.cards`); a trick is the list of cards played so
+far in play order. :func:`check_play` raises before anything changes; :func:`do_play` assumes a
+checked play and returns ``(events, transition)``: :class:`TrickTaken` when the card completes
+a trick, else ``None``. Declarations made with the first card are :mod:`.declarations`' part.
 """
 
 from __future__ import annotations
 
-from .cards import PLAIN_STRENGTH, TRUMP_STRENGTH, weakest_key
+from dataclasses import dataclass
+from typing import Any
+
+from ...engine.errors import IllegalActionError
+from ...engine.events import Event, public
+from . import declarations
+from .cards import CODES, PLAIN_STRENGTH, POINTS, TRUMP_STRENGTH, codes, weakest_key
+from .config import BlotConfig
+from .model import Contract, DealState, Trick
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    """Transition: trick ``number`` (1..8) is over (its winner, points and cards are in
+    :attr:`.model.DealState.last_trick` and the ``trick_won`` event)."""
+
+    number: int
+
+
+TRICKS_TAKEN = tuple(TrickTaken(number) for number in range(9))
+"""The transition of each trick number (immutable, so shared)."""
+
+
+# ----- pure helpers -----------------------------------------------------------------------------
 
 
 def winner_index(trick: list[int], trump: int) -> int:
@@ -46,9 +73,9 @@ def top_trump(trick: list[int], trump: int) -> int:
     top = -1
     for c in trick:
         if c >> 3 == trump:
-            st = TRUMP_STRENGTH[c & 7]
-            if st > top:
-                top = st
+            strength = TRUMP_STRENGTH[c & 7]
+            if strength > top:
+                top = strength
     return top
 
 
@@ -103,3 +130,126 @@ def weakest(cards: list[int], trump: int) -> int:
     """Rule 9's weakest card of ``cards`` (non-empty): non-trump before trump, then ascending
     strength, then suit c < d < h < s."""
     return min(cards, key=lambda c: weakest_key(c, trump))
+
+
+# ----- playing a deal ---------------------------------------------------------------------------
+
+
+def start(deal: DealState, contract: Contract, leader: int) -> None:
+    """Play begins under ``contract``: ``leader`` (left of the dealer) leads trick 1."""
+    deal.contract = contract
+    deal.trick = Trick(leader)
+    deal.turn = leader
+
+
+def legal_now(deal: DealState, cfg: BlotConfig) -> list[int]:
+    """The cards the turn seat may play now (rules 5.1-5.4 with the config's BB-19/BB-20);
+    cached until the next card is played (callers must not mutate the list)."""
+    cached = deal.legal_cards_cache
+    if cached is not None:
+        return cached
+    trick = deal.trick
+    seat = deal.turn
+    partner = False
+    top = -1
+    if trick.cards:
+        partner = ((trick.leader + trick.winning_index) ^ seat) & 1 == 0
+        if trick.winning_strength >= 100:
+            top = trick.winning_strength - 100
+    contract = deal.contract
+    assert contract is not None  # cards are played only under a contract
+    cached = deal.legal_cards_cache = legal_cards(
+        deal.hands[seat], trick.cards, contract.trump, partner,
+        cfg.undertrump_when_cannot_overtrump == "forced",
+        cfg.partner_winning == "must_ruff", top,
+    )
+    return cached
+
+
+def play_entries(deal: DealState, cfg: BlotConfig, seat: int) -> list[dict[str, Any]]:
+    """Legal-action entries of the turn seat: one ``play`` per legal card and, in trick 1, one
+    more per (legal card, declarable combination) with the combination as a card choice of
+    exactly its cards (``declare_from`` with ``min_declare = max_declare = len``)."""
+    if seat != deal.turn:
+        return []
+    legal = legal_now(deal, cfg)
+    if deal.tricks_played:
+        return [{"type": "play", "card": CODES[c]} for c in legal]
+    offered = [(codes(cs), len(cs)) for cs in declarations.declarable(deal, seat)]
+    out: list[dict[str, Any]] = []
+    for c in legal:
+        out.append({"type": "play", "card": CODES[c]})
+        out += [{"type": "play", "card": CODES[c], "declare_from": cs,
+                 "min_declare": n, "max_declare": n} for cs, n in offered]
+    return out
+
+
+def timeout_play(deal: DealState, cfg: BlotConfig) -> dict[str, Any]:
+    """Rule 9: the weakest legal card, no declaration."""
+    contract = deal.contract
+    assert contract is not None  # cards are played only under a contract
+    return {"type": "play", "card": CODES[weakest(legal_now(deal, cfg), contract.trump)]}
+
+
+def check_play(deal: DealState, cfg: BlotConfig, seat: int, card: int,
+               declare: tuple[int, ...] | None) -> None:
+    """Raise unless playing ``card`` (and declaring ``declare``) is legal for the turn seat.
+
+    Raises:
+        IllegalActionError: card not in hand; card not legal (rule 5); a declaration outside
+            trick 1 or not one of the hand's combinations (rule 6).
+    """
+    if card not in deal.hands[seat]:
+        raise IllegalActionError(f"card {CODES[card]!r} is not in seat {seat}'s hand")
+    legal = legal_now(deal, cfg)
+    if card not in legal:
+        raise IllegalActionError(f"card {CODES[card]!r} may not be played now; legal: {codes(legal)}")
+    if declare is not None:
+        declarations.check_declaration(deal, seat, declare)
+
+
+def do_play(deal: DealState, cfg: BlotConfig, seat: int, card: int,
+            declare: tuple[int, ...] | None) -> tuple[list[Event], TrickTaken | None]:
+    """Apply a checked play: the declaration (public kind and value), the card, and the trick's
+    end. Returns the events and :class:`TrickTaken` when the card completed the trick."""
+    events = []
+    if declare is not None:
+        events.append(declarations.declare(deal, cfg, seat, declare))
+    deal.legal_cards_cache = None
+    deal.hands[seat].remove(card)
+    trick = deal.trick
+    cards = trick.cards
+    contract = deal.contract
+    assert contract is not None  # cards are played only under a contract
+    trump = contract.trump
+    key = card_key(card, cards[0] >> 3 if cards else card >> 3, trump)
+    if not cards or key > trick.winning_strength:
+        trick.winning_index, trick.winning_strength = len(cards), key
+    cards.append(card)
+    events.append(Event("played", {"seat": seat, "card": CODES[card]}))
+    if len(cards) < 4:
+        deal.turn = (seat + 1) & 3
+        return events, None
+    events.append(finish_trick(deal, cfg, trump))
+    return events, TRICKS_TAKEN[deal.tricks_played]
+
+
+def finish_trick(deal: DealState, cfg: BlotConfig, trump: int) -> Event:
+    """Close the full trick: the winner's team takes the trick and its points (+ the last-trick
+    bonus after trick 8, BB-3); the winner leads the next trick. Returns the ``trick_won``
+    event."""
+    trick = deal.trick
+    cards = trick.cards
+    winner = (trick.leader + trick.winning_index) & 3
+    table = POINTS[trump]
+    points = table[cards[0]] + table[cards[1]] + table[cards[2]] + table[cards[3]]
+    deal.tricks_played += 1
+    if deal.tricks_played == 8:
+        points += cfg.last_trick_bonus
+    team = winner & 1
+    deal.tricks_won[team] += 1
+    deal.card_points[team] += points
+    deal.last_trick = trick
+    deal.trick = Trick(winner)
+    deal.turn = winner
+    return public("trick_won", seat=winner, cards=codes(cards), points=points)

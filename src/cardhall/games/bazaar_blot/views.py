@@ -1,4 +1,5 @@
-"""Per-seat views and the unredacted snapshot (spec section 4).
+"""Per-seat views, hidden cards, the unredacted snapshot and the invariants (spec section 4),
+all read from a :class:`.model.Match`.
 
 A seat sees its own hand; everyone sees the auction, the contract, the current and last trick,
 tricks and card points per team, declarations (kind and value during trick 1, cards from
@@ -8,39 +9,41 @@ Other hands are never shown, only their sizes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...engine.actions import copy_json
 from ...engine.config import config_to_dict
-from .auction import call_json
-from .cards import SUITS, codes
-from .config import BlotConfig
+from ...engine.game import Outcome
+from .cards import CODES, SUITS, codes
+from .declarations import declarations_json
+from .model import Auction, Contract, Match, Phase
+from .scoring import DealResult
+from .tricks import winner_index
 
-if TYPE_CHECKING:
-    from .state import BlotState
-
-TEAMS = [[0, 2], [1, 3]]
+TEAMS = ((0, 2), (1, 3))
+"""Seats of team 0 and team 1."""
 
 
-def contract_json(st: BlotState) -> dict[str, Any] | None:
+def contract_json(contract: Contract | None) -> dict[str, Any] | None:
     """``{"declarer", "team", "trump", "level" (null for kapot), "kapot", "multiplier"}``,
     or ``None`` before the contract is fixed."""
-    if st.declarer < 0:
+    if contract is None:
         return None
-    return {"declarer": st.declarer, "team": st.declarer & 1, "trump": SUITS[st.trump],
-            "level": st.level, "kapot": st.level is None, "multiplier": st.multiplier}
+    return {"declarer": contract.declarer, "team": contract.team, "trump": SUITS[contract.trump],
+            "level": contract.level, "kapot": contract.kapot, "multiplier": contract.multiplier}
 
 
-def _auction_json(st: BlotState) -> dict[str, Any]:
-    standing = None
-    if st.bid_seat >= 0:
-        standing = {"seat": st.bid_seat, "trump": SUITS[st.bid_suit],
-                    "level": None if st.bid_kapot else st.bid_level, "kapot": st.bid_kapot}
+def auction_json(auction: Auction) -> dict[str, Any]:
+    """``{"calls": [{"seat", "type", ...}], "standing": {"seat", "trump", "level", "kapot"} |
+    null, "contra_window", "multiplier"}``."""
+    standing = auction.standing
     return {
-        "calls": [{"seat": c[0], **call_json(c[1:])} for c in st.calls],
-        "standing": standing,
-        "contra_window": st.window,
-        "multiplier": st.multiplier,
+        "calls": [{"seat": seat, **call.to_json()} for seat, call in auction.calls],
+        "standing": None if standing is None else {
+            "seat": standing.seat, "trump": SUITS[standing.trump], "level": standing.level,
+            "kapot": standing.kapot},
+        "contra_window": auction.contra_window,
+        "multiplier": auction.multiplier,
     }
 
 
@@ -48,8 +51,8 @@ def _trick_json(leader: int, cards: list[int]) -> list[dict[str, Any]]:
     return [{"seat": (leader + i) & 3, "card": c} for i, c in enumerate(codes(cards))]
 
 
-def view(st: BlotState, seat: int | None) -> dict[str, Any]:
-    """The JSON view of ``seat`` (``None`` = spectator). Shape::
+def view(m: Match, seat: int | None, turn: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
+    """The JSON view of ``seat`` (``None`` = spectator; ``turn`` is the timer seat). Shape::
 
         {"game", "seat", "phase", "dealer", "deal_number", "target_score", "match_score",
          "teams", "turn", "to_act", "hand" (own cards, [] for a spectator), "hand_sizes",
@@ -59,67 +62,107 @@ def view(st: BlotState, seat: int | None) -> dict[str, Any]:
          "declarations": [{"seat", "kind", "length", "value", "cards" (from trick 2)}],
          "declarations_winner_team" (from trick 2), "deals" (per-deal score records)}
     """
-    last = None
-    if st.last_trick is not None:
-        leader, cards, winner = st.last_trick
-        last = {"leader": leader, "winner": winner, "cards": _trick_json(leader, cards)}
+    deal = m.deal
+    last = deal.last_trick
     trick = None
-    if st.phase == "play":
-        trick = {"number": st.trick_no + 1, "leader": st.leader,
-                 "cards": _trick_json(st.leader, st.trick)}
-    turn = st.timer_seat()
+    if m.phase is Phase.PLAY:
+        trick = {"number": deal.tricks_played + 1, "leader": deal.trick.leader,
+                 "cards": _trick_json(deal.trick.leader, deal.trick.cards)}
     return {
         "game": "bazaar_blot",
         "seat": seat,
-        "phase": st.phase,
-        "dealer": st.dealer,
-        "deal_number": st.deal_no,
-        "target_score": st.config.target_score,
-        "match_score": list(st.totals),
+        "phase": m.phase.value,
+        "dealer": m.dealer,
+        "deal_number": m.deal_number,
+        "target_score": m.config.target_score,
+        "match_score": list(m.match_score),
         "teams": [list(t) for t in TEAMS],
         "turn": turn,
-        "to_act": list(st.to_act()),
-        "hand": codes(st.hands[seat]) if seat is not None else [],
-        "hand_sizes": [len(h) for h in st.hands],
-        "auction": _auction_json(st),
-        "contract": contract_json(st),
+        "to_act": list(to_act),
+        "hand": codes(deal.hands[seat]) if seat is not None else [],
+        "hand_sizes": [len(h) for h in deal.hands],
+        "auction": auction_json(deal.auction),
+        "contract": contract_json(deal.contract),
         "trick": trick,
-        "last_trick": last,
-        "tricks_won": list(st.tricks_won),
-        "card_points": list(st.points),
-        "declarations": st.declarations_json(st.revealed),
-        "declarations_winner_team": st.decl_winner,
-        "deals": copy_json(st.deals),
+        "last_trick": None if last is None else {
+            "leader": last.leader, "winner": last.winner,
+            "cards": _trick_json(last.leader, last.cards)},
+        "tricks_won": list(deal.tricks_won),
+        "card_points": list(deal.card_points),
+        "declarations": declarations_json(deal, m.config, deal.declarations_shown),
+        "declarations_winner_team": deal.declarations_winner_team,
+        "deals": copy_json(m.deals),
     }
 
 
-def snapshot(st: BlotState) -> dict[str, Any]:
-    """The full, unredacted state as JSON (admin, equality checks)."""
-    cfg: BlotConfig = st.config
+def deal_record(m: Match, result: DealResult) -> dict[str, Any]:
+    """The JSON record of the deal just scored (an item of the view's ``deals``): ``deal``,
+    ``dealer``, ``contract``, ``tricks``, ``card_points``, ``card_small``, ``combinations``,
+    ``made``, ``scores`` and the match ``totals`` after it."""
+    deal = m.deal
     return {
-        "config": config_to_dict(cfg),
-        "phase": st.phase,
-        "dealer": st.dealer,
-        "deal_number": st.deal_no,
-        "turn": st.turn,
-        "hands": [codes(h) for h in st.hands],
-        "auction": _auction_json(st),
-        "passes": st.passes,
-        "kapots": list(st.kapots),
-        "responses": st.responses,
-        "contract": contract_json(st),
-        "leader": st.leader,
-        "trick": codes(st.trick),
-        "trick_no": st.trick_no,
-        "last_trick": None if st.last_trick is None else
-        [st.last_trick[0], codes(st.last_trick[1]), st.last_trick[2]],
-        "tricks_won": list(st.tricks_won),
-        "card_points": list(st.points),
-        "declarations": st.declarations_json(True),
-        "revealed": st.revealed,
-        "declarations_winner_team": st.decl_winner,
-        "declarations_awarded": list(st.decl_awarded),
-        "totals": list(st.totals),
-        "deals": copy_json(st.deals),
-        "outcome": None if st.outcome is None else st.outcome.to_json(),
+        "deal": m.deal_number, "dealer": m.dealer, "contract": contract_json(deal.contract),
+        "tricks": list(deal.tricks_won), "card_points": list(deal.card_points),
+        "card_small": list(result.card_small), "combinations": list(result.combinations),
+        "made": result.made, "scores": list(result.scores), "totals": list(m.match_score),
     }
+
+
+def hidden_from(m: Match, seat: int | None) -> set[str]:
+    """Cards in other seats' hands, except declared cards once shown at trick 2."""
+    deal = m.deal
+    shown = ({c for _, cards in deal.declarations for c in cards}
+             if deal.declarations_shown else set())
+    return {CODES[c] for s in range(4) if s != seat for c in deal.hands[s] if c not in shown}
+
+
+def snapshot(m: Match, outcome: Outcome | None) -> dict[str, Any]:
+    """The full, unredacted match as JSON (admin, equality checks)."""
+    deal = m.deal
+    last = deal.last_trick
+    return {
+        "config": config_to_dict(m.config),
+        "phase": m.phase.value,
+        "dealer": m.dealer,
+        "deal_number": m.deal_number,
+        "turn": deal.turn,
+        "hands": [codes(h) for h in deal.hands],
+        "auction": auction_json(deal.auction),
+        "passes": deal.auction.passes,
+        "kapots": list(deal.auction.kapots),
+        "responses": deal.auction.responses,
+        "contract": contract_json(deal.contract),
+        "leader": deal.trick.leader,
+        "trick": codes(deal.trick.cards),
+        "trick_no": deal.tricks_played,
+        "last_trick": None if last is None else [last.leader, codes(last.cards), last.winner],
+        "tricks_won": list(deal.tricks_won),
+        "card_points": list(deal.card_points),
+        "declarations": declarations_json(deal, m.config, True),
+        "revealed": deal.declarations_shown,
+        "declarations_winner_team": deal.declarations_winner_team,
+        "declarations_awarded": list(deal.declarations_awarded),
+        "totals": list(m.match_score),
+        "deals": copy_json(m.deals),
+        "outcome": None if outcome is None else outcome.to_json(),
+    }
+
+
+def check_invariants(m: Match) -> list[str]:
+    """Violations of the match's invariants (empty when all hold): no card in two places,
+    32 cards less the finished tricks in hands and trick, the tracked trick winner, the tricks
+    won adding up."""
+    deal = m.deal
+    out = []
+    cards = [c for h in deal.hands for c in h] + deal.trick.cards
+    if len(set(cards)) != len(cards):
+        out.append("a card is in two places")
+    if m.phase is not Phase.DEAL and m.phase is not Phase.OVER and (
+            len(cards) != 32 - 4 * deal.tricks_played):
+        out.append(f"{len(cards)} cards in hands and trick after {deal.tricks_played} tricks")
+    if deal.trick.cards and deal.contract is not None and (
+            winner_index(deal.trick.cards, deal.contract.trump) != deal.trick.winning_index):
+        out.append("tracked trick winner is wrong")
+    if sum(deal.tricks_won) != deal.tricks_played:
+        out.append("tricks won do not add up")
+    return out

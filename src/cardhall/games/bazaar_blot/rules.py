@@ -1,0 +1,56 @@
+"""The registered Bazaar Blot game: :class:`BlotRules` and its instance :data:`RULES`.
+
+Name ``"bazaar_blot"``, exactly 4 seats in two fixed partnerships, no chip stacks (rule 1). A
+state is one whole match to the target score (rule 8); its first action is the chance deal
+(:meth:`.state.BlotState.chance_action`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ...engine.errors import InvalidConfigError
+from ...engine.game import GameRules
+from .config import BlotConfig
+from .state import BlotState
+
+
+class BlotRules(GameRules[BlotConfig]):
+    """The Bazaar Blot rules object."""
+
+    name: ClassVar[str] = "bazaar_blot"
+    title: ClassVar[str] = "Bazaar Blot"
+    config_cls: ClassVar[type] = BlotConfig
+    min_seats: ClassVar[int] = 4
+    max_seats: ClassVar[int] = 4
+    uses_stacks: ClassVar[bool] = False
+
+    def config(self, data: dict[str, Any] | None = None) -> BlotConfig:
+        """Build and validate a config from a partial JSON object (``{}``/``None``: defaults).
+
+        Raises:
+            InvalidConfigError: unknown field, wrong type or invalid value (the message names it).
+        """
+        if not data and isinstance(data, (dict, type(None))):
+            return _DEFAULT
+        return super().config(data)
+
+    def new_state(
+        self, config: BlotConfig, num_seats: int, dealer: int, stacks: Sequence[int] | None = None
+    ) -> BlotState:
+        """A new match whose first action is the chance deal by ``dealer``.
+
+        Raises:
+            InvalidConfigError: not 4 seats, a bad dealer, chip stacks given, or a config that is
+                not a :class:`BlotConfig`.
+        """
+        self.check_setup(config, num_seats, dealer, stacks)
+        if not isinstance(config, BlotConfig):
+            raise InvalidConfigError(f"expected a BlotConfig, got {type(config).__name__}")
+        return BlotState(config, dealer)
+
+
+_DEFAULT = BlotConfig()
+RULES = BlotRules()
+"""The registered Bazaar Blot rules."""
