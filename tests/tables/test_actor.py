@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-
-import pytest
 from typing import Any
 
+import pytest
 from tablekit import Harness, LeakCheckingConnection
 
 from cardhall.engine import History, get_game, replay
