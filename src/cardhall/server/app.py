@@ -73,11 +73,13 @@ def _make_manager(settings: Settings, store: Any) -> Any:
 
 
 def _include_routers(app: FastAPI) -> None:
-    """Mount every router module present (players, games, lobby, admin, the WebSocket)."""
+    """Mount every router module present (players, games, lobby, rules data, admin, the
+    WebSocket)."""
     import importlib
 
-    modules = ("routes.players", "routes.games", "routes.lobby", "routes.admin",
-               "routes.admin_players", "routes.admin_bots", "routes.asyncapi", "ws")
+    modules = ("routes.players", "routes.games", "routes.lobby", "routes.rules_data",
+               "routes.admin", "routes.admin_players", "routes.admin_bots", "routes.asyncapi",
+               "ws")
     for name in modules:
         module_name = f"cardhall.server.{name}"
         try:
