@@ -71,10 +71,13 @@ class SoldiersBluffState(HandModel, GameState):
 
     # ----- queries -------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
+        """``(seat,)`` for the seat to exchange or bet now (one at a time, from the dealer's
+        left, rules 6-7); ``()`` while the deal is due and once the hand is over."""
         seat = self.turn_seat()
         return () if seat is None else (seat,)
 
     def chance_due(self) -> bool:
+        """True in the ``deal`` phase: the deal (rule 5) is the one chance action."""
         return self.phase is Phase.DEAL
 
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -93,24 +96,34 @@ class SoldiersBluffState(HandModel, GameState):
         return views.view(self, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
+        """See :func:`.views.hidden_from`."""
         return views.hidden_from(self, seat)
 
     def snapshot(self) -> dict[str, Any]:
+        """See :func:`.views.snapshot`."""
         return views.snapshot(self)
 
     def chance_action(self, shuffle: Shuffle) -> Action:
+        """The deal drawn through ``shuffle`` (see the module docstring and
+        :func:`.dealing.deal_action`).
+
+        Raises:
+            NotYourTurnError: the deal is not due (it happens once, first).
+        """
         if not self.chance_due():
             raise NotYourTurnError("no chance action is due")
         return dealing.deal_action(self, shuffle)
 
     def check_invariants(self) -> list[str]:
+        """See :func:`.views.invariant_violations`."""
         return views.invariant_violations(self)
 
     # ----- transitions ---------------------------------------------------------------------
     def _parse(self, seat: int | None, action: Action) -> SoldiersBluffAction:
         parsed = parse_action(action)
-        if isinstance(parsed, Deal) != (seat is None):
-            who = "a chance action (seat=None)" if parsed.kind == "deal" else "a seat's action"
+        is_deal = isinstance(parsed, Deal)
+        if is_deal != (seat is None):
+            who = "a chance action (seat=None)" if is_deal else "a seat's action"
             raise NotYourTurnError(f"{parsed.kind!r} must be {who}; got seat {seat!r}")
         return parsed
 
