@@ -123,3 +123,15 @@ def test_policies_stay_legal_under_alternative_configs(
         lineup = [Checked(get_policy(game, pick.choice(policy_names()))) for _ in range(seats)]
         stacks = [pick.randint(5, 200) for _ in range(seats)]
         play_match(game, lineup, seed=9000 + i, config=config, stacks=stacks)
+
+
+def test_every_registered_game_has_a_rule_bot() -> None:
+    # "rule" used to fall back silently to the random bot when a game's module failed to import.
+    from cardhall.bots.base import RULE_POLICIES
+    from cardhall.engine import game_names
+
+    assert sorted(RULE_POLICIES) == game_names()
+    for game in game_names():
+        assert get_policy(game, "rule").name == "rule"
+    with pytest.raises(ValueError, match="no rule bot"):
+        get_policy("no_such_game", "rule")

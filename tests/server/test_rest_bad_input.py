@@ -98,3 +98,31 @@ async def test_a_starting_stack_below_the_ante_is_refused_at_creation(http: Asyn
     r = await http.post("/api/tables", json={"game": "palace_poker", "seats": 2,
                                              "config": {"small_bet": 10}, "starting_stack": 5})
     assert r.status_code == 201, r.text
+
+
+async def test_the_table_limit_is_a_typed_503_for_create_and_quick_seat() -> None:
+    # quick-seat at the limit answered a bare text/plain 500 (an uncaught RuntimeError).
+    app = create_app(Settings(database_url="memory://", max_tables=1))
+    async with app.router.lifespan_context(app), AsyncClient(
+            transport=ASGITransport(app=app), base_url="http://t") as http:
+        _, token = await app.state.store.create_player("ana")
+        http.headers["Authorization"] = f"Bearer {token}"
+        r = await http.post("/api/tables", json={"game": "bazaar_blot"})
+        assert r.status_code == 201, r.text
+        for path, body in (("/api/tables", {"game": "soldiers_bluff"}),
+                           ("/api/tables/quick-seat", {"game": "soldiers_bluff"})):
+            r = await http.post(path, json=body)
+            assert r.status_code == 503, r.text
+            assert r.json()["error"]["code"] == "table.limit"
+            assert "max_tables=1" in r.json()["error"]["message"]
+        assert len(app.state.tables.list()) == 1
+
+
+async def test_admin_kick_of_a_missing_seat_or_table_is_typed(http: AsyncClient) -> None:
+    admin = {"Authorization": "Bearer admin-secret"}
+    r = await http.post("/api/tables", json={"game": "soldiers_bluff"})
+    table_id = r.json()["id"]
+    r = await http.post(f"/api/admin/tables/{table_id}/kick", json={"seat": 7}, headers=admin)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "table.bad_seat", r.text
+    r = await http.post("/api/admin/tables/nope/kick", json={"seat": 0}, headers=admin)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "table.not_found", r.text

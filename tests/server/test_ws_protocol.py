@@ -60,3 +60,24 @@ def test_client_messages_round_trip() -> None:
         parsed = p.CLIENT.validate_python(raw)
         assert parsed.model_dump(exclude_defaults=True) == {k: v for k, v in raw.items()
                                                            if k != "type"} | {"type": raw["type"]}
+
+
+def test_error_code_literals_match_their_tables() -> None:
+    # The Literal types make a mistyped code a mypy error; the tables document each code.
+    from typing import get_args
+
+    from cardhall.engine.errors import ERROR_CODES as ENGINE_CODES
+    from cardhall.engine.errors import EngineErrorCode
+    from cardhall.protocol.errors import ErrorCode, ProtocolErrorCode
+    from cardhall.server.errors import ERROR_STATUS, RestErrorCode
+    from cardhall.tables.errors import TableErrorCode
+
+    assert set(get_args(ProtocolErrorCode)) == set(p.ERROR_CODES)
+    assert set(get_args(EngineErrorCode)) == set(ENGINE_CODES)
+    assert set(get_args(RestErrorCode)) == set(ERROR_STATUS)
+    assert set(get_args(TableErrorCode)) <= set(ERROR_STATUS)
+    flat = set(get_args(ErrorCode))  # nested Literals flatten
+    assert flat == set(p.ERROR_CODES) | set(ENGINE_CODES)
+    assert "table.closed" not in flat  # no message ever carried it
+    with pytest.raises(ValidationError):
+        p.Error(code="table.clsoed", message="typo")  # type: ignore[arg-type]

@@ -189,11 +189,14 @@ def register(monkeypatch: Any) -> None:
     import sys
     import types
 
+    from cardhall.bots import base
     from cardhall.engine import registry
 
     for name, rules in (("toy_duel", RULES), ("toy_stacks", STACK_RULES)):
         mod = types.ModuleType(f"cardhall_test_{name}")
         mod.RULES = rules  # type: ignore[attr-defined]
+        mod.RulePolicy = base.RandomPolicy  # type: ignore[attr-defined]  # the toy's "rule" bot
         monkeypatch.setitem(sys.modules, mod.__name__, mod)
         monkeypatch.setitem(registry.GAME_MODULES, name, mod.__name__)
+        monkeypatch.setitem(base.RULE_POLICIES, name, mod.__name__)
     registry.get_game.cache_clear()

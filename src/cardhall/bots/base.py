@@ -30,24 +30,30 @@ class RandomPolicy:
         return sample(rng.choice(legal_actions), rng)
 
 
+RULE_POLICIES: dict[str, str] = {
+    "bazaar_blot": "cardhall.bots.bazaar_blot",
+    "palace_poker": "cardhall.bots.palace_poker",
+    "soldiers_bluff": "cardhall.bots.soldiers_bluff",
+}
+"""The module holding each game's ``RulePolicy`` (every registered game has one; a test checks)."""
+
+
 def get_policy(game: str, kind: str) -> Policy:
     """The built-in policy ``kind`` (``"random"`` or ``"rule"``) for ``game``.
 
-    The rule-based policy of a game lives in ``cardhall.bots.<game>`` as ``RulePolicy``; until a
-    game has one, ``"rule"`` falls back to random.
+    The rule-based policy of a game is the ``RulePolicy`` class of the module named in
+    :data:`RULE_POLICIES` (imported on first use: the rule bots import this module).
 
     Raises:
-        ValueError: unknown ``kind``.
+        ValueError: unknown ``kind``, or no rule policy for ``game``.
     """
     if kind == "random":
         return RandomPolicy()
     if kind != "rule":
         raise ValueError(f"unknown bot kind {kind!r}; known: {policy_names()}")
-    try:
-        module = importlib.import_module(f"cardhall.bots.{game}")
-    except ModuleNotFoundError:
-        return RandomPolicy()
-    policy: Policy = module.RulePolicy()
+    if game not in RULE_POLICIES:
+        raise ValueError(f"no rule bot for game {game!r}; games with one: {sorted(RULE_POLICIES)}")
+    policy: Policy = importlib.import_module(RULE_POLICIES[game]).RulePolicy()
     return policy
 
 

@@ -23,11 +23,6 @@ def first(legal: list[Action], kind: str) -> Action | None:
     return found[0] if found else None
 
 
-def has(legal: list[Action], kind: str) -> bool:
-    """True if some entry has type ``kind``."""
-    return first(legal, kind) is not None
-
-
 def with_amount(entry: Action, field: str, want: int) -> Action:
     """The action of ``entry`` with amount ``field`` set to ``want`` clamped into
     ``min_<field>..max_<field>`` (other choices at their minimum)."""

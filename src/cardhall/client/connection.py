@@ -4,10 +4,11 @@
 parses every server message with the protocol models (:data:`cardhall.protocol.messages.SERVER`)
 and routes it: answers to requests (matched by ``rid``) to their waiters, table messages to the
 table's :class:`~.table.TableSession`. When the connection drops (anything but a deliberate
-close or a close code in :data:`NO_RECONNECT`) it reconnects with exponential backoff and
-jitter, sends ``hello`` again and re-joins every table (seats with their ``seat_token``); the
+close or a close code in :data:`NO_RECONNECT`) websockets' own reconnect loop (``async for``
+over ``connect``) reconnects with our exponential backoff and jitter; the client sends ``hello`` and re-joins every table (seats with their ``seat_token``); the
 server answers each with ``joined`` + a full ``state`` and play goes on. Outgoing messages are
-paced by a client-side token bucket at the ``rate_per_second`` the server announced.
+paced by the protocol's token bucket (:mod:`cardhall.protocol.ratelimit`, the one the server
+meters with) at the ``rate_per_second`` the server announced.
 """
 
 from __future__ import annotations
@@ -21,13 +22,15 @@ import random
 import secrets
 import urllib.parse
 import urllib.request
+from collections.abc import AsyncGenerator, Generator
 from typing import Any
 
 from pydantic import ValidationError
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection, connect, process_exception
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from ..protocol import messages as p
+from ..protocol.ratelimit import TokenBucket
 from .table import TableSession
 
 log = logging.getLogger("cardhall.client")
@@ -43,26 +46,6 @@ class ClientError(RuntimeError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code, self.message = code, message
-
-
-class Pacer:
-    """Client-side token bucket: ``rate`` messages per second, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.stamp = asyncio.get_running_loop().time()
-
-    async def take(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            now = loop.time()
-            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-            self.stamp = now
-            if self.tokens >= 1.0:
-                self.tokens -= 1.0
-                return
-            await asyncio.sleep((1.0 - self.tokens) / self.rate)
 
 
 class Client:
@@ -97,12 +80,14 @@ class Client:
         self.reconnects = 0
         self.close_code: int | None = None
         self._ws: ClientConnection | None = None
+        self._connections: AsyncGenerator[ClientConnection] | None = None
+        self._failures = 0
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
         self._waiters: dict[str, asyncio.Future[Any]] = {}
         self._rids = (f"r{n}" for n in itertools.count(1))
         self._prefix = secrets.token_hex(4)
-        self._pacer: Pacer | None = None
+        self._pacer: TokenBucket | None = None
         self._rng = random.Random()
 
     # ----- lifecycle ------------------------------------------------------------------------
@@ -117,9 +102,14 @@ class Client:
         """Open the socket, authenticate and start the reader.
 
         Raises:
-            ClientError: the token was refused (``auth.*``) or the server is unreachable.
+            ClientError: the token was refused (``auth.*``) or the server is unreachable
+                (``client.unreachable``; the first connection is not retried).
         """
-        welcome = await self._open()
+        self._connections = connect(  # an async generator: reconnects on each retryable error
+            self.url, max_size=2**22, open_timeout=self.timeout, ping_interval=20.0,
+            compression=None, process_exception=self._retry_or_raise,
+            reconnect_delays=self._reconnect_delays).__aiter__()  # type: ignore[assignment]
+        welcome = await self._next_connection(None)
         self._reader = asyncio.create_task(self._run(), name="cardhall-client-reader")
         return welcome
 
@@ -133,16 +123,67 @@ class Client:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
+        if self._connections is not None:
+            with contextlib.suppress(Exception):
+                await self._connections.aclose()
         for fut in self._waiters.values():
             if not fut.done():
                 fut.set_exception(ClientError("client.closed", "the client was closed"))
 
-    async def _open(self) -> p.Welcome:
-        try:
-            ws = await connect(self.url, max_size=2**22, open_timeout=self.timeout,
-                               ping_interval=20.0, compression=None)
-        except (OSError, InvalidHandshake, TimeoutError) as exc:
-            raise ClientError("client.unreachable", f"{self.url}: {exc}") from exc
+    # ----- (re)connecting: websockets' own reconnect loop ----------------------------------
+    def _reconnect_delays(self) -> Generator[float]:
+        """Seconds to wait before each reconnect attempt: ``backoff_seconds`` doubling up to
+        ``max_backoff_seconds``, each with ±50% jitter (read when a reconnect starts)."""
+        delay = self.backoff_seconds
+        while True:
+            yield delay * (0.5 + self._rng.random())
+            delay = min(self.max_backoff_seconds, delay * 2)
+
+    def _retry_or_raise(self, exc: Exception) -> Exception | None:
+        """websockets' ``process_exception`` hook: ``None`` retries (after the next delay),
+        an exception ends the loop. The first connection, a refused token and the
+        ``max_attempts``-th consecutive failure are final; so is any error websockets itself
+        deems final (e.g. a 404 handshake)."""
+        if self.welcome is None or (isinstance(exc, ClientError) and exc.code.startswith("auth.")):
+            return exc
+        self._failures += 1
+        if self.max_attempts is not None and self._failures > self.max_attempts:
+            return exc
+        if isinstance(exc, (ConnectionClosed, ValidationError)):
+            return None
+        return process_exception(exc)
+
+    async def _next_connection(self, failure: Exception | None) -> p.Welcome:
+        """The next authenticated connection from the reconnect loop. ``failure`` is why the
+        current one is abandoned (handed to the loop, which waits and reconnects or raises).
+
+        Raises:
+            ClientError: refused (``auth.*``) or unreachable (``client.unreachable``).
+        """
+        connections = self._connections
+        assert connections is not None, "connect() first"
+        while True:
+            try:
+                if failure is None:
+                    ws = await anext(connections)
+                else:
+                    ws = await connections.athrow(failure)
+            except ClientError:
+                raise
+            except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed, ValidationError,
+                    StopAsyncIteration) as exc:
+                raise ClientError("client.unreachable", f"{self.url}: {exc!r}") from exc
+            try:
+                return await self._greet(ws)
+            except (ClientError, ConnectionClosed, TimeoutError, ValidationError) as exc:
+                failure = exc
+
+    async def _greet(self, ws: ClientConnection) -> p.Welcome:
+        """Send ``hello`` on a fresh socket and wait for ``welcome``.
+
+        Raises:
+            ClientError: the server answered with an error (e.g. ``auth.invalid_token``).
+        """
         await ws.send(p.Hello(type="hello", token=self.token).model_dump_json(exclude_none=True))
         async with asyncio.timeout(self.timeout):
             while True:
@@ -150,11 +191,11 @@ class Client:
                 if isinstance(msg, p.Welcome):
                     break
                 if isinstance(msg, p.Error):
-                    await ws.close()
                     raise ClientError(msg.code, msg.message)
-        self._ws, self.welcome = ws, msg
-        self._pacer = Pacer(msg.rate_per_second, min(self.rate_burst,
-                                                     max(1, int(msg.rate_per_second))))
+        self._ws, self.welcome, self._failures = ws, msg, 0
+        self._pacer = TokenBucket(msg.rate_per_second,
+                                  min(self.rate_burst, max(1, int(msg.rate_per_second))),
+                                  asyncio.get_running_loop().time)
         return msg
 
     # ----- requests -------------------------------------------------------------------------
@@ -228,8 +269,9 @@ class Client:
     async def send(self, msg: Any) -> None:
         """Send one client message (paced; dropped while the connection is down: the resume
         after reconnecting re-sends what matters)."""
-        if self._pacer is not None:
-            await self._pacer.take()
+        pacer = self._pacer
+        while pacer is not None and not pacer.take():
+            await asyncio.sleep(pacer.wait_seconds())
         ws = self._ws
         if ws is None:
             return
@@ -251,7 +293,7 @@ class Client:
                 log.error("connection closed (%s); not reconnecting", self.close_code)
                 self._fail(f"closed with {self.close_code}")
                 return
-            if not await self._reconnect():
+            if not await self._reconnect(ws):
                 self._fail("could not reconnect")
                 return
 
@@ -260,31 +302,22 @@ class Client:
         for session in self.tables.values():
             session.close(f"connection lost: {why}")
 
-    async def _reconnect(self) -> bool:
-        """Backoff, reconnect, hello, re-join every table. False after ``max_attempts``."""
+    async def _reconnect(self, dropped: ClientConnection) -> bool:
+        """Hand the drop to the reconnect loop (it waits, reconnects, retries), then say
+        ``hello`` and re-join every table. False when the loop gives up."""
         self._ws = None
         for session in self.tables.values():
             session.forget_state()
-        delay = self.backoff_seconds
-        for _attempt in itertools.count(1):
-            if self.max_attempts is not None and _attempt > self.max_attempts:
-                return False
-            await asyncio.sleep(delay * (0.5 + self._rng.random()))
-            delay = min(self.max_backoff_seconds, delay * 2)
-            try:
-                await self._open()
-            except ClientError as exc:
-                if exc.code.startswith("auth."):
-                    log.error("reconnect refused: %s", exc)
-                    return False
-                continue
-            except (ConnectionClosed, TimeoutError, OSError, ValidationError):
-                continue
-            self.reconnects += 1
-            for session in list(self.tables.values()):
-                await self.send(session.resume_request())
-            return True
-        return False  # pragma: no cover
+        drop = dropped.protocol.close_exc  # the ConnectionClosed the socket ended with
+        try:
+            await self._next_connection(drop)
+        except ClientError as exc:
+            log.error("reconnect failed: %s", exc)
+            return False
+        self.reconnects += 1
+        for session in list(self.tables.values()):
+            await self.send(session.resume_request())
+        return True
 
     def _dispatch(self, text: str | bytes) -> None:
         try:

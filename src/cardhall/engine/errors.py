@@ -9,6 +9,20 @@ exactly as it was.
 
 from __future__ import annotations
 
+from typing import Literal
+
+EngineErrorCode = Literal[
+    "engine.error",
+    "engine.invalid_config",
+    "engine.unknown_game",
+    "engine.malformed_action",
+    "engine.not_your_turn",
+    "engine.illegal_action",
+    "engine.game_over",
+    "engine.invalid_history",
+]
+"""Every engine error code (a test checks it matches :data:`ERROR_CODES`)."""
+
 
 class EngineError(Exception):
     """Base of all rules-engine errors.
@@ -18,7 +32,7 @@ class EngineError(Exception):
         message: human-readable text naming the offending value.
     """
 
-    code = "engine.error"
+    code: EngineErrorCode = "engine.error"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -31,48 +45,48 @@ class EngineError(Exception):
 class InvalidConfigError(EngineError, ValueError):
     """A rules config has an unknown field, a value of the wrong type, or an invalid value."""
 
-    code = "engine.invalid_config"
+    code: EngineErrorCode = "engine.invalid_config"
 
 
 class UnknownGameError(EngineError, ValueError):
     """No game is registered under the requested name."""
 
-    code = "engine.unknown_game"
+    code: EngineErrorCode = "engine.unknown_game"
 
 
 class MalformedActionError(EngineError, ValueError):
     """The action is not a well-formed action of this game (unknown ``type``, missing or extra
     fields, wrong field types, unknown card codes)."""
 
-    code = "engine.malformed_action"
+    code: EngineErrorCode = "engine.malformed_action"
 
 
 class NotYourTurnError(EngineError, ValueError):
     """The seat may not act now (another seat's turn, a chance action is due, or a chance action
     was sent by a seat)."""
 
-    code = "engine.not_your_turn"
+    code: EngineErrorCode = "engine.not_your_turn"
 
 
 class IllegalActionError(EngineError, ValueError):
     """The action is well formed and the seat may act, but the rules forbid this action now."""
 
-    code = "engine.illegal_action"
+    code: EngineErrorCode = "engine.illegal_action"
 
 
 class GameOverError(EngineError, ValueError):
     """The game has ended; no further action is accepted."""
 
-    code = "engine.game_over"
+    code: EngineErrorCode = "engine.game_over"
 
 
 class InvalidHistoryError(EngineError, ValueError):
     """A hand-history document is not valid ``cardhall-history/1``."""
 
-    code = "engine.invalid_history"
+    code: EngineErrorCode = "engine.invalid_history"
 
 
-ERROR_CODES: dict[str, type[EngineError]] = {
+ERROR_CODES: dict[EngineErrorCode, type[EngineError]] = {
     cls.code: cls
     for cls in (
         EngineError,

@@ -204,6 +204,7 @@ class GameState(ABC):
         game raises :class:`IllegalActionError` here when the action could never be legal for
         this seat whatever the turn (e.g. a Bazaar Blot contra from the bidder's side), so the
         answer names the real reason. The base does nothing."""
+        return None
 
     @abstractmethod
     def _do(self, seat: int | None, parsed: Any) -> list[Event]:

@@ -163,7 +163,7 @@ class ReplayError(EngineError):
         self.code = cause.code
 
 
-def start_state(history: History) -> tuple[GameRules, GameState]:
+def start_state(history: History) -> tuple[GameRules[Any], GameState]:
     """The rules and the initial state a history describes.
 
     Raises:
@@ -198,7 +198,7 @@ class Recorder:
 
     def __init__(
         self,
-        rules: GameRules,
+        rules: GameRules[Any],
         config: Any,
         seats: Sequence[SeatInfo],
         dealer: int,

@@ -16,12 +16,6 @@ then recompute every chance action:
 from __future__ import annotations
 
 import hashlib
-import secrets
-
-
-def new_seed() -> bytes:
-    """32 bytes from ``secrets`` (the server's randomness source)."""
-    return secrets.token_bytes(32)
 
 
 def commitment(seed: bytes) -> str:

@@ -22,38 +22,10 @@ from pydantic import (
     field_validator,
 )
 
+from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
+
 PROTOCOL_VERSION = 1
 
-ERROR_CODES: dict[str, str] = {
-    "protocol.invalid_json": "the frame is not valid JSON text",
-    "protocol.invalid_message": "the frame is JSON but not an object",
-    "protocol.unknown_type": "missing or unknown message 'type'",
-    "protocol.extra_field": "the message has a field its type does not define",
-    "protocol.invalid_field": "a field is missing or has a wrong type or value",
-    "protocol.frame_too_large": "the frame is larger than max_frame_bytes (it was ignored)",
-    "protocol.binary_frame": "binary frames are not accepted; send JSON text",
-    "protocol.rate_limited": "too many messages; this one was dropped",
-    "auth.required": "send hello with a valid token first",
-    "auth.invalid_token": "the token belongs to no player (same code as REST)",
-    "auth.banned": "the player is banned",
-    "auth.already_authenticated": "this connection already belongs to another player",
-    "table.not_found": "no live table with this id",
-    "table.closed": "the table is closed",
-    "table.seat_taken": "the seat belongs to someone else",
-    "table.already_seated": "the player already holds another seat at this table",
-    "table.no_free_seat": "every seat is taken",
-    "table.bad_seat": "no such seat at this table",
-    "table.bad_seat_token": "the seat token does not match the seat",
-    "table.not_seated": "this connection holds no seat at this table",
-    "table.not_your_seat": "the action names a seat this connection does not hold",
-    "table.not_joined": "this connection has not joined the table",
-    "table.no_game": "no game is running at this table",
-    "table.stale_version": "the action was made against an older version; resync and retry",
-    "table.action_id_reused": "the action_id was accepted before for a different action",
-    "table.replaced": "another connection resumed this seat",
-    "table.slow_consumer": "the outbound queue overflowed; the connection is closed",
-}
-"""Server-side error codes (``engine.*`` codes of :mod:`cardhall.engine.errors` pass through)."""
 
 CLOSE_CODES: dict[int, str] = {
     1000: "normal closure",
@@ -276,7 +248,7 @@ class Error(_Msg):
     """A request was refused; nothing changed. ``code`` is stable (see ``ERROR_CODES``)."""
 
     type: Literal["error"] = "error"
-    code: str
+    code: ErrorCode
     message: str
     table_id: str | None = None
     version: int | None = None
@@ -324,7 +296,7 @@ ServerMessage = Annotated[
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
-def error_code_for(exc: ValidationError) -> str:
+def error_code_for(exc: ValidationError) -> ProtocolErrorCode:
     """Map a pydantic validation error of a client message to one protocol error code."""
     kinds = {e["type"] for e in exc.errors()}
     if kinds & {"union_tag_invalid", "union_tag_not_found"}:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import FastAPI
 
@@ -17,9 +16,21 @@ from ..config import Settings
 from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from ..storage.factory import make_store
+from ..tables.manager import TableManager
+from . import ws
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
 from .observability import install_metrics
+from .routes import (
+    admin,
+    admin_bots,
+    admin_players,
+    asyncapi,
+    games,
+    lobby,
+    players,
+    rules_data,
+)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -36,15 +47,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = make_store(settings.database_url)
         await store.start()
         app.state.store = store
-        manager = _make_manager(settings, store)
+        manager = TableManager(settings, store)
         app.state.tables = manager
-        if manager is not None:
-            await manager.start()
+        await manager.start()
         try:
             yield
         finally:
-            if manager is not None:
-                await manager.stop()
+            await manager.stop()
             await store.close()
 
     app = FastAPI(title="cardhall", version=__version__, lifespan=lifespan)
@@ -64,31 +73,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _make_manager(settings: Settings, store: Any) -> Any:
-    try:
-        from ..tables.manager import TableManager
-    except ModuleNotFoundError:
-        return None
-    return TableManager(settings, store)
-
-
 def _include_routers(app: FastAPI) -> None:
-    """Mount every router module present (players, games, lobby, rules data, admin, the
-    WebSocket)."""
-    import importlib
-
-    modules = ("routes.players", "routes.games", "routes.lobby", "routes.rules_data",
-               "routes.admin", "routes.admin_players", "routes.admin_bots", "routes.asyncapi",
-               "ws")
-    for name in modules:
-        module_name = f"cardhall.server.{name}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        app.include_router(module.router)
+    """Mount the REST routers (players, games, lobby, rules data, admin) and the WebSocket
+    endpoint."""
+    for router in (players.router, games.router, lobby.router, rules_data.router, admin.router,
+                   admin_players.router, admin_bots.router, asyncapi.router, ws.router):
+        app.include_router(router)
 
 
 def _mount_static(app: FastAPI, settings: Settings) -> None:

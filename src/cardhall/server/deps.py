@@ -1,5 +1,5 @@
-"""Request dependencies as annotated aliases (``StoreDep``, ``SettingsDep``, ``PlayerDep``,
-``OptionalPlayerDep``, ``AdminDep``) for the REST routers.
+"""Request dependencies as annotated aliases (``StoreDep``, ``SettingsDep``, ``TablesDep``,
+``PlayerDep``, ``OptionalPlayerDep``, ``AdminDep``) for the REST routers.
 
 ``get_store``/``get_settings`` take an ``HTTPConnection`` so they also work in WebSocket
 endpoints. Bearer credentials are read with FastAPI's ``HTTPBearer`` so OpenAPI documents them.
@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 
 from ..config import Settings
 from ..storage.interface import PlayerRecord, Store
+from ..tables.manager import TableManager
 from .security import authenticate, check_admin
 
 _player_bearer = HTTPBearer(auto_error=False, scheme_name="PlayerToken",
@@ -37,8 +38,15 @@ def get_settings(conn: HTTPConnection) -> Settings:
     return settings
 
 
+def get_tables(conn: HTTPConnection) -> TableManager:
+    """The app's table manager (``app.state.tables``)."""
+    manager: TableManager = conn.app.state.tables
+    return manager
+
+
 StoreDep = Annotated[Store, Depends(get_store)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+TablesDep = Annotated[TableManager, Depends(get_tables)]
 
 
 async def current_player(

@@ -9,7 +9,7 @@ errors (``request.invalid``) and Starlette's HTTP errors (``request.not_found`` 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -17,7 +17,30 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-ERROR_STATUS: dict[str, int] = {
+from ..tables.errors import TableError
+
+RestErrorCode = Literal[
+    "request.invalid",
+    "request.too_large",
+    "request.not_found",
+    "request.method_not_allowed",
+    "request.error",
+    "auth.missing_token",
+    "auth.invalid_token",
+    "auth.banned",
+    "admin.disabled",
+    "admin.invalid_token",
+    "player.not_found",
+    "game.not_found",
+    "engine.invalid_config",
+    "engine.unknown_game",
+    "table.not_found",
+    "table.bad_seat",
+    "table.limit",
+]
+"""Every stable REST error code (the keys of :data:`ERROR_STATUS`; a test checks both agree)."""
+
+ERROR_STATUS: dict[RestErrorCode, int] = {
     "request.invalid": 422,
     "request.too_large": 413,
     "request.not_found": 404,
@@ -57,9 +80,9 @@ class ErrorResponse(BaseModel):
 
 
 class ApiError(Exception):
-    """A REST error with a stable ``code`` (a key of :data:`ERROR_STATUS`; ``KeyError`` if not)."""
+    """A REST error with a stable ``code`` (one of :data:`RestErrorCode`)."""
 
-    def __init__(self, code: str, message: str, *, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, code: RestErrorCode, message: str, *, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = ERROR_STATUS[code]
         self.code = code
@@ -78,7 +101,7 @@ def error_response(status: int, code: str, message: str, *,
                         headers=None if headers is None else dict(headers))
 
 
-def responses(*codes: str) -> dict[int | str, dict[str, Any]]:
+def responses(*codes: RestErrorCode) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses=`` entries documenting the error bodies of ``codes``."""
     out: dict[int | str, dict[str, Any]] = {}
     for code in codes:
@@ -113,8 +136,15 @@ async def _on_http_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
 
 
+async def _on_table_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, TableError)
+    return error_response(ERROR_STATUS[exc.code], exc.code, exc.message)
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Make every REST error (ours, validation, routing) use the one JSON shape."""
+    """Make every REST error (ours, the table layer's, validation, routing) use the one JSON
+    shape. A :class:`~cardhall.tables.errors.TableError` answers its own ``code``."""
     app.add_exception_handler(ApiError, _on_api_error)
+    app.add_exception_handler(TableError, _on_table_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)

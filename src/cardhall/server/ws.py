@@ -22,6 +22,8 @@ from pydantic import BaseModel, ValidationError
 
 from ..config import Settings
 from ..protocol import messages as p
+from ..protocol.errors import ErrorCode
+from ..protocol.ratelimit import TokenBucket
 from ..storage.interface import PlayerRecord, Store
 from ..tables.connections import CLOSE, QueueConnection
 from ..tables.manager import TableManager
@@ -39,24 +41,6 @@ CLOSE_GRACE_SECONDS = 2.0
 """How long a closing socket's writer may take to flush its queue and send the close frame."""
 
 
-class TokenBucket:
-    """``rate`` messages per second sustained, ``burst`` at once; time from the event loop."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens = float(burst)
-        self.stamp = asyncio.get_running_loop().time()
-
-    def take(self) -> bool:
-        now = asyncio.get_running_loop().time()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-
 class Session:
     """One socket: authentication state, the reader loop and request dispatch."""
 
@@ -65,7 +49,8 @@ class Session:
         self.ws, self.settings, self.tables, self.store = ws, settings, tables, store
         self.conn = QueueConnection(ANONYMOUS, settings.ws_outbound_queue)
         self.authed = False
-        self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst)
+        self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst,
+                                  asyncio.get_running_loop().time)
         self.dropped = 0
 
     async def run(self) -> None:
@@ -99,7 +84,8 @@ class Session:
             except Exception:  # the socket is gone; the reader will see the disconnect
                 return
 
-    def error(self, code: str, message: str, req: Any = None, table_id: str | None = None) -> None:
+    def error(self, code: ErrorCode, message: str, req: Any = None,
+              table_id: str | None = None) -> None:
         ref = req if isinstance(req, p.RequestRef) else None
         if isinstance(req, BaseModel) and ref is None:
             ref = p.RequestRef(type=getattr(req, "type", None), rid=getattr(req, "rid", None),
@@ -189,7 +175,8 @@ class Session:
         try:
             player = await authenticate(self.store, msg.token)
         except ApiError as exc:  # the same codes as REST: auth.invalid_token, auth.banned
-            self.error(exc.code, exc.message, msg)
+            code: ErrorCode = "auth.banned" if exc.code == "auth.banned" else "auth.invalid_token"
+            self.error(code, exc.message, msg)
             return
         if self.authed and player.id != self.conn.player.id:
             self.error("auth.already_authenticated",

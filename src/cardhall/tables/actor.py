@@ -22,9 +22,11 @@ from typing import Any
 
 from ..engine import EngineError, GameRules
 from ..protocol import messages as p
+from ..protocol.errors import ErrorCode
 from ..storage.interface import Store
 from .clock import Clock, Handle
 from .connections import Connection
+from .errors import TableClosedError
 from .flow import GameFlow
 from .messages import (
     ClientRequest,
@@ -108,9 +110,13 @@ class Table(GameFlow):
             self.inbox.put_nowait(msg)
 
     async def call(self, fn: Any) -> Any:
-        """Run ``fn(table)`` inside the actor and return its result (admin inspection)."""
+        """Run ``fn(table)`` inside the actor and return its result (admin inspection).
+
+        Raises:
+            TableClosedError: the table is closed, or closes before ``fn`` runs.
+        """
         if self.stopped:
-            raise RuntimeError(f"table {self.id} is closed")
+            raise TableClosedError(f"table {self.id!r} is closed")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.post(Control(fn, fut))
         return await fut
@@ -156,7 +162,7 @@ class Table(GameFlow):
         while not self.inbox.empty():
             msg = self.inbox.get_nowait()
             if isinstance(msg, Control) and not msg.future.done():
-                msg.future.set_exception(RuntimeError(f"table {self.id} is closed"))
+                msg.future.set_exception(TableClosedError(f"table {self.id!r} closed"))
             self.inbox.task_done()
 
     async def _handle(self, msg: InboxMessage) -> bool:
@@ -198,7 +204,7 @@ class Table(GameFlow):
         return False
 
     # ----- requests -------------------------------------------------------------------------
-    def _error(self, conn: Connection, code: str, message: str, req: Any = None) -> None:
+    def _error(self, conn: Connection, code: ErrorCode, message: str, req: Any = None) -> None:
         ref = None
         if req is not None:
             ref = p.RequestRef(type=req.type, rid=req.rid,

@@ -21,6 +21,7 @@ from ..storage.interface import Store
 from .actor import Table, TableSpec
 from .bots import BotConnection
 from .clock import Clock, RealClock
+from .errors import SeatNotFoundError, TableLimitError, TableNotFoundError
 from .messages import Close, Control
 
 log = logging.getLogger(__name__)
@@ -110,11 +111,13 @@ class TableManager:
         """Create and start a table; its bots take their seats at once.
 
         Raises:
-            UnknownGameError, InvalidConfigError: see :meth:`spec_for`. RuntimeError: too many tables.
+            UnknownGameError, InvalidConfigError: see :meth:`spec_for`.
+            TableLimitError: the server already runs ``max_tables`` tables.
         """
         rules, cfg, spec = self.spec_for(game, **kwargs)
         if len(self.tables) >= self.settings.max_tables:
-            raise RuntimeError(f"the server already runs {len(self.tables)} tables")
+            raise TableLimitError(f"the server already runs {len(self.tables)} tables "
+                                  f"(max_tables={self.settings.max_tables})")
         table = Table(uuid.uuid4().hex[:12], rules, cfg, spec, store=self.store, clock=self.clock)
         self.tables[table.id] = table
         task = asyncio.create_task(table.run(), name=f"table-{table.id}")
@@ -154,11 +157,15 @@ class TableManager:
         """Remove a seat's holder (told ``table_closed``/``kicked``); False if nobody holds it.
 
         Raises:
-            KeyError: no such table. IndexError: no such seat.
+            TableNotFoundError: no such table (:class:`TableClosedError`: it closed meanwhile).
+            SeatNotFoundError: no such seat.
         """
-        table = self.tables[table_id]
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableNotFoundError(f"no live table {table_id!r}")
         if not 0 <= seat < len(table.seats):
-            raise IndexError(f"no seat {seat} at table {table_id}")
+            raise SeatNotFoundError(f"no seat {seat} at table {table_id} "
+                                    f"(seats 0-{len(table.seats) - 1})")
         return bool(await table.call(lambda t: t.kick_now(seat)))
 
     async def quick_seat(self, game: str) -> tuple[Table, int]:
@@ -171,7 +178,7 @@ class TableManager:
         bots, so the game starts as soon as the player joins seat 0.
 
         Raises:
-            UnknownGameError: no such game. RuntimeError: too many tables.
+            UnknownGameError: no such game. TableLimitError: too many tables.
         """
         open_statuses = ("waiting", "between_hands")
         best: tuple[int, Table, int] | None = None

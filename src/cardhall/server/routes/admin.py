@@ -14,9 +14,8 @@ from pydantic import BaseModel, ConfigDict
 
 from ...tables.actor import Table
 from ...tables.manager import TableManager
-from ..deps import require_admin
+from ..deps import TablesDep, require_admin
 from ..errors import ApiError, responses
-from .lobby import TablesDep
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
                    responses=responses("admin.disabled", "admin.invalid_token"))
@@ -27,11 +26,6 @@ def _table(manager: TableManager, table_id: str) -> Table:
     if table is None or table.stopped:
         raise ApiError("table.not_found", f"no live table {table_id!r}")
     return table
-
-
-def _gone(table_id: str) -> ApiError:
-    """The table closed while the request was on its way (a race, not a server error)."""
-    return ApiError("table.not_found", f"table {table_id!r} closed meanwhile")
 
 
 class Kick(BaseModel):
@@ -64,10 +58,7 @@ async def admin_list_tables(manager: TablesDep) -> list[dict[str, Any]]:
 async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """The full, unredacted state (``snapshot()``) and the history so far (no seed)."""
     table = _table(manager, table_id)
-    try:
-        result: dict[str, Any] = await table.call(_inspect)
-    except RuntimeError as exc:
-        raise _gone(table_id) from exc
+    result: dict[str, Any] = await table.call(_inspect)  # TableClosedError: 404 table.not_found
     return result
 
 
@@ -81,13 +72,8 @@ async def admin_close_table(table_id: str, manager: TablesDep) -> dict[str, Any]
 @router.post("/tables/{table_id}/kick")
 async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep) -> dict[str, Any]:
     """Remove a seat's holder (during a game its timer plays on until the game ends)."""
-    table = _table(manager, table_id)
-    if not 0 <= body.seat < len(table.seats):
-        raise ApiError("table.bad_seat", f"no seat {body.seat} at table {table_id}")
-    try:
-        return {"kicked": await manager.kick(table_id, body.seat)}
-    except (KeyError, RuntimeError) as exc:
-        raise _gone(table_id) from exc
+    _table(manager, table_id)
+    return {"kicked": await manager.kick(table_id, body.seat)}  # TableError: its own code
 
 
 @router.get("/stats")

@@ -9,10 +9,10 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel
 
 from ...storage.interface import PlayerRecord
-from ..deps import StoreDep, require_admin
+from ...tables.errors import TableNotFoundError
+from ..deps import StoreDep, TablesDep, require_admin
 from ..errors import ApiError, responses
 from .games import MAX_OFFSET
-from .lobby import TablesDep
 
 router = APIRouter(
     prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
@@ -81,7 +81,7 @@ async def ban(player_id: str, store: StoreDep, manager: TablesDep) -> PlayerAdmi
     for table in manager.list():
         held = [s.index for s in table.seats if s.player_id == player_id and not s.bot]
         for seat in held:
-            with contextlib.suppress(KeyError, RuntimeError):  # the table closed meanwhile
+            with contextlib.suppress(TableNotFoundError):  # the table closed meanwhile
                 await manager.kick(table.id, seat)
     return player
 

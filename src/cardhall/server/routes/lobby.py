@@ -7,27 +7,16 @@ passed through (an invalid rules config is ``422 engine.invalid_config``).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.requests import HTTPConnection
 
 from ...engine import EngineError
-from ...tables.manager import TableManager
-from ..deps import PlayerDep
+from ..deps import PlayerDep, TablesDep
 from ..errors import ApiError, responses
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
-
-
-def get_tables(conn: HTTPConnection) -> TableManager:
-    """The app's table manager (``app.state.tables``)."""
-    manager: TableManager = conn.app.state.tables
-    return manager
-
-
-TablesDep = Annotated[TableManager, Depends(get_tables)]
 
 
 class BotSeat(BaseModel):
@@ -86,12 +75,11 @@ async def create_table(body: CreateTable, manager: TablesDep, player: PlayerDep)
                                      starting_stack=body.starting_stack)
     except EngineError as exc:
         raise _engine_error(exc) from exc
-    except RuntimeError as exc:
-        raise ApiError("table.limit", str(exc)) from exc
     return table.summary()
 
 
-@router.post("/quick-seat", responses=responses("engine.unknown_game", "auth.missing_token"))
+@router.post("/quick-seat",
+             responses=responses("engine.unknown_game", "auth.missing_token", "table.limit"))
 async def quick_seat(body: QuickSeat, manager: TablesDep, player: PlayerDep) -> dict[str, Any]:
     """A waiting table of ``game`` with a free seat (created when there is none):
     ``{"table_id", "seat", "table"}``; take the seat with a WebSocket ``join``."""

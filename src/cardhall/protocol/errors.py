@@ -1,0 +1,75 @@
+"""The stable error codes of the WebSocket protocol (``docs/protocol.md``, "Errors").
+
+:data:`ProtocolErrorCode` lists the codes the server itself sends; :data:`ErrorCode` adds the
+engine's ``engine.*`` codes, which pass through unchanged. Both are ``Literal`` types, so a
+mistyped code is a mypy error wherever a message is built. Add codes here, never rename one.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ..engine.errors import EngineErrorCode
+
+ProtocolErrorCode = Literal[
+    "protocol.invalid_json",
+    "protocol.invalid_message",
+    "protocol.unknown_type",
+    "protocol.extra_field",
+    "protocol.invalid_field",
+    "protocol.frame_too_large",
+    "protocol.binary_frame",
+    "protocol.rate_limited",
+    "auth.required",
+    "auth.invalid_token",
+    "auth.banned",
+    "auth.already_authenticated",
+    "table.not_found",
+    "table.seat_taken",
+    "table.already_seated",
+    "table.no_free_seat",
+    "table.bad_seat",
+    "table.bad_seat_token",
+    "table.not_seated",
+    "table.not_your_seat",
+    "table.not_joined",
+    "table.no_game",
+    "table.stale_version",
+    "table.action_id_reused",
+    "table.replaced",
+    "table.slow_consumer",
+]
+"""Every code the server sends in an ``error`` message besides the ``engine.*`` ones."""
+
+ErrorCode = Literal[ProtocolErrorCode, EngineErrorCode]
+"""Every code an ``error`` message may carry."""
+
+ERROR_CODES: dict[ProtocolErrorCode, str] = {
+    "protocol.invalid_json": "the frame is not valid JSON text",
+    "protocol.invalid_message": "the frame is JSON but not an object",
+    "protocol.unknown_type": "missing or unknown message 'type'",
+    "protocol.extra_field": "the message has a field its type does not define",
+    "protocol.invalid_field": "a field is missing or has a wrong type or value",
+    "protocol.frame_too_large": "the frame is larger than max_frame_bytes (it was ignored)",
+    "protocol.binary_frame": "binary frames are not accepted; send JSON text",
+    "protocol.rate_limited": "too many messages; this one was dropped",
+    "auth.required": "send hello with a valid token first",
+    "auth.invalid_token": "the token belongs to no player (same code as REST)",
+    "auth.banned": "the player is banned",
+    "auth.already_authenticated": "this connection already belongs to another player",
+    "table.not_found": "no live table with this id",
+    "table.seat_taken": "the seat belongs to someone else",
+    "table.already_seated": "the player already holds another seat at this table",
+    "table.no_free_seat": "every seat is taken",
+    "table.bad_seat": "no such seat at this table",
+    "table.bad_seat_token": "the seat token does not match the seat",
+    "table.not_seated": "this connection holds no seat at this table",
+    "table.not_your_seat": "the action names a seat this connection does not hold",
+    "table.not_joined": "this connection has not joined the table",
+    "table.no_game": "no game is running at this table",
+    "table.stale_version": "the action was made against an older version; resync and retry",
+    "table.action_id_reused": "the action_id was accepted before for a different action",
+    "table.replaced": "another connection resumed this seat",
+    "table.slow_consumer": "the outbound queue overflowed; the connection is closed",
+}
+"""What each server-side code means (``engine.*`` codes: :mod:`cardhall.engine.errors`)."""

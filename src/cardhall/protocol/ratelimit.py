@@ -1,0 +1,48 @@
+"""The one token bucket of the protocol: the server meters each socket with it and the SDK
+paces its own sends with it, so both sides count the same way (``docs/protocol.md``, "Rate").
+
+Pure and clock-injected: :class:`TokenBucket` reads time from the callable it is given (the
+event loop's ``time`` in production, a fake clock in tests) and never sleeps itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+class TokenBucket:
+    """``rate`` messages per second sustained, ``burst`` at once.
+
+    Args:
+        rate: tokens added per second (> 0).
+        burst: the bucket's size, in messages (>= 1); it starts full.
+        now: a monotonic clock in seconds.
+
+    Raises:
+        ValueError: ``rate`` not positive or ``burst`` below 1.
+    """
+
+    def __init__(self, rate: float, burst: int, now: Callable[[], float]) -> None:
+        if not rate > 0 or burst < 1:
+            raise ValueError(f"a token bucket needs rate > 0 and burst >= 1, got {rate}, {burst}")
+        self.rate, self.burst, self._now = rate, float(burst), now
+        self.tokens = float(burst)
+        self.stamp = now()
+
+    def _refill(self) -> None:
+        now = self._now()
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def take(self) -> bool:
+        """Take one token if there is one; ``False`` (nothing taken) when the bucket is empty."""
+        self._refill()
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def wait_seconds(self) -> float:
+        """Seconds until a token will be available (``0.0`` when one is now)."""
+        self._refill()
+        return max(0.0, (1.0 - self.tokens) / self.rate)
