@@ -8,6 +8,7 @@ import { t, lang, setLang, onLang, translateStatic } from "./i18n.js";
 import { me, forget } from "./api.js";
 import { lobbyScreen, nameForm } from "./lobby.js";
 import { tableScreen } from "./table.js";
+import { loadCardTables } from "./cards.js";
 import { gamesScreen, replayScreen } from "./replay.js";
 
 const app = document.getElementById("app");
@@ -57,5 +58,10 @@ document.documentElement.lang = lang();
 langSel.addEventListener("change", () => setLang(langSel.value));
 onLang(() => { translateStatic(); drawMe(); });
 translateStatic();
+try {
+  await loadCardTables();  // card names come from the server; without them cards show their ids
+} catch (e) {
+  console.warn(`card table not loaded: ${e.message}`);
+}
 window.addEventListener("hashchange", route);
 route();

@@ -134,6 +134,8 @@ def test_soldiers_bluff_hand_languages_and_replay(server: Any, new_page: Any,
     assert label.startswith(names[ids[0]].bg)
     page.select_option("#lang", "hy")
     assert page.locator("header nav a").first.inner_text() == "Սրահ"
+    label = page.locator(f"[data-card='{ids[0]}']").first.get_attribute("aria-label") or ""
+    assert label.startswith(names[ids[0]].hy), "the names come from GET /api/rules/.../cards"
     page.select_option("#lang", "en")
     screenshots(page, artifacts, "soldiers_bluff")
 

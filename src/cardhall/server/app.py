@@ -21,7 +21,16 @@ from . import ws
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
 from .observability import install_metrics
-from .routes import admin, admin_bots, admin_players, asyncapi, games, lobby, players
+from .routes import (
+    admin,
+    admin_bots,
+    admin_players,
+    asyncapi,
+    games,
+    lobby,
+    players,
+    rules_data,
+)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -65,8 +74,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _include_routers(app: FastAPI) -> None:
-    """Mount the REST routers (players, games, lobby, admin) and the WebSocket endpoint."""
-    for router in (players.router, games.router, lobby.router, admin.router,
+    """Mount the REST routers (players, games, lobby, rules data, admin) and the WebSocket
+    endpoint."""
+    for router in (players.router, games.router, lobby.router, rules_data.router, admin.router,
                    admin_players.router, admin_bots.router, asyncapi.router, ws.router):
         app.include_router(router)
 

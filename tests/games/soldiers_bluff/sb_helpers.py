@@ -38,7 +38,7 @@ def deal_action(
     for seat in range(st.num_seats):
         if seat in chosen:
             hands.append(list(chosen[seat]))
-        elif st.dealt_in[seat]:
+        elif st.seats[seat].in_hand:
             hands.append(rest[:6])
             rest = rest[6:]
         else:

@@ -37,13 +37,13 @@ def _betting() -> SoldiersBluffState:
 
 def test_SB_rule6_exchanging_three_cards_is_illegal() -> None:
     st = _exchange_turn()
-    three = st.hands[1][:3]
+    three = st.seats[1].hand[:3]
     _rejected(st, 1, {"type": "exchange", "cards": three}, "engine.illegal_action", "3")
 
 
 def test_SB_rule6_exchanging_a_card_not_held_is_illegal() -> None:
     st = _exchange_turn()
-    other = st.hands[2][0]
+    other = st.seats[2].hand[0]
     _rejected(st, 1, {"type": "exchange", "cards": [other]}, "engine.illegal_action", other)
 
 

@@ -34,8 +34,8 @@ def test_SB_section1_display_names_by_language() -> None:
     assert card_name("king_of_wolves", "en") == "King of Wolves"
     assert card_name("king_of_wolves", "bg") == "Крал на вълците"
     assert card_name("drowned_man", "bg") == "Удавник"
-    assert card_name("lord_of_blades", "hy") == "Lord of Blades", "Armenian falls back"
-    assert card_name("crown", "xx") == "Crown"
+    assert card_name("lord_of_blades", "hy") == "Սայրերի տեր"
+    assert card_name("crown", "xx") == "Crown", "an unknown language falls back to English"
     assert BY_ID["white_swordsman"].bg == "Бял мечоносец"
     with pytest.raises(KeyError):
         card_name("nope", "en")

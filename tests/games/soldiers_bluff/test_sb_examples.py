@@ -75,7 +75,7 @@ def test_SB_E7_uncontested_pot_taken_at_once_without_showing() -> None:
     assert all(s["shown"] is None for s in st.view(None)["seats"])
     assert not any(e.kind == "showdown" for e in events)
     for seat in (None, 0, 2):
-        assert set(st.hands[1]) <= st.hidden_from(seat)
+        assert set(st.seats[1].hand) <= st.hidden_from(seat)
 
 
 def test_SB_E8_all_pass_then_all_check_is_a_showdown_for_the_antes() -> None:
@@ -96,7 +96,7 @@ def test_SB_E9_five_players_exchanging_two_each_empty_the_stock() -> None:
     assert st.view(0)["stock_size"] == 10
     while st.phase == "exchange":
         seat = st.to_act()[0]
-        st.apply(seat, {"type": "exchange", "cards": st.hands[seat][:2]})
+        st.apply(seat, {"type": "exchange", "cards": st.seats[seat].hand[:2]})
     assert st.view(None)["stock_size"] == 0
     assert st.check_invariants() == []
 

@@ -38,17 +38,17 @@ def _betting(stacks=(20, 20, 20), **config):
 def test_SB_hard1_round1_pass_is_a_check_the_passer_stays_in() -> None:
     st = _betting()
     play(st, [(1, PASS), (2, bet(2)), (0, PASS)])
-    assert not st.folded[1] and st.round == 2
+    assert not st.seats[1].folded and st.round == 2
     assert st.to_act() == (1,)
     assert types(st.legal_actions(1)) == ["call", "raise", "fold"]
     play(st, [(1, CALL)])
-    assert st.stakes[1] == 2
+    assert st.seats[1].stake == 2
 
 
 def test_SB_hard1_alternative_pass_is_fold() -> None:
     st = _betting(pass_is_fold=True)
     play(st, [(1, PASS)])
-    assert st.folded[1]
+    assert st.seats[1].folded
 
 
 def test_SB_hard2_equal_stakes_after_round1_do_not_close_betting() -> None:
@@ -79,7 +79,7 @@ def test_SB_hard4_bluff_completed_by_the_exchange_counts() -> None:
     deal(st, {1: [*BLUFF[:5], "drowned_man"], 0: HAND_E4_B}, stock_top=[missing])
     st.apply(1, {"type": "exchange", "cards": ["drowned_man"]})
     st.apply(0, {"type": "exchange", "cards": []})
-    assert sorted(st.hands[1]) == sorted(BLUFF)
+    assert sorted(st.seats[1].hand) == sorted(BLUFF)
     play(st, [(1, PASS), (0, PASS), (1, CHECK), (0, CHECK)])
     assert st.outcome is not None and st.outcome.detail is not None
     assert st.outcome.detail["winner"] == 1
@@ -117,20 +117,20 @@ def test_SB_hard7_folded_stakes_stay_in_the_pot() -> None:
     assert st.outcome is not None and st.outcome.reason == "uncontested"
     assert st.outcome.detail is not None and st.outcome.detail["pot"] == 3 + 8 + 5
     assert st.outcome.returns == (-1, 16 - 9, -6)
-    assert st.stakes == [0, 8, 5], "folded stakes are kept exactly in the hand record"
+    assert [p.stake for p in st.seats] == [0, 8, 5], "folded stakes are kept exactly in the hand record"
 
 
 def test_SB_hard8_replacements_come_from_the_stock_top_discards_stay_out() -> None:
     st = new_hand([20, 20, 20])
     deal(st, {})
     top = st.stock[:4]
-    s1_discards = st.hands[1][:2]
+    s1_discards = st.seats[1].hand[:2]
     st.apply(1, {"type": "exchange", "cards": s1_discards})
-    assert st.hands[1][-2:] == top[:2]
-    st.apply(2, {"type": "exchange", "cards": st.hands[2][:2]})
-    assert st.hands[2][-2:] == top[2:4]
+    assert st.seats[1].hand[-2:] == top[:2]
+    st.apply(2, {"type": "exchange", "cards": st.seats[2].hand[:2]})
+    assert st.seats[2].hand[-2:] == top[2:4]
     assert not set(s1_discards) & set(st.stock), "discards are never reshuffled into the stock"
-    assert st.exchanged[:3] == [None, 2, 2]
+    assert [p.exchanged for p in st.seats[:3]] == [None, 2, 2]
 
 
 def test_SB_hard8_a_player_cannot_exchange_twice() -> None:
@@ -138,4 +138,4 @@ def test_SB_hard8_a_player_cannot_exchange_twice() -> None:
     deal(st, {})
     st.apply(1, {"type": "exchange", "cards": []})
     with pytest.raises(NotYourTurnError):
-        st.apply(1, {"type": "exchange", "cards": [st.hands[1][0]]})
+        st.apply(1, {"type": "exchange", "cards": [st.seats[1].hand[0]]})

@@ -13,7 +13,7 @@ from cardhall.games.soldiers_bluff import CARD_IDS
 
 def test_SB_rule4_short_stacks_sit_out_and_get_no_cards() -> None:
     st = new_hand([10, 0, 5, 1], dealer=3, ante=2)
-    assert st.dealt_in == [True, False, True, False]
+    assert [p.in_hand for p in st.seats] == [True, False, True, False]
     assert st.pot == 4 and st.order == [0, 2]
     assert st.cap == 3, "smallest stack after the ante among players dealt in"
     action = st.chance_action(lambda cards: cards)
@@ -29,7 +29,7 @@ def test_SB_rule4_fewer_than_two_dealt_in_starts_no_hand() -> None:
 
 def test_SB_rule4_ante_zero_deals_everyone_in() -> None:
     st = new_hand([0, 7], ante=0)
-    assert st.dealt_in == [True, True] and st.pot == 0 and st.cap == 0
+    assert [p.in_hand for p in st.seats] == [True, True] and st.pot == 0 and st.cap == 0
 
 
 def test_SB_rule5_deal_one_card_at_a_time_from_the_dealers_left() -> None:
@@ -51,7 +51,7 @@ def test_SB_rule5_hands_are_private() -> None:
     assert {tuple(e.to or ()) for e in dealt} == {(0,), (1,)}
     for e in dealt:
         (owner,) = e.to or ()
-        assert e.data["cards"] == st.hands[owner]
+        assert e.data["cards"] == st.seats[owner].hand
     public_deal = next(e for e in events if e.kind == "deal")
     assert public_deal.to is None and public_deal.data["counts"] == [6, 6]
 
@@ -59,7 +59,7 @@ def test_SB_rule5_hands_are_private() -> None:
 def test_SB_rule6_exchange_count_public_cards_private() -> None:
     st = new_hand([10, 10])
     deal(st, {})
-    discards = st.hands[1][:1]
+    discards = st.seats[1].hand[:1]
     events = st.apply(1, {"type": "exchange", "cards": discards})
     pub = next(e for e in events if e.kind == "exchanged")
     assert pub.to is None and pub.data == {"seat": 1, "count": 1, "stock_size": 27}
@@ -73,7 +73,7 @@ def test_SB_rule6_legal_exchange_entry() -> None:
     st = new_hand([10, 10])
     deal(st, {})
     assert st.legal_actions(1) == [
-        {"type": "exchange", "cards_from": st.hands[1], "min_cards": 0, "max_cards": 2}
+        {"type": "exchange", "cards_from": st.seats[1].hand, "min_cards": 0, "max_cards": 2}
     ]
 
 
@@ -82,8 +82,8 @@ def test_SB_4_exchange_exact_offers_none_or_exactly_two() -> None:
     deal(st, {})
     entries = st.legal_actions(1)
     assert {"type": "exchange", "cards": []} in entries
-    assert is_legal(entries, {"type": "exchange", "cards": st.hands[1][:2]})
-    assert not is_legal(entries, {"type": "exchange", "cards": st.hands[1][:1]})
+    assert is_legal(entries, {"type": "exchange", "cards": st.seats[1].hand[:2]})
+    assert not is_legal(entries, {"type": "exchange", "cards": st.seats[1].hand[:1]})
 
 
 def test_SB_rule7_round1_entries_with_amount_range() -> None:
@@ -146,7 +146,7 @@ def test_SB_14_folding_when_not_facing_a_bet_is_allowed_by_default() -> None:
     deal(st, {})
     no_exchanges(st)
     play(st, [(1, FOLD)])
-    assert st.folded[1] and st.to_act() == (2,)
+    assert st.seats[1].folded and st.to_act() == (2,)
     st2 = new_hand([20, 20, 20], fold_when_not_facing_bet=False)
     deal(st2, {})
     no_exchanges(st2)
@@ -172,7 +172,7 @@ def test_SB_section5_views_show_own_hand_and_public_facts() -> None:
     no_exchanges(st)
     play(st, [(1, bet(3))])
     v = st.view(2)
-    assert v["hand"] == st.hands[2]
+    assert v["hand"] == st.seats[2].hand
     assert v["pot"] == 6 and v["highest"] == 3 and v["cap"] == 19 and v["round"] == 1
     assert v["to_act"] == 2 and v["dealer"] == 0 and v["stock_size"] == 22
     assert v["seats"][1] == {"seat": 1, "in_hand": True, "chips": 26, "ante": 1, "stake": 3,
@@ -188,9 +188,9 @@ def test_SB_section5_showdown_reveals_only_non_folded_hands() -> None:
     no_exchanges(st)
     play(st, [(1, PASS), (2, FOLD), (0, PASS), (1, CHECK), (0, CHECK)])
     shown = [s["shown"] for s in st.view(None)["seats"]]
-    assert shown[0] == st.hands[0] and shown[1] == st.hands[1] and shown[2] is None
-    assert set(st.hands[2]) <= st.hidden_from(None)
-    assert set(st.hands[2]) <= st.hidden_from(0)
+    assert shown[0] == st.seats[0].hand and shown[1] == st.seats[1].hand and shown[2] is None
+    assert set(st.seats[2].hand) <= st.hidden_from(None)
+    assert set(st.seats[2].hand) <= st.hidden_from(0)
     assert st.outcome is not None and st.outcome.detail is not None
     assert st.outcome.detail["shown"][2] is None
 

@@ -1,10 +1,12 @@
 """Soldier's Bluff (``../shared/rules/soldiers-bluff.md``): the rules engine.
 
-Exposes :data:`RULES` (registered as ``soldiers_bluff``), the config and the card table.
+Re-exports :data:`RULES` (registered as ``soldiers_bluff``), the config, the state and its
+phases, and the card table. The module map is in ``docs/games/soldiers_bluff.md``.
 """
 
 from .cards import CARD_IDS, DECK, Card, card_name
 from .config import SoldiersBluffConfig
+from .model import Phase
 from .rules import RULES, SoldiersBluffRules
 from .state import SoldiersBluffState
 
@@ -13,6 +15,7 @@ __all__ = [
     "DECK",
     "RULES",
     "Card",
+    "Phase",
     "SoldiersBluffConfig",
     "SoldiersBluffRules",
     "SoldiersBluffState",

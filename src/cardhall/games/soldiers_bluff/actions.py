@@ -1,17 +1,87 @@
-"""Parsing Soldier's Bluff action JSON (spec section 4) into a checked, typed form.
+"""Soldier's Bluff action JSON (spec section 4) -> one frozen dataclass per action type.
 
 Only the *shape* is checked here (types, fields, card ids); whether the action is allowed now
-is the business of the phase modules. Errors raise :class:`MalformedActionError` naming the value.
+is the business of the rule modules. Each class carries its JSON ``type`` as ``kind`` (the name
+of the event a betting action produces, too). Amounts are whole chips: ``to`` is the seat's
+total stake this hand after the action, ante not included.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ...engine.actions import Action
 from ...engine.errors import MalformedActionError
 from .cards import BY_ID
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The chance action (rule 5): ``hands`` has one entry per seat (6 ids, or none for a seat
+    not dealt in); ``stock`` lists the remaining ids, top first."""
+
+    kind: ClassVar[str] = "deal"
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Rule 6: discard ``cards`` (0..``exchange_max`` ids from the own hand), draw as many."""
+
+    kind: ClassVar[str] = "exchange"
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Round 1 (SB-8): stay in without betting (a fold with ``pass_is_fold``)."""
+
+    kind: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """Round 1 (SB-9): raise the own stake to ``to`` chips."""
+
+    kind: ClassVar[str] = "bet"
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """Round >= 2, stake equal to ``H``: stay in without adding chips."""
+
+    kind: ClassVar[str] = "check"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Round >= 2, stake below ``H``: raise the own stake to ``H``."""
+
+    kind: ClassVar[str] = "call"
+
+
+@dataclass(frozen=True, slots=True)
+class Raise:
+    """Round >= 2: raise the own stake to ``to`` chips (at least ``H + min_raise``)."""
+
+    kind: ClassVar[str] = "raise"
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """Leave the hand; the stake stays in the pot (rule 7)."""
+
+    kind: ClassVar[str] = "fold"
+
+
+BettingAction = Pass | Bet | Check | Call | Raise | Fold
+"""The actions of the betting phase (rule 7)."""
+SoldiersBluffAction = Deal | Exchange | BettingAction
+"""Every parsed action."""
 
 FIELDS: dict[str, frozenset[str]] = {
     "deal": frozenset(("type", "hands", "stock")),
@@ -25,20 +95,6 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 """The fields of every action type (section 4)."""
 
-BETTING_TYPES = frozenset(("pass", "bet", "check", "call", "raise", "fold"))
-
-
-@dataclass(frozen=True, slots=True)
-class Parsed:
-    """A well-formed action. ``to``: chips (bet/raise); ``cards``: exchange discards;
-    ``hands``/``stock``: the deal's outcome (chance action)."""
-
-    type: str
-    to: int = 0
-    cards: tuple[str, ...] = ()
-    hands: tuple[tuple[str, ...], ...] = ()
-    stock: tuple[str, ...] = ()
-
 
 def _card_list(value: Any, what: str) -> tuple[str, ...]:
     if not isinstance(value, list):
@@ -49,12 +105,28 @@ def _card_list(value: Any, what: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def parse(action: Action) -> Parsed:
-    """Check the shape of ``action`` and return its :class:`Parsed` form.
+def _chips(action: Action, kind: str) -> int:
+    to = action["to"]
+    if type(to) is not int:
+        raise MalformedActionError(f"{kind} 'to' must be a whole number of chips, got {to!r}")
+    return to
+
+
+def _deal(action: Action) -> Deal:
+    hands = action["hands"]
+    if not isinstance(hands, list):
+        raise MalformedActionError(f"deal 'hands' must be a list per seat, got {hands!r}")
+    parsed = tuple(_card_list(h, f"deal hand {i}") for i, h in enumerate(hands))
+    return Deal(parsed, _card_list(action["stock"], "deal stock"))
+
+
+def parse_action(action: Action) -> SoldiersBluffAction:
+    """Check the shape of ``action`` (a dict with a string ``type``, as the engine guarantees)
+    and return its typed form.
 
     Raises:
-        MalformedActionError: unknown ``type``, missing or extra fields, ``to`` not a whole number,
-            card lists that are not lists of known card ids.
+        MalformedActionError: unknown ``type``, missing or extra fields, ``to`` not a whole
+            number, card lists that are not lists of known card ids (the message names the value).
     """
     kind = action["type"]
     fields = FIELDS.get(kind)
@@ -67,17 +139,18 @@ def parse(action: Action) -> Parsed:
         )
     match kind:
         case "deal":
-            hands = action["hands"]
-            if not isinstance(hands, list):
-                raise MalformedActionError(f"deal 'hands' must be a list per seat, got {hands!r}")
-            parsed_hands = tuple(_card_list(h, f"deal hand {i}") for i, h in enumerate(hands))
-            return Parsed(kind, hands=parsed_hands, stock=_card_list(action["stock"], "deal stock"))
+            return _deal(action)
         case "exchange":
-            return Parsed(kind, cards=_card_list(action["cards"], "exchange 'cards'"))
-        case "bet" | "raise":
-            to = action["to"]
-            if type(to) is not int:
-                raise MalformedActionError(f"{kind} 'to' must be a whole number of chips, got {to!r}")
-            return Parsed(kind, to=to)
+            return Exchange(_card_list(action["cards"], "exchange 'cards'"))
+        case "bet":
+            return Bet(_chips(action, kind))
+        case "raise":
+            return Raise(_chips(action, kind))
+        case "pass":
+            return Pass()
+        case "check":
+            return Check()
+        case "call":
+            return Call()
         case _:
-            return Parsed(kind)
+            return Fold()

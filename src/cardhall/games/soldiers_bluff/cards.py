@@ -2,14 +2,28 @@
 
 Forty unique cards listed in strength order: position 1 (King of Wolves) is strongest, and
 ``strength = 41 - position``. Each card has a snake_case ``id`` (the wire and history code,
-``design.md`` section 3), an English name (our translation), the Bulgarian name of the source
-(the original) and a point ``value`` (1..12). Display names are looked up by language code with
-:func:`card_name`; the Armenian table is empty for now and falls back to English.
+``design.md`` section 3), a point ``value`` (1..12) and display names: English (our
+translation), Bulgarian (the source's wording) and Armenian (our translation).
+
+The table lives in ``cards.json`` next to this module, the one copy of it: this module reads it
+at import, and the server serves the same document to the browser at
+``GET /api/rules/soldiers_bluff/cards`` (:func:`card_table`). Its shape::
+
+    {"game": "soldiers_bluff", "languages": ["en", "bg", "hy"],
+     "cards": [{"id": "king_of_wolves", "value": 12,
+                "names": {"en": "King of Wolves", "bg": "...", "hy": "..."}}, ...]}
+
+with the cards in strength order. Display names are looked up with :func:`card_name`.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from ...engine.actions import copy_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +34,7 @@ class Card:
         id: wire code, e.g. ``"king_of_wolves"``.
         en: English display name.
         bg: Bulgarian display name (the source's wording).
+        hy: Armenian display name.
         value: points counted in a hand's sum (1..12).
         position: place in the strength list, 1 = strongest (SB-17 tie-break).
     """
@@ -27,6 +42,7 @@ class Card:
     id: str
     en: str
     bg: str
+    hy: str
     value: int
     position: int
 
@@ -36,51 +52,40 @@ class Card:
         return 41 - self.position
 
 
-_TABLE: tuple[tuple[str, str, str, int], ...] = (
-    ("king_of_wolves", "King of Wolves", "Крал на вълците", 12),
-    ("queen_of_roses", "Queen of Roses", "Кралица на розите", 11),
-    ("prince_of_serpents", "Prince of Serpents", "Принц на змиите", 10),
-    ("lord_of_blades", "Lord of Blades", "Лорд на остриетата", 9),
-    ("lady_of_crows", "Lady of Crows", "Дама на враните", 8),
-    ("red_captain", "Red Captain", "Червен капитан", 7),
-    ("black_sergeant", "Black Sergeant", "Черен сержант", 7),
-    ("gold_guard", "Gold Guard", "Златен страж", 7),
-    ("green_archer", "Green Archer", "Зелен стрелец", 7),
-    ("white_swordsman", "White Swordsman", "Бял мечоносец", 7),
-    ("blind_smith", "Blind Smith", "Сляп ковач", 6),
-    ("smiling_mason", "Smiling Mason", "Усмихнат зидар", 6),
-    ("lonely_miller", "Lonely Miller", "Самотен мелничар", 6),
-    ("happy_weaver", "Happy Weaver", "Щастлива тъкачка", 6),
-    ("weeping_maid", "Weeping Maid", "Плачеща слугиня", 6),
-    ("howling_wolf", "Howling Wolf", "Виещ вълк", 5),
-    ("flying_hawk", "Flying Hawk", "Летящ ястреб", 5),
-    ("pecking_crow", "Pecking Crow", "Кълвяща врана", 5),
-    ("galloping_horse", "Galloping Horse", "Препускащ кон", 5),
-    ("sleeping_serpent", "Sleeping Serpent", "Спяща змия", 5),
-    ("palace", "Palace", "Дворец", 4),
-    ("throne", "Throne", "Трон", 4),
-    ("castle", "Castle", "Замък", 4),
-    ("crown", "Crown", "Корона", 4),
-    ("scroll", "Scroll", "Свитък", 4),
-    ("crossed_swords", "Crossed Swords", "Кръстосани мечове", 3),
-    ("poisoned_cup", "Poisoned Cup", "Отровна чаша", 3),
-    ("bloody_dagger", "Bloody Dagger", "Кървав кинжал", 3),
-    ("drawn_bow", "Drawn Bow", "Изпънат лък", 3),
-    ("gleaming_axe", "Gleaming Axe", "Лъщяща брадва", 3),
-    ("candle", "Candle", "Свещ", 2),
-    ("book", "Book", "Книга", 2),
-    ("spyglass", "Spyglass", "Далекоглед", 2),
-    ("pestle", "Pestle", "Чукало", 2),
-    ("quill", "Quill", "Перо", 2),
-    ("grey_ship", "Grey Ship", "Сив кораб", 1),
-    ("jolly_sailor", "Jolly Sailor", "Весел моряк", 1),
-    ("rising_storm", "Rising Storm", "Надигаща се буря", 1),
-    ("dark_sea", "Dark Sea", "Тъмно море", 1),
-    ("drowned_man", "Drowned Man", "Удавник", 1),
-)
+def _read_table() -> dict[str, Any]:
+    """``cards.json`` of this package, checked for 40 distinct ids with a value and a name in
+    every listed language.
+
+    Raises:
+        ValueError: the file does not have that shape (names the offending card).
+    """
+    text = resources.files(__package__).joinpath("cards.json").read_text(encoding="utf-8")
+    table: dict[str, Any] = json.loads(text)
+    cards, languages = table["cards"], table["languages"]
+    if len({c["id"] for c in cards}) != 40 or len(cards) != 40:
+        raise ValueError("cards.json must list 40 distinct card ids")
+    for c in cards:
+        if type(c["value"]) is not int or set(c["names"]) != set(languages):
+            raise ValueError(f"cards.json: card {c['id']!r} needs a value and names in {languages}")
+    return table
+
+
+_TABLE = _read_table()
+
+
+def card_table() -> dict[str, Any]:
+    """The deck document of ``cards.json`` (shape in the module docstring), as a fresh JSON
+    object: what ``GET /api/rules/soldiers_bluff/cards`` serves."""
+    result: dict[str, Any] = copy_json(_TABLE)
+    return result
+
+
+LANGUAGES: tuple[str, ...] = tuple(_TABLE["languages"])
+"""The display-name languages: ``("en", "bg", "hy")``."""
 
 DECK: tuple[Card, ...] = tuple(
-    Card(cid, en, bg, value, pos) for pos, (cid, en, bg, value) in enumerate(_TABLE, start=1)
+    Card(c["id"], c["names"]["en"], c["names"]["bg"], c["names"]["hy"], c["value"], pos)
+    for pos, c in enumerate(_TABLE["cards"], start=1)
 )
 """All 40 cards, strongest first."""
 
@@ -100,17 +105,15 @@ SOLDIERS_BLUFF: frozenset[str] = ARMY | {"lord_of_blades"}
 """The Soldier's Bluff combination (rule 9.1): Lord of Blades plus the army group."""
 
 NAMES: dict[str, dict[str, str]] = {
-    "en": {c.id: c.en for c in DECK},
-    "bg": {c.id: c.bg for c in DECK},
-    "hy": {},
+    lang: {c["id"]: c["names"][lang] for c in _TABLE["cards"]} for lang in LANGUAGES
 }
-"""Display names by language code; a missing entry falls back to English."""
+"""Display names by language code, then card id."""
 
 
 def card_name(card_id: str, lang: str = "en") -> str:
     """The display name of ``card_id`` in language ``lang`` (``"en"``, ``"bg"``, ``"hy"``).
 
-    An unknown language or a missing translation falls back to English.
+    An unknown language falls back to English.
 
     Raises:
         KeyError: ``card_id`` is not a card of the deck.

@@ -3,51 +3,69 @@
 ``returns`` are each seat's net chip change: the winner gets the whole pot (antes and every
 stake, folded players' included, hard case 7) minus what he put in; every other seat loses its
 ante plus stake; seats not dealt in get 0. The returns sum to 0 exactly.
+
+These functions reveal the shown hands and name the winner; they return :class:`PotAwarded`,
+from which ``state.py`` ends the hand and sets the outcome.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
 from ...engine.events import Event, public
-from ...engine.game import Outcome, OutcomeReason
+from ...engine.game import OutcomeReason
+from .model import HandModel
 from .ranking import hand_key, hand_sum, is_soldiers_bluff, showdown_winner
 
-if TYPE_CHECKING:
-    from .state import SoldiersBluffState
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    """Transition: the hand is over; ``winner`` takes the pot.
+
+    Attributes:
+        winner: the winning seat.
+        reason: ``SHOWDOWN`` (rule 9) or ``UNCONTESTED`` (rule 8).
+        returns: per seat, net chip change (sums to 0).
+        detail: the outcome's ``detail``: ``winner``, ``pot`` (chips), ``shown`` (cards or
+            ``None`` per seat), and at a showdown ``sums`` (points) and ``soldiers_bluff``.
+    """
+
+    winner: int
+    reason: OutcomeReason
+    returns: tuple[int, ...]
+    detail: dict[str, Any]
 
 
-def _returns(st: SoldiersBluffState, winner: int) -> tuple[int, ...]:
-    paid = [st.antes[s] + st.stakes[s] for s in range(st.num_seats)]
-    return tuple((st.pot if s == winner else 0) - paid[s] for s in range(st.num_seats))
+def _award(m: HandModel, reason: OutcomeReason, winner: int) -> tuple[list[Event], PotAwarded]:
+    seats = m.seats
+    shown = [None if p.shown is None else list(p.shown) for p in seats]
+    detail: dict[str, Any] = {"winner": winner, "pot": m.pot, "shown": shown}
+    if reason is OutcomeReason.SHOWDOWN:
+        detail["sums"] = [None if p.shown is None else hand_sum(p.shown) for p in seats]
+        detail["soldiers_bluff"] = is_soldiers_bluff(seats[winner].hand)
+    returns = tuple((m.pot if s == winner else 0) - p.ante - p.stake for s, p in enumerate(seats))
+    event = public("pot_awarded", seat=winner, chips=m.pot, reason=str(reason))
+    return [event], PotAwarded(winner, reason, returns, detail)
 
 
-def _finish(st: SoldiersBluffState, reason: str, winner: int) -> list[Event]:
-    st.phase = "over"
-    st.queue = []
-    detail = {"winner": winner, "pot": st.pot,
-              "shown": [None if h is None else list(h) for h in st.shown]}
-    if reason == "showdown":
-        detail["sums"] = [None if h is None else hand_sum(h) for h in st.shown]
-        detail["soldiers_bluff"] = is_soldiers_bluff(st.hands[winner])
-    st._outcome = Outcome(OutcomeReason(reason), _returns(st, winner), detail)
-    return [public("pot_awarded", seat=winner, chips=st.pot, reason=reason)]
+def uncontested(m: HandModel, winner: int) -> tuple[list[Event], PotAwarded]:
+    """Rule 8: the last non-folded player, ``winner``, takes the pot at once; no cards are
+    shown."""
+    return _award(m, OutcomeReason.UNCONTESTED, winner)
 
 
-def uncontested(st: SoldiersBluffState) -> list[Event]:
-    """Rule 8: the last non-folded player takes the pot at once; no cards are shown."""
-    (winner,) = st.live()
-    return _finish(st, "uncontested", winner)
-
-
-def showdown(st: SoldiersBluffState) -> list[Event]:
+def showdown(m: HandModel) -> tuple[list[Event], PotAwarded]:
     """Rule 9: every non-folded hand is shown; the best key wins (Soldier's Bluff, then sum,
     then the strongest single card). With ``bluff_only_as_dealt`` (SB-20) a Soldier's Bluff
     completed by an exchange ranks by its sum."""
-    only_dealt = st.config.bluff_only_as_dealt
-    keys = {s: hand_key(st.hands[s], not only_dealt or st.exchanged[s] == 0) for s in st.live()}
-    for s in st.live():
-        st.shown[s] = list(st.hands[s])
+    only_dealt = m.config.bluff_only_as_dealt
+    live = m.live()
+    seats = m.seats
+    keys = {s: hand_key(seats[s].hand, not only_dealt or seats[s].exchanged == 0) for s in live}
+    for s in live:
+        seats[s].shown = list(seats[s].hand)
     winner = showdown_winner(keys)
-    shown = {str(s): list(st.hands[s]) for s in st.live()}
-    return [public("showdown", hands=shown, winner=winner), *_finish(st, "showdown", winner)]
+    shown = {str(s): list(seats[s].hand) for s in live}
+    events, awarded = _award(m, OutcomeReason.SHOWDOWN, winner)
+    return [public("showdown", hands=shown, winner=winner), *events], awarded

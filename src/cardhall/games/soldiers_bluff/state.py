@@ -1,9 +1,18 @@
-"""The state of one hand of Soldier's Bluff (spec section 2) and its phase dispatch.
+"""The state of one hand of Soldier's Bluff (spec section 2): the engine protocol over the
+hand's data (:class:`.model.HandModel`) and the phase machine.
 
-Phases: ``deal`` (the chance action; antes are posted when the state is built) -> ``exchange``
--> ``betting`` -> ``over`` (showdown or uncontested pot). The rules of each phase live in
-:mod:`.dealing` (deal and exchange, rules 5-6), :mod:`.betting` (rule 7) and :mod:`.showdown`
-(rules 8-10); views and the hidden-card sets in :mod:`.views`.
+Phases (:class:`.model.Phase`): ``deal`` (the chance action; antes are posted when the state
+is built) -> ``exchange`` -> ``betting`` -> ``over`` (showdown or uncontested pot). The rules
+of each phase live in :mod:`.dealing` (antes, deal and exchange, rules 4-6), :mod:`.betting`
+(rule 7) and :mod:`.showdown` (rules 8-10); they return transitions and this module, the only
+one that changes ``phase`` or sets ``outcome``, chains them:
+
+* ``ExchangeDue`` -> phase ``exchange``;
+* ``ExchangeDone`` -> phase ``betting``, round 1 opens;
+* ``RoundClosed`` -> the next betting round opens;
+* ``ShowdownDue`` -> the live hands are shown and ranked (``PotAwarded``);
+* ``PotUncontested(seat)`` -> ``seat`` takes the pot unseen (``PotAwarded``);
+* ``PotAwarded`` -> phase ``over``, the outcome is set.
 
 Chance (rule 5, SB-3): :meth:`SoldiersBluffState.chance_action` hands the 40 card ids **in
 strength order** (``cards.CARD_IDS``) to the shuffle and deals the result one card at a time,
@@ -20,139 +29,153 @@ from ...engine.actions import Action
 from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event
 from ...engine.game import GameState, Outcome, Shuffle
-from . import betting, dealing, views
-from .actions import BETTING_TYPES, Parsed, parse
+from . import betting, dealing, showdown, views
+from .actions import (
+    Bet,
+    Call,
+    Check,
+    Deal,
+    Exchange,
+    Fold,
+    Pass,
+    Raise,
+    SoldiersBluffAction,
+    parse_action,
+)
+from .betting import PotUncontested, RoundClosed, ShowdownDue
 from .config import SoldiersBluffConfig
+from .dealing import ExchangeDone, ExchangeDue
+from .model import HandModel, Phase
+from .showdown import PotAwarded
+
+Transition = ExchangeDue | ExchangeDone | RoundClosed | ShowdownDue | PotUncontested | PotAwarded
+"""What a rule module reports after changing the hand (``None``: play goes on as it is)."""
 
 
-class SoldiersBluffState(GameState):
+class SoldiersBluffState(HandModel, GameState):
     """One hand from ante to pot award. Built by ``RULES.new_state`` (antes already posted).
 
-    Chip amounts are whole chips. Per-seat lists are indexed by seat; seats not dealt in keep
-    empty hands and zero amounts.
+    The data are :class:`.model.HandModel`'s fields (chips are whole chips; per-seat data in
+    ``seats``, indexed by seat; seats not dealt in keep empty hands and zero amounts).
     """
 
     def __init__(
         self, config: SoldiersBluffConfig, num_seats: int, dealer: int, stacks: Sequence[int]
     ) -> None:
-        self.config = config
-        self.num_seats = num_seats
-        self.dealer = dealer
-        self.start_stacks: list[int] = list(stacks)
-        self.dealt_in: list[bool] = [s >= config.ante for s in stacks]
-        self.antes: list[int] = [config.ante if d else 0 for d in self.dealt_in]
-        self.order: list[int] = [
-            (dealer + 1 + i) % num_seats
-            for i in range(num_seats)
-            if self.dealt_in[(dealer + 1 + i) % num_seats]
-        ]
-        self.cap: int = min(stacks[s] - config.ante for s in self.order)
-        self.pot: int = sum(self.antes)
-        self.phase: str = "deal"
-        self.hands: list[list[str]] = [[] for _ in range(num_seats)]
-        self.stock: list[str] = []
-        self.discards: list[list[str]] = [[] for _ in range(num_seats)]
-        self.exchanged: list[int | None] = [None] * num_seats
-        self.stakes: list[int] = [0] * num_seats
-        self.folded: list[bool] = [False] * num_seats
-        self.round: int = 0
-        self.raised: bool = False
-        self.queue: list[int] = []
-        self.shown: list[list[str] | None] = [None] * num_seats
-        self._outcome: Outcome | None = None
+        seats = dealing.post_antes(config, stacks)
+        order = dealing.turn_order(seats, dealer)
+        super().__init__(
+            config=config, num_seats=num_seats, dealer=dealer, seats=seats, order=order,
+            cap=betting.stake_cap(seats, order), pot=sum(p.ante for p in seats),
+        )
 
     # ----- queries -------------------------------------------------------------------------
     def to_act(self) -> tuple[int, ...]:
-        if self.phase in ("exchange", "betting") and self.queue:
-            return (self.queue[0],)
-        return ()
+        """``(seat,)`` for the seat to exchange or bet now (one at a time, from the dealer's
+        left, rules 6-7); ``()`` while the deal is due and once the hand is over."""
+        seat = self.turn_seat()
+        return () if seat is None else (seat,)
 
     def chance_due(self) -> bool:
-        return self.phase == "deal"
-
-    @property
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def live(self) -> list[int]:
-        """Non-folded seats dealt in, in turn order from the dealer's left."""
-        return [s for s in self.order if not self.folded[s]]
-
-    def highest(self) -> int:
-        """``H``: the highest stake among non-folded players (rule 7), chips."""
-        return max((self.stakes[s] for s in self.live()), default=0)
-
-    def chips(self, seat: int) -> int:
-        """Chips ``seat`` holds behind now: start stack minus ante and stake; once the hand is
-        over, start stack plus the seat's return (the pot awarded)."""
-        if self._outcome is not None:
-            return self.start_stacks[seat] + self._outcome.returns[seat]
-        return self.start_stacks[seat] - self.antes[seat] - self.stakes[seat]
+        """True in the ``deal`` phase: the deal (rule 5) is the one chance action."""
+        return self.phase is Phase.DEAL
 
     def _legal_actions(self, seat: int) -> list[Action]:
-        if not self.is_seat(seat) or seat not in self.to_act():
-            return []
-        match self.phase:
-            case "exchange":
-                return dealing.exchange_entries(self, seat)
-            case "betting":
-                return betting.entries(self, seat)
-        return []  # pragma: no cover - to_act() is empty in other phases
+        if self.phase is Phase.EXCHANGE:
+            return dealing.exchange_entries(self, seat)
+        return betting.entries(self, seat)  # to_act() is empty in the other phases
 
     def _timeout_action(self, seat: int) -> Action | None:
         """Rule 12 / SB-25: exchange nothing; in betting ``pass``/``check`` if legal, else
-        ``fold``. ``None`` unless ``seat`` is to act."""
-        if not self.is_seat(seat) or seat not in self.to_act():
-            return None
-        match self.phase:
-            case "exchange":
-                return {"type": "exchange", "cards": []}
-            case _:
-                return betting.timeout(self, seat)
+        ``fold``."""
+        if self.phase is Phase.EXCHANGE:
+            return dealing.timeout_exchange()
+        return betting.timeout(self, seat)
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
+        """See :func:`.views.hidden_from`."""
         return views.hidden_from(self, seat)
 
     def snapshot(self) -> dict[str, Any]:
+        """See :func:`.views.snapshot`."""
         return views.snapshot(self)
 
     def chance_action(self, shuffle: Shuffle) -> Action:
+        """The deal drawn through ``shuffle`` (see the module docstring and
+        :func:`.dealing.deal_action`).
+
+        Raises:
+            NotYourTurnError: the deal is not due (it happens once, first).
+        """
         if not self.chance_due():
             raise NotYourTurnError("no chance action is due")
         return dealing.deal_action(self, shuffle)
 
     def check_invariants(self) -> list[str]:
+        """See :func:`.views.invariant_violations`."""
         return views.invariant_violations(self)
 
     # ----- transitions ---------------------------------------------------------------------
-    def _parse(self, seat: int | None, action: Action) -> Parsed:
-        parsed = parse(action)
-        if (parsed.type == "deal") != (seat is None):
-            who = "a chance action (seat=None)" if parsed.type == "deal" else "a seat's action"
-            raise NotYourTurnError(f"{parsed.type!r} must be {who}; got seat {seat!r}")
+    def _parse(self, seat: int | None, action: Action) -> SoldiersBluffAction:
+        parsed = parse_action(action)
+        is_deal = isinstance(parsed, Deal)
+        if is_deal != (seat is None):
+            who = "a chance action (seat=None)" if is_deal else "a seat's action"
+            raise NotYourTurnError(f"{parsed.kind!r} must be {who}; got seat {seat!r}")
         return parsed
 
-    def _check(self, seat: int | None, parsed: Parsed) -> None:
-        match self.phase:
-            case "deal":
+    def _check(self, seat: int | None, parsed: SoldiersBluffAction) -> None:
+        phase = self.phase
+        match parsed:
+            case Deal() if phase is Phase.DEAL:
                 dealing.check_deal(self, parsed)
-            case "exchange" if parsed.type == "exchange" and seat is not None:
+            case Exchange() if phase is Phase.EXCHANGE and seat is not None:
                 dealing.check_exchange(self, seat, parsed)
-            case "betting" if parsed.type in BETTING_TYPES and seat is not None:
+            case Pass() | Bet() | Check() | Call() | Raise() | Fold() if (
+                phase is Phase.BETTING and seat is not None
+            ):
                 betting.check(self, seat, parsed)
             case _:
-                raise IllegalActionError(f"{parsed.type!r} is not allowed in the {self.phase} phase")
+                raise IllegalActionError(f"{parsed.kind!r} is not allowed in the {phase} phase")
 
-    def _do(self, seat: int | None, parsed: Parsed) -> list[Event]:
-        match self.phase:
-            case "deal":
-                return dealing.do_deal(self, parsed)
-            case "exchange":
+    def _do(self, seat: int | None, parsed: SoldiersBluffAction) -> list[Event]:
+        step: Transition | None
+        match parsed:
+            case Deal():
+                events, step = dealing.do_deal(self, parsed)
+            case Exchange():
                 assert seat is not None
-                return dealing.do_exchange(self, seat, parsed)
+                events, step = dealing.do_exchange(self, seat, parsed)
             case _:
                 assert seat is not None
-                return betting.do(self, seat, parsed)
+                events, step = betting.do(self, seat, parsed)
+        while step is not None:
+            step = self._advance(step, events)
+        return events
+
+    def _advance(self, step: Transition, events: list[Event]) -> Transition | None:
+        """Follow one transition: change the phase, open what comes next (appending its
+        events to ``events``), and return the transition that follows, if any."""
+        more: list[Event] = []
+        follow: Transition | None = None
+        match step:
+            case ExchangeDue():
+                self.phase = Phase.EXCHANGE
+            case ExchangeDone():
+                self.phase = Phase.BETTING
+                more = betting.open_round(self, 1)
+            case RoundClosed():
+                more = betting.open_round(self, self.round + 1)
+            case ShowdownDue():
+                more, follow = showdown.showdown(self)
+            case PotUncontested(seat=winner):
+                more, follow = showdown.uncontested(self, winner)
+            case PotAwarded():
+                self.phase = Phase.OVER
+                self.queue = []
+                self.outcome = Outcome(step.reason, step.returns, step.detail)
+        events += more
+        return follow

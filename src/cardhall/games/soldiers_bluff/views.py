@@ -15,108 +15,112 @@ uncontested winner's hand are never revealed (rule 8, SB-23). A spectator sees t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import CARD_IDS
 from .config import HAND_SIZE
-
-if TYPE_CHECKING:
-    from .state import SoldiersBluffState
+from .model import HandModel, Phase
 
 _ALL = frozenset(CARD_IDS)
 
 
-def _seat_view(st: SoldiersBluffState, s: int) -> dict[str, Any]:
-    shown = st.shown[s]
+def _seat_view(m: HandModel, s: int) -> dict[str, Any]:
+    p = m.seats[s]
+    shown = p.shown
     return {
         "seat": s,
-        "in_hand": st.dealt_in[s],
-        "chips": st.chips(s),
-        "ante": st.antes[s],
-        "stake": st.stakes[s],
-        "folded": st.folded[s],
-        "exchanged": st.exchanged[s],
+        "in_hand": p.in_hand,
+        "chips": m.chips(s),
+        "ante": p.ante,
+        "stake": p.stake,
+        "folded": p.folded,
+        "exchanged": p.exchanged,
         "shown": None if shown is None else list(shown),
     }
 
 
-def view(st: SoldiersBluffState, seat: int | None) -> dict[str, Any]:
+def view(m: HandModel, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None`` = spectator); see the module docstring for the shape."""
-    to_act = st.to_act()
     return {
         "game": "soldiers_bluff",
-        "phase": st.phase,
+        "phase": m.phase.value,
         "viewer": seat,
-        "dealer": st.dealer,
-        "hand": [] if seat is None else list(st.hands[seat]),
-        "seats": [_seat_view(st, s) for s in range(st.num_seats)],
-        "pot": st.pot,
-        "round": st.round,
-        "highest": st.highest(),
-        "cap": st.cap,
-        "to_act": to_act[0] if to_act else None,
-        "stock_size": len(st.stock),
-        "min_bet": st.config.min_bet,
-        "min_raise": st.config.min_raise,
-        "outcome": None if st.outcome is None else st.outcome.to_json(),
+        "dealer": m.dealer,
+        "hand": [] if seat is None else list(m.seats[seat].hand),
+        "seats": [_seat_view(m, s) for s in range(m.num_seats)],
+        "pot": m.pot,
+        "round": m.round,
+        "highest": m.highest(),
+        "cap": m.cap,
+        "to_act": m.turn_seat(),
+        "stock_size": len(m.stock),
+        "min_bet": m.config.min_bet,
+        "min_raise": m.config.min_raise,
+        "outcome": None if m.outcome is None else m.outcome.to_json(),
     }
 
 
-def hidden_from(st: SoldiersBluffState, seat: int | None) -> set[str]:
+def hidden_from(m: HandModel, seat: int | None) -> set[str]:
     """Card ids ``seat`` may not see: all 40 except its own hand and own discards and the hands
     shown at a showdown."""
     known: set[str] = set()
     if seat is not None:
-        known |= set(st.hands[seat]) | set(st.discards[seat])
-    for cards in st.shown:
-        known |= set(cards or ())
+        p = m.seats[seat]
+        known |= set(p.hand) | set(p.discarded)
+    for q in m.seats:
+        known |= set(q.shown or ())
     return set(_ALL - known)
 
 
-def snapshot(st: SoldiersBluffState) -> dict[str, Any]:
-    """The full unredacted state as JSON (admin inspection, equality checks in tests)."""
+def snapshot(m: HandModel) -> dict[str, Any]:
+    """The full unredacted state as JSON (admin inspection, equality checks in tests). Keys
+    are those of the first release (per-seat lists), kept for admin tools that read them."""
+    seats = m.seats
     return {
-        "phase": st.phase,
-        "dealer": st.dealer,
-        "start_stacks": list(st.start_stacks),
-        "dealt_in": list(st.dealt_in),
-        "antes": list(st.antes),
-        "order": list(st.order),
-        "cap": st.cap,
-        "pot": st.pot,
-        "hands": [list(h) for h in st.hands],
-        "stock": list(st.stock),
-        "discards": [list(d) for d in st.discards],
-        "exchanged": list(st.exchanged),
-        "stakes": list(st.stakes),
-        "folded": list(st.folded),
-        "round": st.round,
-        "raised": st.raised,
-        "queue": list(st.queue),
-        "shown": [None if s is None else list(s) for s in st.shown],
-        "outcome": None if st.outcome is None else st.outcome.to_json(),
+        "phase": m.phase.value,
+        "dealer": m.dealer,
+        "start_stacks": [p.start_stack for p in seats],
+        "dealt_in": [p.in_hand for p in seats],
+        "antes": [p.ante for p in seats],
+        "order": list(m.order),
+        "cap": m.cap,
+        "pot": m.pot,
+        "hands": [list(p.hand) for p in seats],
+        "stock": list(m.stock),
+        "discards": [list(p.discarded) for p in seats],
+        "exchanged": [p.exchanged for p in seats],
+        "stakes": [p.stake for p in seats],
+        "folded": [p.folded for p in seats],
+        "round": m.round,
+        "raised": m.raised,
+        "queue": list(m.queue),
+        "shown": [None if p.shown is None else list(p.shown) for p in seats],
+        "outcome": None if m.outcome is None else m.outcome.to_json(),
     }
 
 
-def invariant_violations(st: SoldiersBluffState) -> list[str]:
+def invariant_violations(m: HandModel) -> list[str]:
     """Chip conservation, the stake cap, the card partition and hand sizes."""
     out: list[str] = []
-    if st.pot != sum(st.antes) + sum(st.stakes):
-        out.append(f"pot {st.pot} != antes {st.antes} + stakes {st.stakes}")
-    if any(x > st.cap for x in st.stakes):
-        out.append(f"a stake in {st.stakes} exceeds the cap {st.cap}")
-    if any(st.chips(s) < 0 for s in range(st.num_seats)):
+    seats = m.seats
+    antes = [p.ante for p in seats]
+    stakes = [p.stake for p in seats]
+    if m.pot != sum(antes) + sum(stakes):
+        out.append(f"pot {m.pot} != antes {antes} + stakes {stakes}")
+    if any(x > m.cap for x in stakes):
+        out.append(f"a stake in {stakes} exceeds the cap {m.cap}")
+    if any(m.chips(s) < 0 for s in range(m.num_seats)):
         out.append("a seat has negative chips behind")
-    if st.phase != "deal":
-        cards = [c for h in st.hands for c in h] + st.stock + [c for d in st.discards for c in d]
+    if m.phase is not Phase.DEAL:
+        cards = [c for p in seats for c in p.hand] + m.stock + [c for p in seats for c in p.discarded]
         if len(cards) != len(_ALL) or set(cards) != _ALL:
             out.append("hands, stock and discards are not the 40 cards exactly once")
-        for s in st.order:
-            if len(st.hands[s]) != HAND_SIZE:
-                out.append(f"seat {s} holds {len(st.hands[s])} cards")
-    showdown = st.outcome is not None and st.outcome.reason == "showdown"
-    if showdown and len({st.stakes[s] for s in st.live()}) != 1:
-        out.append(f"showdown with unequal stakes {st.stakes}")
-    if st.outcome is not None and sum(st.outcome.returns) != 0:
-        out.append(f"returns {st.outcome.returns} do not sum to 0")
+        for s in m.order:
+            if len(seats[s].hand) != HAND_SIZE:
+                out.append(f"seat {s} holds {len(seats[s].hand)} cards")
+    showdown = m.outcome is not None and m.outcome.reason == "showdown"
+    if showdown and len({seats[s].stake for s in m.live()}) != 1:
+        out.append(f"showdown with unequal stakes {stakes}")
+    if m.outcome is not None and sum(m.outcome.returns) != 0:
+        out.append(f"returns {m.outcome.returns} do not sum to 0")
     return out

@@ -1,0 +1,38 @@
+"""``/api/rules``: rules data the browser draws with, served from the engine's own copy.
+
+``GET /api/rules/{game}/cards`` answers a game's card table: for ``soldiers_bluff`` the deck
+document of ``games/soldiers_bluff/cards.json`` (ids in strength order, values, display names
+in every language), so the browser keeps no copy of it. Games whose cards need no table (the
+French-card games) and unknown games answer 404 ``request.not_found``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+
+from ...games.soldiers_bluff import cards as soldiers_bluff_cards
+from ..errors import ApiError, responses
+
+router = APIRouter(prefix="/api/rules", tags=["rules"])
+
+CARD_TABLES: dict[str, Callable[[], dict[str, Any]]] = {
+    "soldiers_bluff": soldiers_bluff_cards.card_table,
+}
+"""Game name -> the function giving its card table (a fresh JSON object)."""
+
+
+@router.get("/{game}/cards", responses=responses("request.not_found"))
+async def card_table(
+    game: Annotated[str, Path(max_length=32, description="Game name")],
+) -> dict[str, Any]:
+    """The card table of ``game``: for ``soldiers_bluff`` ``{"game", "languages", "cards":
+    [{"id", "value", "names": {lang: name}}]}``, cards in strength order. 404
+    ``request.not_found`` for a game without a card table."""
+    table = CARD_TABLES.get(game)
+    if table is None:
+        raise ApiError("request.not_found",
+                       f"no card table for game {game!r}; games with one: {sorted(CARD_TABLES)}")
+    return table()
