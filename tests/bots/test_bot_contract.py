@@ -135,3 +135,13 @@ def test_every_registered_game_has_a_rule_bot() -> None:
         assert get_policy(game, "rule").name == "rule"
     with pytest.raises(ValueError, match="no rule bot"):
         get_policy("no_such_game", "rule")
+
+
+def test_a_rule_bot_plays_under_the_tables_config() -> None:
+    # Real tables built Blot's rule bot with the default config, so it ignored carre_values.
+    from cardhall.engine import get_game
+
+    for game in ("bazaar_blot", "palace_poker", "soldiers_bluff"):
+        config = get_game(game).config({})
+        policy = get_policy(game, "rule", config)
+        assert policy.config is config  # type: ignore[attr-defined]

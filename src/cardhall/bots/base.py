@@ -38,8 +38,10 @@ RULE_POLICIES: dict[str, str] = {
 """The module holding each game's ``RulePolicy`` (every registered game has one; a test checks)."""
 
 
-def get_policy(game: str, kind: str) -> Policy:
-    """The built-in policy ``kind`` (``"random"`` or ``"rule"``) for ``game``.
+def get_policy(game: str, kind: str, config: Any = None) -> Policy:
+    """The built-in policy ``kind`` (``"random"`` or ``"rule"``) for ``game``, playing under
+    ``config`` (the table's rules config; ``None``: the game's defaults). A rule bot needs the
+    config where the rules it plays by are not in the view (e.g. Blot's ``carre_values``).
 
     The rule-based policy of a game is the ``RulePolicy`` class of the module named in
     :data:`RULE_POLICIES` (imported on first use: the rule bots import this module).
@@ -53,7 +55,7 @@ def get_policy(game: str, kind: str) -> Policy:
         raise ValueError(f"unknown bot kind {kind!r}; known: {policy_names()}")
     if game not in RULE_POLICIES:
         raise ValueError(f"no rule bot for game {game!r}; games with one: {sorted(RULE_POLICIES)}")
-    policy: Policy = importlib.import_module(RULE_POLICIES[game]).RulePolicy()
+    policy: Policy = importlib.import_module(RULE_POLICIES[game]).RulePolicy(config)
     return policy
 
 

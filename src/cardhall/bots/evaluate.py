@@ -119,8 +119,8 @@ def interval(samples: list[float]) -> dict[str, float]:
     return {"mean": round(mean, 4), "low": round(mean - half, 4), "high": round(mean + half, 4)}
 
 
-def _resolve(lineup: Sequence[str | Policy], game: str) -> list[Policy]:
-    return [get_policy(game, p) if isinstance(p, str) else p for p in lineup]
+def _resolve(lineup: Sequence[str | Policy], game: str, config: Any = None) -> list[Policy]:
+    return [get_policy(game, p, config) if isinstance(p, str) else p for p in lineup]
 
 
 def compare(
@@ -150,7 +150,7 @@ def compare(
     """
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
-    policies = _resolve(lineup, game)
+    policies = _resolve(lineup, game, get_game(game).config(config or {}))
     names = [p.name for p in policies]
     n = len(policies)
     labels = sorted(set(names))

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..engine.actions import Action, minimal
 from ..games.palace_poker.cards import CANONICAL, CARD_ID
+from ..games.palace_poker.config import PalacePokerConfig
 from ..games.palace_poker.evaluation import hand_key
 from .entries import first, of_type, with_amount, with_cards
 
@@ -43,6 +44,11 @@ class RulePolicy:
     """Palace Poker rule bot: buy cheap soldiers, attack when ahead, discard the weakest."""
 
     name = "rule"
+
+    def __init__(self, config: PalacePokerConfig | None = None) -> None:
+        """``config``: the table's rules config (the defaults when ``None``); the bets this bot
+        weighs are in its legal actions, so it only keeps it."""
+        self.config = config or PalacePokerConfig()
 
     def choose(self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random) -> Action:
         """One concrete action matching an entry of ``legal_actions`` (non-empty)."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..engine.actions import Action, minimal
 from ..games.soldiers_bluff.cards import SOLDIERS_BLUFF, VALUE
+from ..games.soldiers_bluff.config import SoldiersBluffConfig
 from ..games.soldiers_bluff.ranking import hand_sum, is_soldiers_bluff
 from .entries import first, of_type, with_amount, with_cards
 
@@ -39,6 +40,11 @@ class RulePolicy:
     """Soldier's Bluff rule bot: exchange the weak cards, bet by estimated win chance."""
 
     name = "rule"
+
+    def __init__(self, config: SoldiersBluffConfig | None = None) -> None:
+        """``config``: the table's rules config (the defaults when ``None``); everything this
+        bot weighs is in the view, so it only keeps it."""
+        self.config = config or SoldiersBluffConfig()
 
     def choose(self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random) -> Action:
         """One concrete action matching an entry of ``legal_actions`` (non-empty)."""

@@ -126,7 +126,7 @@ class TableManager:
         for seat, kind in sorted(spec.bots.items()):
             player, _ = await self.store.create_player(f"{kind}-bot-{table.id[:4]}-{seat}",
                                                        is_bot=True)
-            bot = BotConnection(player, get_policy(game, kind), self.clock,
+            bot = BotConnection(player, get_policy(game, kind, cfg), self.clock,
                                 spec.bot_delay_seconds, table.post)
             await table.call(_seat_bot(seat, bot, kind))
         await table.call(lambda t: t.arm_reap())
