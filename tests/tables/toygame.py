@@ -195,7 +195,8 @@ def register(monkeypatch: Any) -> None:
     for name, rules in (("toy_duel", RULES), ("toy_stacks", STACK_RULES)):
         mod = types.ModuleType(f"cardhall_test_{name}")
         mod.RULES = rules  # type: ignore[attr-defined]
-        mod.RulePolicy = base.RandomPolicy  # type: ignore[attr-defined]  # the toy's "rule" bot
+        # the toy's "rule" bot: the random one, built like every RulePolicy (with a config)
+        mod.RulePolicy = lambda config=None: base.RandomPolicy()  # type: ignore[attr-defined]
         monkeypatch.setitem(sys.modules, mod.__name__, mod)
         monkeypatch.setitem(registry.GAME_MODULES, name, mod.__name__)
         monkeypatch.setitem(base.RULE_POLICIES, name, mod.__name__)
