@@ -36,7 +36,7 @@ def test_rule_7_ending_a_turn_with_six_soldiers_is_illegal() -> None:
     state = make(BANNERS[:2], PALACES[:2])
     for _ in range(5):
         play(state, (0, BUY), (0, discard()), (1, BUY))
-        play(state, (1, discard(state.soldiers[1][-1])))
+        play(state, (1, discard(state.hand.soldiers[1][-1])))
     play(state, (0, BUY))
     msg = rejected_unchanged(state, 0, discard(), IllegalActionError)
     assert "6" in msg and "at most 5" in msg
