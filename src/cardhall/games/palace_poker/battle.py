@@ -17,7 +17,7 @@ from typing import Any
 from ...engine.events import Event, private, public
 from ...engine.game import OutcomeReason
 from .cards import ids, suit
-from .evaluation import category, strengths
+from .evaluation import strengths_and_categories
 from .model import (
     BattleInProgress,
     BattleOpened,
@@ -61,17 +61,14 @@ def compare(h: Hand, a: int, d: int) -> tuple[int, dict[str, Any]]:
     ``detail`` (for the ``battle_reveal`` event) names each side's hand category and eligible
     cards, and the own-suit counts when they were needed."""
     ea, ed = eligible(h, a, d), eligible(h, d, a)
-    wheel = h.config.wheel_allowed
-    sa, sd = strengths([ids(ea), ids(ed)], wheel)
-    detail: dict[str, Any] = {
-        "hands": {str(a): category(ids(ea), wheel), str(d): category(ids(ed), wheel)},
-        "eligible": {str(a): ea, str(d): ed},
-    }
+    (sa, sd), (ca, cd) = strengths_and_categories([ids(ea), ids(ed)], h.config.wheel_allowed)
+    detail: dict[str, Any] = {"hands": {str(a): ca, str(d): cd},
+                              "eligible": {str(a): ea, str(d): ed}}
     if sa != sd:
         return (1 if sa > sd else -1), detail
-    ca, cd = own_suit_count(h, a), own_suit_count(h, d)
-    detail["own_suit_counts"] = {str(a): ca, str(d): cd}
-    return (ca > cd) - (ca < cd), detail
+    na, nd = own_suit_count(h, a), own_suit_count(h, d)
+    detail["own_suit_counts"] = {str(a): na, str(d): nd}
+    return (na > nd) - (na < nd), detail
 
 
 def open_battle(h: Hand, seat: int, target: int, extra: int) -> tuple[BattleOpened, list[Event]]:

@@ -150,27 +150,33 @@ def entries(h: Hand, seat: int) -> list[Action]:
     it is not ``seat``'s decision."""
     if h.outcome is not None or h.to_act != seat:
         return []
-    soldiers = list(h.soldiers[seat])
     match h.phase:
         case Phase.TURN:
-            out: list[Action] = []
-            if buy_problem(h, seat) is None:
-                out.append({"type": "buy"})
-            if soldiers:
-                out.append({"type": "discard", "cards_from": soldiers, "min_cards": 1,
-                            "max_cards": len(soldiers)})
-            for t in targets(h, seat):
-                out += _battle_entries(h, seat, t)
-            return [*out, {"type": "stay"}, {"type": "fold"}]
+            return _turn_entries(h, seat)
         case Phase.DISCARD:
+            soldiers = list(h.soldiers[seat])
             return [{"type": "discard", "cards_from": soldiers,
                      "min_cards": discard_minimum(h, seat), "max_cards": len(soldiers)}]
         case Phase.BATTLE:
-            out = [{"type": "fold"}, {"type": "call"}]
+            out: list[Action] = [{"type": "fold"}, {"type": "call"}]
             if raise_problem(h, seat) is None:
                 out.append(_raise_entry(h, seat))
             return out
     return []
+
+
+def _turn_entries(h: Hand, seat: int) -> list[Action]:
+    """Rule 7: buy, discard, one battle entry per target, stay, fold."""
+    out: list[Action] = []
+    if buy_problem(h, seat) is None:
+        out.append({"type": "buy"})
+    soldiers = list(h.soldiers[seat])
+    if soldiers:
+        out.append({"type": "discard", "cards_from": soldiers, "min_cards": 1,
+                    "max_cards": len(soldiers)})
+    for t in targets(h, seat):
+        out += _battle_entries(h, seat, t)
+    return [*out, {"type": "stay"}, {"type": "fold"}]
 
 
 def _battle_entries(h: Hand, seat: int, target: int) -> list[Action]:
@@ -207,13 +213,13 @@ def check(h: Hand, seat: int | None, action: PalaceAction) -> None:
     match action:
         case Buy():
             problem = buy_problem(h, seat)
-        case Battle(target, extra):
-            problem = attack_problem(h, seat, target) or (
-                extra_problem(h, seat, extra) if no_limit(h) else None)
-        case Discard(cards):
-            problem = discard_problem(h, seat, cards, discard_minimum(h, seat))
-        case Raise(by):
-            problem = raise_problem(h, seat, by)
+        case Battle():
+            problem = attack_problem(h, seat, action.target) or (
+                extra_problem(h, seat, action.extra) if no_limit(h) else None)
+        case Discard():
+            problem = discard_problem(h, seat, action.cards, discard_minimum(h, seat))
+        case Raise():
+            problem = raise_problem(h, seat, action.by)
     if problem is not None:
         raise IllegalActionError(problem)
 
@@ -223,12 +229,12 @@ def _check_chance(h: Hand, action: PalaceAction) -> None:
     if due != action.TYPE:
         raise IllegalActionError(f"chance action {action.TYPE!r} is not due; due: {due!r}")
     match action:
-        case DealBanners(banners, rejected):
-            check_banners(h.order, banners, rejected)
-        case DealPalaces(palaces, stock):
-            check_palaces(h.order, h.banners, palaces, stock)
-        case Reshuffle(stock):
-            check_reshuffle(h, stock)
+        case DealBanners():
+            check_banners(h.order, action.banners, action.rejected)
+        case DealPalaces():
+            check_palaces(h.order, h.banners, action.palaces, action.stock)
+        case Reshuffle():
+            check_reshuffle(h, action.stock)
 
 
 def timeout_action(h: Hand, seat: int) -> Action | None:

@@ -85,8 +85,6 @@ class PalaceState(GameState):
         return self.hand.phase in CHANCE_PHASES
 
     def _legal_actions(self, seat: int) -> list[Action]:
-        if self.hand.phase in CHANCE_PHASES:
-            return []
         return entries(self.hand, seat)
 
     def _timeout_action(self, seat: int) -> Action | None:
@@ -136,8 +134,8 @@ class PalaceState(GameState):
             case DealPalaces():
                 events = deal.place_palaces(h, parsed)
                 return events + self._open_turn(h.order[0])
-            case Reshuffle(stock):
-                events = deal.refill_stock(h, stock)
+            case Reshuffle():
+                events = deal.refill_stock(h, parsed.stock)
                 assert h.to_act is not None
                 step, drawn = turns.draw(h, h.to_act)
                 return events + drawn + self._follow(step)
@@ -151,10 +149,11 @@ class PalaceState(GameState):
         match parsed:
             case Buy():
                 step, events = turns.buy(h, seat)
-            case Discard(cards):
-                step, events = turns.discard(h, seat, cards, quiet=h.phase == Phase.TURN)
-            case Battle(target, extra):
-                step, events = battle.open_battle(h, seat, target, extra)
+            case Discard():
+                step, events = turns.discard(h, seat, parsed.cards,
+                                             quiet=h.phase == Phase.TURN)
+            case Battle():
+                step, events = battle.open_battle(h, seat, parsed.target, parsed.extra)
             case Stay():
                 step, events = turns.stay(h, seat)
             case Fold() if h.phase == Phase.TURN:
@@ -163,8 +162,8 @@ class PalaceState(GameState):
                 step, events = battle.fold(h, seat)
             case Call():
                 step, events = battle.call(h, seat)
-            case Raise(by):
-                step, events = battle.raise_bet(h, seat, by)
+            case Raise():
+                step, events = battle.raise_bet(h, seat, parsed.by)
             case _:  # pragma: no cover - chance actions never reach here
                 raise AssertionError(f"unhandled {parsed!r} in phase {h.phase.value!r}")
         return events + self._follow(step)
@@ -176,23 +175,26 @@ class PalaceState(GameState):
         events: list[Event] = []
         while step is not None:
             match step:
-                case TurnEnded(seat):
-                    events += self._open_turn(h.next_in_hand(seat))
+                case TurnEnded():
+                    events += self._open_turn(h.next_in_hand(step.seat))
                     step = None
-                case DiscardDue(seat):
-                    h.phase, h.to_act, step = Phase.DISCARD, seat, None
-                case BattleOpened(b):
+                case DiscardDue():
+                    h.phase, h.to_act, step = Phase.DISCARD, step.seat, None
+                case BattleOpened():
+                    b = step.battle
                     h.battle, h.turn_seat = b, b.attacker
                     h.phase, h.to_act = Phase.BATTLE, b.defender
                     step = None
-                case BetRaised(facing):
-                    h.to_act, step = facing, None
-                case Captured(capturer):
+                case BetRaised():
+                    h.to_act, step = step.facing, None
+                case Captured():
+                    capturer = step.capturer
                     h.battle = None
                     step = showdown.hand_end(h)
                     if step is None:
                         h.phase, h.to_act = Phase.DISCARD, capturer
-                case ShowdownDue(alive):
+                case ShowdownDue():
+                    alive = step.alive
                     h.public_palaces |= set(alive)
                     step = HandWon(showdown.showdown_winners(h, alive), OutcomeReason.SHOWDOWN)
                 case HandWon():
