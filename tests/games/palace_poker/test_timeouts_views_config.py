@@ -53,7 +53,8 @@ def test_section_2_config_defaults_and_validation() -> None:
     assert RULES.config({"small_bet": 1}).ante_chips == 1
     for bad, field in [({"structure": "pot_limit"}, "structure"), ({"ante": 0}, "ante"),
                        ({"side_pots": True}, "side_pots"), ({"two_left": "x"}, "two_left"),
-                       ({"soldiers_face_up": False}, "soldiers_face_up"), ({"nope": 1}, "nope")]:
+                       ({"soldiers_face_up": False}, "soldiers_face_up"), ({"nope": 1}, "nope"),
+                       ({"first_dealer": "random"}, "first_dealer")]:
         with pytest.raises(InvalidConfigError, match=field):
             RULES.config(bad)
     assert (RULES.name, RULES.min_seats, RULES.max_seats, RULES.uses_stacks) == (
