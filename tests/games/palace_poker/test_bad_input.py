@@ -67,3 +67,16 @@ def test_malformed_actions_name_the_value() -> None:
                                          MalformedActionError)
     assert "'no_such'" in rejected_unchanged(state, 0, {"type": "no_such"}, MalformedActionError)
     assert "'raise'" in rejected_unchanged(state, 0, {"type": "raise"}, IllegalActionError)
+
+
+def test_malformed_chance_actions_are_malformed_not_crashes() -> None:
+    from cardhall.games.palace_poker import RULES
+
+    fresh = RULES.new_state(RULES.config({}), 2, 1, [10, 10])
+    for banners in ([["2c"], "3d"], [{"card": "2c"}, "3d"], [7, "3d"]):
+        msg = rejected_unchanged(fresh, None, {"type": "deal_banners", "banners": banners,
+                                               "rejected": []}, MalformedActionError)
+        assert "banners" in msg
+    msg = rejected_unchanged(fresh, None, {"type": "deal_banners", "banners": ["2c", "3d"],
+                                           "rejected": [["2c"]]}, MalformedActionError)
+    assert "rejected" in msg
