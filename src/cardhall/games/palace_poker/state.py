@@ -73,15 +73,20 @@ class PalaceState(GameState):
     # ----- protocol: queries -------------------------------------------------------------
     @property
     def outcome(self) -> Outcome | None:
+        """How the hand ended (rules 8, 11): ``returns`` are net chip changes per seat (they sum
+        to 0); ``None`` while it runs."""
         return self.hand.outcome
 
     def to_act(self) -> tuple[int, ...]:
+        """The one seat whose decision is due, or ``()`` while a chance action is due or after
+        the end."""
         h = self.hand
         if h.outcome is not None or h.to_act is None or h.phase in CHANCE_PHASES:
             return ()
         return (h.to_act,)
 
     def chance_due(self) -> bool:
+        """True in the banner deal, the palace deal and a reshuffle (rules 5, 6, 7)."""
         return self.hand.phase in CHANCE_PHASES
 
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -92,6 +97,11 @@ class PalaceState(GameState):
         return timeout_action(self.hand, seat)
 
     def chance_action(self, shuffle: Shuffle) -> Action:
+        """The chance action due, drawn through ``shuffle`` (the orders of :mod:`.deal`).
+
+        Raises:
+            NotYourTurnError: no chance action is due.
+        """
         h = self.hand
         match h.phase:
             case Phase.BANNER_DEAL:
@@ -106,12 +116,16 @@ class PalaceState(GameState):
         return view(self.hand, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
+        """Cards ``seat`` may not see now (:func:`.views.hidden_from`, section 4)."""
         return hidden_from(self.hand, seat)
 
     def snapshot(self) -> dict[str, Any]:
+        """The whole :class:`~.model.Hand` as JSON, unredacted (admin inspection, tests)."""
         return snapshot(self.hand)
 
     def check_invariants(self) -> list[str]:
+        """Chips conserved, every card in one place, the soldier cap
+        (:func:`.views.check_invariants`)."""
         return check_invariants(self.hand)
 
     # ----- protocol: transitions ----------------------------------------------------------
