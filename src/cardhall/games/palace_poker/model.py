@@ -115,7 +115,8 @@ class Hand:
         soldiers: per seat: its soldiers, in the order they came (public, PP-6).
         stock: the face-down stock, top first.
         discards: the face-down discard pile, in the order cards went there.
-        to_act: the seat whose decision is due (``None`` before the first turn and at the end).
+        to_act: the seat whose decision is due (``None`` before the first turn and at the end;
+            through a reshuffle it stays the buyer, who draws after it).
         turn_seat: while a battle and the discard after its capture run: the attacker, whose
             turn they belong to (the turn passes on from it, rule 10); else ``None``.
         battle: the battle being bet, or ``None``.

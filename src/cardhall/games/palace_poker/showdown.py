@@ -20,10 +20,13 @@ from .model import Hand, HandWon, Phase, ShowdownDue
 
 
 def hand_end(h: Hand) -> HandWon | ShowdownDue | None:
-    """Rule 11, checked after every action: (a) one player left takes the pot; (b) two or
-    three left who all share one banner suit split it (PP-27); (c) in the turn phase, once
-    every player left has taken a quiet turn since the last Buy or Bet, a showdown (PP-24).
-    ``None`` while the hand goes on."""
+    """Rule 11: (a) one player left takes the pot; (b) two or three left who all share one
+    banner suit split it (PP-27); (c) in the turn phase, once every player left has taken a
+    quiet turn since the last Buy or Bet, a showdown (PP-24). ``None`` while the hand goes on.
+
+    The rule says "checked after every action"; :mod:`.state` asks when a turn begins (after
+    the palace deal and every ended turn) and after a capture: the only steps that change who
+    is left or close an orbit."""
     alive = h.alive()
     if len(alive) == 1:
         return HandWon(tuple(alive), OutcomeReason.LAST_PLAYER)
