@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import History, Recorder, SeatInfo, SeededShuffler, get_game, replay, sample
-from .engine.inspect import fingerprint, leaks, mutations, rejection_violations, turn_violations
+from .engine.inspect import (
+    LeakChecker,
+    fingerprint,
+    mutations,
+    rejection_violations,
+    turn_violations,
+)
 from .evaluators import install as install_evaluators
 
 
@@ -66,7 +72,9 @@ def play_one(
     """Play one random game. Returns ``(recorder, violations, steps)``.
 
     ``check`` runs the per-step invariants; ``probe`` is the share of steps at which unlisted
-    actions are also tried and must be rejected without changing the state.
+    actions are also tried and must be rejected without changing the state. Play stops at the
+    first step with a violation, and only that step's violations are reported; a game that
+    runs ``max_steps`` steps without a violation and without ending is one.
     """
     rules = get_game(game)
     rng = random.Random(seed)
@@ -78,6 +86,7 @@ def play_one(
     rec = Recorder(rules, cfg, seat_infos, dealer, stacks)
     state = rec.state
     violations: list[str] = []
+    leak_checker = LeakChecker(state) if check else None
     steps = 0
     while not state.is_over and steps < max_steps:
         if check:
@@ -92,11 +101,11 @@ def play_one(
             action = sample(rng.choice(state.legal_actions(seat)), rng)
         events = rec.act(seat, action)
         steps += 1
-        if check:
-            violations += leaks(state, events)
+        if leak_checker is not None:
+            violations += leak_checker.check(state, events)
         if violations:
             break
-    if not state.is_over:
+    if not violations and not state.is_over:
         violations.append(f"game did not end within {max_steps} steps")
     if check and not violations:
         violations += final_violations(rec)

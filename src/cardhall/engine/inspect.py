@@ -3,7 +3,7 @@
 They use only the public protocol of :class:`GameState`, so they hold any game to the same
 contract: legal actions exist until the end and apply, the timeout action is legal, unlisted
 actions are rejected without changing anything, and no view or event shows a seat a card that
-is hidden from it.
+is hidden from it (judged at the moment it is shown: :class:`LeakChecker`).
 """
 
 from __future__ import annotations
@@ -30,22 +30,66 @@ def strings_in(obj: Any) -> Iterator[str]:
             yield from strings_in(v)
 
 
-def leaks(state: GameState, events: list[Event] | None = None) -> list[str]:
+HiddenSets = dict[int | None, set[str]]
+"""Per viewer (``None`` = spectator, then each seat): the cards hidden from it at one moment."""
+
+
+def hidden_sets(state: GameState) -> HiddenSets:
+    """What is hidden from each viewer now (copies: the state may reuse its sets)."""
+    return {seat: set(state.hidden_from(seat)) for seat in [None, *range(state.num_seats)]}
+
+
+def leaks(state: GameState, events: list[Event] | None = None,
+          hidden_before: HiddenSets | None = None) -> list[str]:
     """Violations of hidden information: a card hidden from a seat (or a spectator) that
-    appears in its view or in an event it may see."""
+    appears in its view or in an event it may see.
+
+    A view is judged by what is hidden now. An event was produced by the step that led to
+    ``state``, so with ``hidden_before`` (:func:`hidden_sets` taken before that step) a card in
+    it is flagged only if it was hidden from the viewer both before and after the step: a
+    viewer may be shown what it could see when the event happened, even if the step then hid
+    it (a battle reveal shows banners and soldiers that leave the hand in the same step). Without
+    ``hidden_before`` events are judged by what is hidden now. :class:`LeakChecker` keeps
+    ``hidden_before`` from step to step.
+    """
+    return _leaks(state, events, hidden_sets(state), hidden_before)
+
+
+def _leaks(state: GameState, events: list[Event] | None, hidden_now: HiddenSets,
+           hidden_before: HiddenSets | None) -> list[str]:
     out = []
-    for seat in [None, *range(state.num_seats)]:
-        hidden = state.hidden_from(seat)
+    for seat, hidden in hidden_now.items():
         seen = set(strings_in(state.view(seat)))
         bad = hidden & seen
         if bad:
             out.append(f"view of seat {seat} shows hidden cards {sorted(bad)}")
+        if hidden_before is not None:
+            hidden = hidden & hidden_before[seat]
         for e in events or ():
             if e.visible_to(seat):
                 bad = hidden & set(strings_in(e.data))
                 if bad:
                     out.append(f"event {e.kind!r} seen by seat {seat} shows hidden {sorted(bad)}")
     return out
+
+
+class LeakChecker:
+    """Checks every step of one game for hidden information shown to the wrong viewer, judging
+    each card by what its viewer could see when it was shown (see :func:`leaks`).
+
+    Build it on the state before the first step, then call :meth:`check` after each step.
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self._hidden = hidden_sets(state)
+
+    def check(self, state: GameState, events: list[Event]) -> list[str]:
+        """Violations in ``state``'s views and in ``events``, the events of the step that led
+        to ``state``."""
+        now = hidden_sets(state)
+        out = _leaks(state, events, now, self._hidden)
+        self._hidden = now
+        return out
 
 
 def turn_violations(state: GameState) -> list[str]:

@@ -36,7 +36,7 @@ def test_rule_7_ending_a_turn_with_six_soldiers_is_illegal() -> None:
     state = make(BANNERS[:2], PALACES[:2])
     for _ in range(5):
         play(state, (0, BUY), (0, discard()), (1, BUY))
-        play(state, (1, discard(state.soldiers[1][-1])))
+        play(state, (1, discard(state.hand.soldiers[1][-1])))
     play(state, (0, BUY))
     msg = rejected_unchanged(state, 0, discard(), IllegalActionError)
     assert "6" in msg and "at most 5" in msg
@@ -67,3 +67,16 @@ def test_malformed_actions_name_the_value() -> None:
                                          MalformedActionError)
     assert "'no_such'" in rejected_unchanged(state, 0, {"type": "no_such"}, MalformedActionError)
     assert "'raise'" in rejected_unchanged(state, 0, {"type": "raise"}, IllegalActionError)
+
+
+def test_malformed_chance_actions_are_malformed_not_crashes() -> None:
+    from cardhall.games.palace_poker import RULES
+
+    fresh = RULES.new_state(RULES.config({}), 2, 1, [10, 10])
+    for banners in ([["2c"], "3d"], [{"card": "2c"}, "3d"], [7, "3d"]):
+        msg = rejected_unchanged(fresh, None, {"type": "deal_banners", "banners": banners,
+                                               "rejected": []}, MalformedActionError)
+        assert "banners" in msg
+    msg = rejected_unchanged(fresh, None, {"type": "deal_banners", "banners": ["2c", "3d"],
+                                           "rejected": [["2c"]]}, MalformedActionError)
+    assert "rejected" in msg

@@ -35,16 +35,16 @@ def test_PP_E1_banner_deal_three_players_rejects_and_stock_size() -> None:
 def test_PP_E3_pot_arithmetic_limit_three_players() -> None:
     state = make(["2h", "2s", "2d"], [["Ac", "Kc", "9h"], ["3c", "5d", "7s"], ["4c", "6c", "8d"]],
                  stock_top=["Jh"])
-    assert state.pot == 3
+    assert state.hand.pot == 3
     play(state, (0, BUY), (0, discard()))
-    assert state.pot == 5 and state.soldiers[0] == ["Jh"]
+    assert state.hand.pot == 5 and state.hand.soldiers[0] == ["Jh"]
     play(state, (1, STAY), (2, battle(0)))
-    assert state.pot == 7
+    assert state.hand.pot == 7
     play(state, (0, RAISE))
-    assert state.pot == 15
+    assert state.hand.pot == 15
     play(state, (2, CALL))
-    assert state.pot == 19
-    assert state.contrib == [11, 1, 7]
+    assert state.hand.pot == 19
+    assert state.hand.committed == [11, 1, 7]
 
 
 def test_PP_E7_forced_discard_after_capture() -> None:
@@ -54,18 +54,18 @@ def test_PP_E7_forced_discard_after_capture() -> None:
     for _ in range(3):
         play(state, (0, BUY), (0, discard()), (1, BUY), (1, discard()), (2, STAY))
     play(state, (0, BUY), (0, discard()), (1, STAY), (2, STAY))
-    assert len(state.soldiers[0]) == 4 and len(state.soldiers[1]) == 3
+    assert len(state.hand.soldiers[0]) == 4 and len(state.hand.soldiers[1]) == 3
     play(state, (0, battle(1)), (1, CALL))
-    assert state.last_battle is not None and state.last_battle["winner"] == 0
-    assert len(state.soldiers[0]) == 8 and "Ks" in state.soldiers[0]
+    assert state.hand.last_battle is not None and state.hand.last_battle.winner == 0
+    assert len(state.hand.soldiers[0]) == 8 and "Ks" in state.hand.soldiers[0]
     [entry] = state.legal_actions(0)
     assert entry["min_cards"] == 3 and entry["max_cards"] == 8
     timeout = state.timeout_action(0)
-    assert timeout == discard(*lowest_first(state.soldiers[0])[:3])
+    assert timeout == discard(*lowest_first(state.hand.soldiers[0])[:3])
     assert timeout == discard("2d", "4d", "6d")
     rejected_unchanged(state, 0, discard("2d", "4d"), IllegalActionError)
     play(state, (0, timeout))
-    assert len(state.soldiers[0]) == 5 and state.to_act() == (2,)
+    assert len(state.hand.soldiers[0]) == 5 and state.to_act() == (2,)
 
 
 def test_PP_E8_quiet_orbit_three_way_normal_showdown() -> None:

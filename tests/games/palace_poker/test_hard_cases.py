@@ -7,22 +7,23 @@ import pytest
 from cardhall.engine import IllegalActionError
 from cardhall.engine.events import filter_events
 from cardhall.games.palace_poker import RULES
+from cardhall.games.palace_poker.battle import eligible
 from cardhall.games.palace_poker.cards import CANONICAL
-from cardhall.games.palace_poker.showdown import eligible
 
 from .helpers import BUY, CALL, FOLD, RAISE, STAY, battle, discard, make, play, rejected_unchanged
 
 
 def test_HC_1_opponent_banner_suit_excluded_per_battle_own_banner_counts() -> None:
     state = make(["5h", "9d", "Jc"], [["Ks", "Kd", "3c"], ["Qs", "Qc", "4h"], ["2s", "3s", "4s"]])
-    assert eligible(state, 0, 1) == ["Ks", "3c", "5h"]  # vs ♦: Kd out, own 5h in
-    assert eligible(state, 0, 2) == ["Ks", "Kd", "5h"]  # vs ♣: 3c out
-    assert eligible(state, 0, None) == ["Ks", "Kd", "3c", "5h"]
+    assert eligible(state.hand, 0, 1) == ["Ks", "3c", "5h"]  # vs ♦: Kd out, own 5h in
+    assert eligible(state.hand, 0, 2) == ["Ks", "Kd", "5h"]  # vs ♣: 3c out
+    assert eligible(state.hand, 0, None) == ["Ks", "Kd", "3c", "5h"]
     play(state, (0, battle(1)), (1, CALL))
     # without the exclusion seat 0's kings would beat seat 1's queens
-    assert state.last_battle == {"attacker": 0, "defender": 1, "called": True, "winner": 1,
-                                 "losers": [0], "captured_count": 1}
-    assert state.soldiers[1] == ["5h"]
+    last = state.hand.last_battle
+    assert last is not None and last.to_json() == {"attacker": 0, "defender": 1, "called": True,
+                                                   "winner": 1, "losers": [0], "captured_count": 1}
+    assert state.hand.soldiers[1] == ["5h"]
 
 
 def test_HC_2_call_cost_is_the_defenders_own_formula_and_raises_are_increments() -> None:
@@ -30,17 +31,17 @@ def test_HC_2_call_cost_is_the_defenders_own_formula_and_raises_are_increments()
                  stock_top=["Jh", "Qh", "Th"])
     for _ in range(3):
         play(state, (0, STAY), (1, BUY), (1, discard()))
-        if state.soldiers[1] and len(state.soldiers[1]) < 3:
+        if state.hand.soldiers[1] and len(state.hand.soldiers[1]) < 3:
             play(state, (2, STAY))
-    assert len(state.soldiers[1]) == 3 and state.to_act() == (2,)
+    assert len(state.hand.soldiers[1]) == 3 and state.to_act() == (2,)
     play(state, (2, battle(1)))
-    assert state.contrib[2] == 1 + 2, "attacker pays f(A) = (0 + 1) x 2"
+    assert state.hand.committed[2] == 1 + 2, "attacker pays f(A) = (0 + 1) x 2"
     assert state.view(1)["battle"]["owed"] == {"2": 0, "1": 8}, "defender owes f(D) = (3+1) x 2"
     play(state, (1, RAISE))
     assert state.view(2)["battle"]["owed"] == {"2": 4, "1": 0}, "attacker owes only the raise"
     play(state, (2, RAISE), (1, CALL))
-    assert state.contrib[1] == 1 + 3 * 2 + 8 + 4 + 4
-    assert state.contrib[2] == 1 + 2 + 4 + 4
+    assert state.hand.committed[1] == 1 + 3 * 2 + 8 + 4 + 4
+    assert state.hand.committed[2] == 1 + 2 + 4 + 4
 
 
 def test_HC_3_captured_banner_becomes_soldier_and_cap_applies_after_buy_and_capture() -> None:
@@ -49,12 +50,12 @@ def test_HC_3_captured_banner_becomes_soldier_and_cap_applies_after_buy_and_capt
     for _ in range(5):
         play(state, (0, BUY), (0, discard()), (1, STAY))
     play(state, (0, BUY))
-    assert len(state.soldiers[0]) == 6
+    assert len(state.hand.soldiers[0]) == 6
     [entry] = state.legal_actions(0)
     assert entry["min_cards"] == 1, "buy at five: must end the turn with at most five"
     play(state, (0, discard("2c")), (1, battle(0)), (0, CALL))
     assert state.outcome is not None and state.outcome.reason == "last_player"
-    assert state.banners[0] == "Ah" and "Ks" in state.soldiers[0]
+    assert state.hand.banners[0] == "Ah" and "Ks" in state.hand.soldiers[0]
 
 
 def test_HC_4_banner_suits_distinct_only_within_groups() -> None:
@@ -62,7 +63,7 @@ def test_HC_4_banner_suits_distinct_only_within_groups() -> None:
     palaces = [[f"{r}{s}" for r in "456"] for s in "cdhs"]
     palaces += [["7c", "7d", "7h"], ["8c", "8d", "8h"]]
     state = make(six, palaces)
-    assert state.banners[4] == "3c"
+    assert state.hand.banners[4] == "3c"
     fresh = RULES.new_state(RULES.config({}), 6, 5, [10] * 6)
     msg = rejected_unchanged(fresh, None, {"type": "deal_banners",
                                            "banners": ["2c", "2d", "2h", "2s", "3c", "4c"],
@@ -78,11 +79,11 @@ def test_HC_4_banner_suits_distinct_only_within_groups() -> None:
     assert "As" in msg, "no player of either group could have rejected a spade"
     fresh.apply(None, {"type": "deal_banners", "banners": ["2c", "2d", "2h", "2s", "3c", "4d"],
                        "rejected": ["Ac", "Kc", "Ad", "Ah", "5c"]})
-    assert fresh.rejected == ["Ac", "Kc", "Ad", "Ah", "5c"]
+    assert fresh.hand.rejected == ["Ac", "Kc", "Ad", "Ah", "5c"]
     ten = RULES.new_state(RULES.config({}), 10, 9, [10] * 10)
     ten.apply(None, {"type": "deal_banners", "banners": ["2c", "2d", "2h", "2s", "3c", "3d",
                                                         "3h", "3s", "4s", "4h"], "rejected": []})
-    assert ten.phase == "palace_deal"
+    assert ten.hand.phase == "palace_deal"
 
 
 def test_HC_5_quiet_orbit_counts_folds_and_players_leaving() -> None:
@@ -133,7 +134,7 @@ def test_HC_7_exact_tie_of_the_last_two_splits_the_pot() -> None:
 def test_HC_7_tie_broken_by_own_banner_suit_count() -> None:
     state = make(["2h", "2s", "3d"], [["Ac", "Kh", "9c"], ["Ad", "Kc", "9d"], ["5s", "6s", "8s"]])
     play(state, (0, battle(1)), (1, CALL))
-    assert state.last_battle is not None and state.last_battle["winner"] == 0
+    assert state.hand.last_battle is not None and state.hand.last_battle.winner == 0
 
 
 def test_HC_8_all_in_call_without_side_pots_wins_everything() -> None:
@@ -149,7 +150,7 @@ def test_HC_8_all_in_call_without_side_pots_wins_everything() -> None:
 def test_HC_8_player_with_no_chips_may_stay_and_win() -> None:
     state = make(["2h", "As", "3d"], [["3c", "4d", "7c"], ["Ac", "Ad", "Kc"], ["5c", "6d", "8c"]],
                  stacks=[50, 1, 50])
-    assert state.chips[1] == 0
+    assert state.hand.chips[1] == 0
     play(state, (0, STAY))
     assert {e["type"] for e in state.legal_actions(1)} == {"stay", "fold"}
     play(state, (1, STAY), (2, FOLD))  # seats 0 and 1 both had quiet turns: showdown
@@ -160,7 +161,7 @@ def test_HC_8_player_with_no_chips_may_stay_and_win() -> None:
 def test_HC_9_palaces_seen_in_battle_do_not_leak() -> None:
     state = make(["5h", "9d", "Jc"], [["Ks", "Kd", "3c"], ["Qs", "Qc", "4h"], ["2s", "3s", "4s"]])
     events = play(state, (0, battle(1)), (1, CALL))
-    p0, p1 = set(state.dealt_palaces[0]), set(state.dealt_palaces[1])
+    p0, p1 = set(state.hand.palaces[0]), set(state.hand.palaces[1])
     assert p0 <= state.hidden_from(2) and p1 <= state.hidden_from(2)
     assert p0 <= state.hidden_from(None) and p1 <= state.hidden_from(None)
     assert not p1 & state.hidden_from(0) and not p0 & state.hidden_from(1)
@@ -175,11 +176,11 @@ def test_HC_9_palaces_seen_in_battle_do_not_leak() -> None:
 def test_HC_10_empty_stock_reshuffles_the_discard_pile() -> None:
     state = make(["Ah", "Ks"], [["As", "Ac", "Ad"], ["2d", "3d", "5h"]], stacks=[200, 200])
     seat = 0
-    while state.stock:
-        card = state.stock[0]
+    while state.hand.stock:
+        card = state.hand.stock[0]
         play(state, (seat, BUY), (seat, discard(card)))
         seat = 1 - seat
-    pile = sorted(state.discards)
+    pile = sorted(state.hand.discards)
     play(state, (seat, BUY))
     assert state.chance_due() and state.to_act() == ()
     handed: list[list[str]] = []
@@ -191,15 +192,15 @@ def test_HC_10_empty_stock_reshuffles_the_discard_pile() -> None:
     action = state.chance_action(shuffle)
     assert handed[0] == [c for c in CANONICAL if c in pile], "discard pile in canonical order"
     state.apply(None, action)
-    assert state.soldiers[seat] == [action["stock"][0]] and state.to_act() == (seat,)
-    assert len(state.stock) == len(pile) - 1 and state.discards == []
+    assert state.hand.soldiers[seat] == [action["stock"][0]] and state.to_act() == (seat,)
+    assert len(state.hand.stock) == len(pile) - 1 and state.hand.discards == []
 
 
 def test_HC_10_buy_illegal_only_when_stock_and_discards_are_empty() -> None:
     state = make(["Ah", "Ks"], [["As", "Ac", "Ad"], ["2d", "3d", "5h"]])
-    state.stock, state.discards = [], ["2c"]  # constructed position: only the pile is left
+    state.hand.stock, state.hand.discards = [], ["2c"]  # constructed position: only the pile is left
     assert {"type": "buy"} in state.legal_actions(0)
-    state.discards = []
+    state.hand.discards = []
     assert {"type": "buy"} not in state.legal_actions(0)
     msg = rejected_unchanged(state, 0, BUY, IllegalActionError)
     assert "empty" in msg
@@ -227,9 +228,9 @@ def test_HC_11_flush_needs_five_cards_after_the_exclusion() -> None:
     state = make(["2h", "Kc", "Ks"], [["5h", "8h", "Jh"], ["Ac", "Ad", "7s"], ["9d", "9s", "3c"]],
                  stock_top=["Qh"])
     play(state, (0, BUY), (0, discard()))
-    assert len([c for c in eligible(state, 0, 1) if c[1] == "h"]) == 5
+    assert len([c for c in eligible(state.hand, 0, 1) if c[1] == "h"]) == 5
     play(state, (1, battle(0)), (0, CALL))
-    assert state.last_battle is not None and state.last_battle["winner"] == 0
+    assert state.hand.last_battle is not None and state.hand.last_battle.winner == 0
 
 
 def test_rule_5_reject_pile_reshuffled_when_the_deck_runs_out() -> None:

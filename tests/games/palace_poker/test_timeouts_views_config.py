@@ -53,7 +53,8 @@ def test_section_2_config_defaults_and_validation() -> None:
     assert RULES.config({"small_bet": 1}).ante_chips == 1
     for bad, field in [({"structure": "pot_limit"}, "structure"), ({"ante": 0}, "ante"),
                        ({"side_pots": True}, "side_pots"), ({"two_left": "x"}, "two_left"),
-                       ({"soldiers_face_up": False}, "soldiers_face_up"), ({"nope": 1}, "nope")]:
+                       ({"soldiers_face_up": False}, "soldiers_face_up"), ({"nope": 1}, "nope"),
+                       ({"first_dealer": "random"}, "first_dealer")]:
         with pytest.raises(InvalidConfigError, match=field):
             RULES.config(bad)
     assert (RULES.name, RULES.min_seats, RULES.max_seats, RULES.uses_stacks) == (
@@ -62,7 +63,7 @@ def test_section_2_config_defaults_and_validation() -> None:
 
 def test_rule_4_seats_short_of_the_ante_sit_out() -> None:
     state = RULES.new_state(RULES.config({}), 3, 2, [0, 5, 5])
-    assert state.order == [1, 2] and state.pot == 2 and state.chips == [0, 4, 4]
+    assert state.hand.order == [1, 2] and state.hand.pot == 2 and state.hand.chips == [0, 4, 4]
     with pytest.raises(InvalidConfigError):
         RULES.new_state(RULES.config({}), 3, 2, [0, 0, 5])
 
@@ -89,7 +90,7 @@ def test_PP_11_12_no_limit_extra_and_raise_amounts() -> None:
     assert state.view(1)["battle"]["owed"] == {"0": 0, "1": 2 + 6}
     assert {"type": "raise", "min_by": 4, "max_by": 29 - 8} in state.legal_actions(1)
     play(state, (1, {"type": "raise", "by": 10}))
-    assert state.contrib[1] == 1 + 8 + 10 and state.view(0)["battle"]["owed"]["0"] == 10
+    assert state.hand.committed[1] == 1 + 8 + 10 and state.view(0)["battle"]["owed"]["0"] == 10
 
 
 def test_PP_11_no_limit_random_playouts_keep_invariants() -> None:

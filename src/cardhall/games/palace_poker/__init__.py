@@ -1,9 +1,12 @@
 """Palace Poker (``../shared/rules/palace-poker.md``): banners, palaces, soldiers and heads-up
-battles inside a multi-player hand. Exposes :data:`RULES` and the config class."""
+battles inside a multi-player hand. Exposes :data:`RULES`, the config class, the state class and
+its data (:class:`Hand`, :class:`Phase`)."""
 
 from .config import PalacePokerConfig
 from .evaluation import set_rank_function
+from .model import Hand, Phase
 from .rules import RULES, PalacePokerRules
 from .state import PalaceState
 
-__all__ = ["RULES", "PalacePokerConfig", "PalacePokerRules", "PalaceState", "set_rank_function"]
+__all__ = ["RULES", "Hand", "PalacePokerConfig", "PalacePokerRules", "PalaceState", "Phase",
+           "set_rank_function"]

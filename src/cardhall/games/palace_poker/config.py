@@ -3,7 +3,11 @@
 Every provisional choice of the spec is one field of :class:`PalacePokerConfig`; each docstring
 names the rule or provisional-choice id it implements. Alternatives the spec only names as
 directions (``alt``) are accepted by the type where they are implemented and otherwise rejected
-with :class:`~cardhall.engine.InvalidConfig` naming the field.
+with :class:`~cardhall.engine.InvalidConfigError` naming the field.
+
+PP-3 (rule 3, who deals first) is not a field: a config holds the rules of one hand, and the
+dealer is an input of every hand (``new_state(..., dealer, ...)``); the table layer chooses it
+and moves it one seat left each hand.
 """
 
 from __future__ import annotations
@@ -34,10 +38,6 @@ class PalacePokerConfig:
 
     max_raises_per_battle: int = 3
     """PP-13 / rule 8: most raises in one battle under ``limit`` (``no_limit``: no cap). >= 0."""
-
-    first_dealer: Literal["random", "high_card"] = "random"
-    """PP-3 / rule 3: how the server picks the first dealer (the engine takes the dealer as an
-    input and rotates nothing itself)."""
 
     banner_groups: Literal["within_groups"] = "within_groups"
     """PP-4 / rule 5: banner suits differ only within the groups p1-p4, p5-p8, p9-p10."""

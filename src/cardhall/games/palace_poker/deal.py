@@ -1,4 +1,5 @@
-"""The banner deal and the palace deal (rules 5, 6; PP-4, PP-5, PP-31; hard case 4).
+"""Ante and deals of a Palace Poker hand (rules 4, 5, 6, 7; PP-2, PP-4, PP-5, PP-31; hard
+case 4).
 
 Players ``p1 … pn`` are the seats dealt in, in order from the dealer's left; player ``k``
 (0-based) belongs to banner group ``k // 4`` (groups p1-p4, p5-p8, p9-p10).
@@ -11,16 +12,91 @@ Chance outcomes (what a shuffle function receives):
 * palace deal: every non-banner card in canonical order; the shuffled list is dealt one card at
   a time from the dealer's left, three rounds, and the rest is the stock, top first.
 * reshuffle: the discard pile in canonical order; the shuffled list is the new stock, top first.
+
+``draw_*`` build a chance action through a shuffle, ``check_*`` validate a given one, and
+``start_hand`` / ``place_*`` / ``refill_stock`` put the cards of an accepted one on the table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from ...engine.errors import IllegalActionError
-from .cards import ALL_CARDS, CANONICAL, suit
+from ...engine.actions import Action
+from ...engine.errors import IllegalActionError, InvalidConfigError
+from ...engine.events import Event, private, public
+from ...engine.game import Shuffle
+from .actions import DealBanners, DealPalaces
+from .cards import ALL_CARDS, CANONICAL, canonical_sorted, suit
+from .config import PalacePokerConfig
+from .model import Hand
 
-Shuffle = Callable[[list[str]], list[str]]
+
+def start_hand(config: PalacePokerConfig, num_seats: int, dealer: int,
+               stacks: Sequence[int]) -> Hand:
+    """A new hand with the antes posted (rule 4, PP-2), waiting for the banner deal. Seats
+    whose stack is below the ante (``config.ante_chips``) sit the hand out.
+
+    Raises:
+        InvalidConfigError: fewer than two seats can pay the ante.
+    """
+    ante = config.ante_chips
+    seats_from_left = [(dealer + 1 + i) % num_seats for i in range(num_seats)]
+    order = [s for s in seats_from_left if stacks[s] >= ante]
+    if len(order) < 2:
+        raise InvalidConfigError(f"at least 2 seats need the ante of {ante} chips; stacks {stacks}")
+    chips = list(stacks)
+    committed = [0] * num_seats
+    for s in order:
+        chips[s] -= ante
+        committed[s] += ante
+    return Hand(
+        config=config, num_seats=num_seats, dealer=dealer, order=order,
+        starting_chips=tuple(stacks), chips=chips,
+        in_hand=[s in order for s in range(num_seats)], committed=committed,
+        banners=[None] * num_seats, palaces=[[] for _ in range(num_seats)],
+        soldiers=[[] for _ in range(num_seats)], quiet=[False] * num_seats,
+        revealed_palaces=[set() for _ in range(num_seats)],
+    )
+
+
+def place_banners(h: Hand, action: DealBanners) -> list[Event]:
+    """Rule 5: the banners (face up) and the rejected cards of a checked ``deal_banners``."""
+    h.banners = list(action.banners)
+    h.rejected = list(action.rejected)
+    return [public("banners", banners=list(h.banners), rejected=list(h.rejected))]
+
+
+def place_palaces(h: Hand, action: DealPalaces) -> list[Event]:
+    """Rule 6: each player's palace (a private ``palace`` event to its owner) and the stock of
+    a checked ``deal_palaces``."""
+    events: list[Event] = []
+    for seat in h.order:
+        palace = action.palaces[seat]
+        assert palace is not None
+        h.palaces[seat] = list(palace)
+        events.append(private(seat, "palace", seat=seat, cards=list(palace)))
+    h.stock = list(action.stock)
+    events.append(public("palaces_dealt", stock_size=len(h.stock)))
+    return events
+
+
+def draw_reshuffle(h: Hand, shuffle: Shuffle) -> Action:
+    """Rule 7 / PP-31: the ``reshuffle`` chance action: the discard pile, handed to ``shuffle``
+    in canonical order, becomes the new stock."""
+    return {"type": "reshuffle", "stock": shuffle(canonical_sorted(h.discards))}
+
+
+def check_reshuffle(h: Hand, stock: Sequence[str]) -> None:
+    """Raise :class:`IllegalActionError` unless ``stock`` holds exactly the discard pile."""
+    if sorted(stock) != sorted(h.discards):
+        raise IllegalActionError(f"the new stock {list(stock)} must be exactly the discard "
+                                 f"pile ({len(h.discards)} cards)")
+
+
+def refill_stock(h: Hand, stock: Sequence[str]) -> list[Event]:
+    """Rule 7 / PP-31: the checked reshuffled discard pile becomes the stock."""
+    h.stock, h.discards = list(stock), []
+    return [public("reshuffle", stock_size=len(h.stock))]
 
 
 def group_of(k: int) -> int:
@@ -28,7 +104,7 @@ def group_of(k: int) -> int:
     return k // 4
 
 
-def draw_banners(order: Sequence[int], num_seats: int, shuffle: Shuffle) -> dict[str, object]:
+def draw_banners(order: Sequence[int], num_seats: int, shuffle: Shuffle) -> Action:
     """Walk a shuffled deck to deal the banners (rule 5); returns the ``deal_banners`` action."""
     deck = shuffle(list(CANONICAL))
     pile: list[str] = []
@@ -94,18 +170,17 @@ def _check_one_deck(turned: list[tuple[str, bool]]) -> None:
 
 
 def draw_palaces(order: Sequence[int], num_seats: int, banners: Sequence[str | None],
-                 shuffle: Shuffle) -> dict[str, object]:
+                 shuffle: Shuffle) -> Action:
     """Shuffle the non-banner cards and deal three to each player one at a time (rule 6)."""
     taken = {b for b in banners if b is not None}
     deck = shuffle([c for c in CANONICAL if c not in taken])
-    palaces: list[list[str] | None] = [None] * num_seats
-    for seat in order:
-        palaces[seat] = []
+    dealt: dict[int, list[str]] = {seat: [] for seat in order}
     pos = 0
     for _ in range(3):
         for seat in order:
-            palaces[seat].append(deck[pos])  # type: ignore[union-attr]
+            dealt[seat].append(deck[pos])
             pos += 1
+    palaces = [dealt.get(seat) for seat in range(num_seats)]
     return {"type": "deal_palaces", "palaces": palaces, "stock": deck[pos:]}
 
 
@@ -115,14 +190,15 @@ def check_palaces(order: Sequence[int], banners: Sequence[str | None],
     dealt in) and the stock hold every non-banner card exactly once (rule 6)."""
     dealt = set(order)
     for seat, palace in enumerate(palaces):
+        shown = None if palace is None else list(palace)
         if seat in dealt and (palace is None or len(palace) != 3):
-            raise IllegalActionError(f"seat {seat} must get a palace of 3 cards, got {palace!r}")
+            raise IllegalActionError(f"seat {seat} must get a palace of 3 cards, got {shown!r}")
         if seat not in dealt and palace:
-            raise IllegalActionError(f"seat {seat} is not dealt in but gets palace {palace!r}")
+            raise IllegalActionError(f"seat {seat} is not dealt in but gets palace {shown!r}")
     cards = [c for p in palaces if p for c in p] + list(stock)
     want = ALL_CARDS - {b for b in banners if b is not None}
     if len(cards) != len(set(cards)) or set(cards) != want:
         extra = sorted(set(cards) - want) or sorted(c for c in set(cards) if cards.count(c) > 1)
         missing = sorted(want - set(cards))
-        raise IllegalActionError(f"palaces + stock must be the {len(want)} non-banner cards once each; "
-                            f"wrong: {extra}, missing: {missing}")
+        raise IllegalActionError(f"palaces + stock must be the {len(want)} non-banner cards once "
+                                 f"each; wrong: {extra}, missing: {missing}")

@@ -144,6 +144,17 @@ def strengths(hands: Sequence[Sequence[int]], wheel: bool = True) -> list[Any]:
     return [hand_key(h, wheel) for h in hands]
 
 
+def strengths_and_categories(hands: Sequence[Sequence[int]],
+                             wheel: bool = True) -> tuple[list[Any], list[str]]:
+    """:func:`strengths` of ``hands`` and the :func:`category` name of each, sharing the work:
+    on the pure-Python scale each hand is evaluated once."""
+    fn = _rank_fn
+    if fn is not None and wheel and all(len(h) >= 5 for h in hands):
+        return [best_rank(h, fn) for h in hands], [category(h, wheel) for h in hands]
+    keys = [hand_key(h, wheel) for h in hands]
+    return keys, [CATEGORY_NAMES[k[0]] if k else "no_cards" for k in keys]
+
+
 def category(ids: Sequence[int], wheel: bool = True) -> str:
     """The name of the best hand's category (for events and views)."""
     return CATEGORY_NAMES[hand_key(ids, wheel)[0]] if ids else "no_cards"

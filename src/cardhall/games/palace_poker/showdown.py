@@ -1,93 +1,76 @@
-"""Battle comparison, showdowns and the pot award (rules 8, 11, 12; hard cases 1, 7, 8).
+"""The end of a hand: the hand-end checks, showdowns and the pot award (rules 11, 12; PP-24,
+PP-25, PP-27, PP-30; hard cases 5, 6, 8).
 
-Hand strengths come from :mod:`.evaluation`; this module decides which cards count and who
-wins: in a battle each side's own cards minus the opponent's banner suit, ties broken by the
-count of the own banner suit over all own cards; in a showdown of three or more, all own cards
-without exclusions. The pot goes to the winners in equal shares, odd chips to the winners first
-in turn order from the dealer's left (rule 11, PP-30).
+:func:`hand_end` says whether the hand is over (rule 11) and returns the transition for it;
+:func:`showdown_winners` compares the hands shown after a quiet orbit; :func:`award` pays the
+pot. None of them changes the phase or sets the outcome: :mod:`.state` does.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 from ...engine.events import Event, public
 from ...engine.game import Outcome, OutcomeReason
-from .cards import ids, suit
-from .evaluation import category, strengths
-
-if TYPE_CHECKING:
-    from .state import PalaceState
-
-
-def eligible(st: PalaceState, seat: int, opponent: int | None) -> list[str]:
-    """``seat``'s palace + soldiers + banner, minus the opponent's banner suit when battling
-    and ``exclude_opponent_banner_suit`` holds (rule 8, PP-16)."""
-    cards = st.own_cards(seat)
-    if opponent is None or not st.config.exclude_opponent_banner_suit:
-        return cards
-    banned = suit(st.banners[opponent] or "")
-    return [c for c in cards if suit(c) != banned]
+from .battle import compare
+from .cards import ids
+from .evaluation import strengths
+from .model import Hand, HandWon, Phase, ShowdownDue
 
 
-def own_suit_count(st: PalaceState, seat: int) -> int:
-    """Cards of ``seat``'s own banner suit over palace + soldiers + banner (PP-19)."""
-    mine = suit(st.banners[seat] or "")
-    return sum(1 for c in st.own_cards(seat) if suit(c) == mine)
+def hand_end(h: Hand) -> HandWon | ShowdownDue | None:
+    """Rule 11: (a) one player left takes the pot; (b) two or three left who all share one
+    banner suit split it (PP-27); (c) in the turn phase, once every player left has taken a
+    quiet turn since the last Buy or Bet, a showdown (PP-24). ``None`` while the hand goes on.
+
+    The rule says "checked after every action"; :mod:`.state` asks when a turn begins (after
+    the palace deal and every ended turn) and after a capture: the only steps that change who
+    is left or close an orbit."""
+    alive = h.alive()
+    if len(alive) == 1:
+        return HandWon(tuple(alive), OutcomeReason.LAST_PLAYER)
+    if len(alive) <= 3 and len({(h.banners[s] or "")[1] for s in alive}) == 1:
+        return HandWon(tuple(alive), OutcomeReason.SAME_BANNER_SPLIT)
+    if h.phase == Phase.TURN and all(h.quiet[s] for s in alive):
+        return ShowdownDue(tuple(alive))
+    return None
 
 
-def battle_compare(st: PalaceState, a: int, d: int) -> tuple[int, dict[str, Any]]:
-    """Compare two players under battle rules. Returns ``(sign, detail)``: ``1`` if ``a``
-    wins, ``-1`` if ``d`` wins, ``0`` if still tied after the own-suit tie-break."""
-    ea, ed = eligible(st, a, d), eligible(st, d, a)
-    wheel = st.config.wheel_allowed
-    sa, sd = strengths([ids(ea), ids(ed)], wheel)
-    detail: dict[str, Any] = {
-        "hands": {str(a): category(ids(ea), wheel), str(d): category(ids(ed), wheel)},
-        "eligible": {str(a): ea, str(d): ed},
-    }
-    if sa != sd:
-        return (1 if sa > sd else -1), detail
-    ca, cd = own_suit_count(st, a), own_suit_count(st, d)
-    detail["own_suit_counts"] = {str(a): ca, str(d): cd}
-    return (ca > cd) - (ca < cd), detail
-
-
-def showdown(st: PalaceState, alive: list[int]) -> list[Event]:
-    """Rule 11c after a quiet orbit: two players by battle rules (PP-25), else a normal
-    showdown with no exclusions; ties split."""
-    st.public_palaces |= set(alive)
-    if len(alive) == 2 and st.config.two_left_showdown == "battle":
-        sign, _ = battle_compare(st, alive[0], alive[1])
-        winners = alive if sign == 0 else [alive[0] if sign > 0 else alive[1]]
-        return award(st, winners, "showdown")
-    wheel = st.config.wheel_allowed
-    values = strengths([ids(st.own_cards(s)) for s in alive], wheel)
+def showdown_winners(h: Hand, alive: Sequence[int]) -> tuple[int, ...]:
+    """Rule 11c: the winners of a showdown of ``alive``. Exactly two compare under battle
+    rules (PP-25, ``two_left_showdown="battle"``; a tie after the own-suit count splits);
+    otherwise best hands of all own cards, no exclusions; ties split."""
+    if len(alive) == 2 and h.config.two_left_showdown == "battle":
+        sign, _ = compare(h, alive[0], alive[1])
+        return tuple(alive) if sign == 0 else ((alive[0],) if sign > 0 else (alive[1],))
+    values = strengths([ids(h.own_cards(s)) for s in alive], h.config.wheel_allowed)
     best = max(values)
-    return award(st, [s for s, v in zip(alive, values, strict=True) if v == best], "showdown")
+    return tuple(s for s, v in zip(alive, values, strict=True) if v == best)
 
 
-def split_shares(pot: int, winners: list[int], order: list[int]) -> dict[int, int]:
-    """Equal shares of ``pot``; the remainder one chip each to the winners first in ``order``
-    (turn order from the dealer's left)."""
+def split_shares(pot: int, winners: Sequence[int], order: Sequence[int]) -> dict[int, int]:
+    """Equal shares of ``pot`` (chips); the remainder one chip each to the winners first in
+    ``order`` (turn order from the dealer's left, PP-30). Returns seat -> chips, in ``order``."""
     ranked = [s for s in order if s in winners]
     base, rest = divmod(pot, len(ranked))
     return {s: base + (1 if i < rest else 0) for i, s in enumerate(ranked)}
 
 
-def award(st: PalaceState, winners: list[int], reason: str) -> list[Event]:
-    """Pay the pot to ``winners`` and end the hand; ``returns`` = net chip change per seat."""
-    pot = st.pot
-    shares = split_shares(pot, winners, st.order)
+def award(h: Hand, won: HandWon) -> tuple[Outcome, list[Event]]:
+    """Pay the pot to ``won.winners`` (rule 11, PP-30) and empty it. Returns the hand's outcome
+    (``returns`` = net chip change per seat; ``detail``: winners, pot, shares, and at a
+    showdown the hands shown) and the public ``hand_end`` event."""
+    pot = h.pot
+    shares = split_shares(pot, won.winners, h.order)
     for seat, amount in shares.items():
-        st.chips[seat] += amount
-    st.contrib = [0] * st.num_seats
-    st.phase, st.actor, st.battle = "over", None, None
-    returns = tuple(c - s for c, s in zip(st.chips, st.start, strict=True))
-    shown = {str(s): st.own_cards(s) for s in sorted(st.public_palaces) if st.in_hand[s]}
+        h.chips[seat] += amount
+    h.committed = [0] * h.num_seats
+    returns = tuple(c - s for c, s in zip(h.chips, h.starting_chips, strict=True))
     detail: dict[str, Any] = {"winners": sorted(shares), "pot": pot,
                               "shares": {str(s): v for s, v in shares.items()}}
-    if reason == "showdown":
-        detail["shown"] = shown
-    st.result = Outcome(OutcomeReason(reason), returns, detail)
-    return [public("hand_end", reason=reason, **detail)]
+    if won.reason == OutcomeReason.SHOWDOWN:
+        detail["shown"] = {str(s): h.own_cards(s) for s in sorted(h.public_palaces)
+                           if h.in_hand[s]}
+    outcome = Outcome(won.reason, returns, detail)
+    return outcome, [public("hand_end", reason=won.reason.value, **detail)]

@@ -1,9 +1,13 @@
 """The state of one Palace Poker hand (rules 4-14) on the shared engine protocol.
 
-Phases: ``banner_deal`` (chance) -> ``palace_deal`` (chance) -> ``turn`` ⇄ ``battle`` /
-``discard`` (after a Buy or a capture) / ``reshuffle`` (chance, a Buy with an empty stock) ->
-``over``. The ante (rule 4) is posted when the state is built; seats whose stack is below the
-ante sit the hand out.
+Phases (:class:`~.model.Phase`): ``banner_deal`` (chance) -> ``palace_deal`` (chance) ->
+``turn`` ⇄ ``battle`` / ``discard`` (after a Buy or a capture) / ``reshuffle`` (chance, a Buy
+with an empty stock) -> ``over``. The ante (rule 4) is posted when the state is built; seats
+whose stack is below the ante sit the hand out.
+
+This is the only module that changes :attr:`Hand.phase <.model.Hand.phase>` and sets the
+outcome: the rule modules (:mod:`.deal`, :mod:`.turns`, :mod:`.battle`, :mod:`.showdown`)
+return a transition (:data:`~.model.Transition`) and :meth:`PalaceState._follow` chains them.
 """
 
 from __future__ import annotations
@@ -12,139 +16,222 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...engine.actions import Action
-from ...engine.errors import InvalidConfigError, NotYourTurnError
+from ...engine.errors import NotYourTurnError
 from ...engine.events import Event
-from ...engine.game import GameState, Outcome, Shuffle
-from .cards import canonical_sorted, lowest_first
+from ...engine.game import GameState, Outcome, OutcomeReason, Shuffle
+from . import battle, deal, showdown, turns
+from .actions import (
+    Battle,
+    Buy,
+    Call,
+    DealBanners,
+    DealPalaces,
+    Discard,
+    Fold,
+    PalaceAction,
+    Raise,
+    Reshuffle,
+    Stay,
+    parse_action,
+)
 from .config import PalacePokerConfig
-from .deal import draw_banners, draw_palaces
-from .flow import do_action
-from .legal import MAX_SOLDIERS, check, entries
-from .parse import parse_action
+from .legal import check, entries, timeout_action
+from .model import (
+    CHANCE_PHASES,
+    BattleOpened,
+    BetRaised,
+    Captured,
+    DiscardDue,
+    Hand,
+    HandWon,
+    Phase,
+    ReshuffleDue,
+    ShowdownDue,
+    Transition,
+    TurnEnded,
+)
 from .views import check_invariants, hidden_from, snapshot, view
 
 
 class PalaceState(GameState):
-    """One hand. Seats ``0..n-1``; ``order`` lists the seats dealt in from the dealer's left
-    (``p1 … pn``); chips are whole numbers; ``contrib`` is each seat's share of the pot."""
+    """One hand. Its data is :attr:`hand` (a :class:`~.model.Hand`); this class is the engine
+    protocol around it and the phase machine.
+
+    Raises (construction):
+        InvalidConfigError: fewer than two seats can pay the ante (rule 4).
+    """
+
+    config: PalacePokerConfig
+    hand: Hand
 
     def __init__(self, config: PalacePokerConfig, num_seats: int, dealer: int,
                  stacks: Sequence[int]) -> None:
         self.config = config
         self.num_seats = num_seats
-        self.dealer = dealer
-        self.start = tuple(stacks)
-        self.chips = list(stacks)
-        ante = config.ante_chips
-        seats_from_left = [(dealer + 1 + i) % num_seats for i in range(num_seats)]
-        self.order = [s for s in seats_from_left if stacks[s] >= ante]
-        if len(self.order) < 2:
-            raise InvalidConfigError(f"at least 2 seats need the ante of {ante} chips; stacks {stacks}")
-        self.in_hand = [s in self.order for s in range(num_seats)]
-        self.contrib = [0] * num_seats
-        for s in self.order:
-            self.chips[s] -= ante
-            self.contrib[s] += ante
-        self.phase = "banner_deal"
-        self.banners: list[str | None] = [None] * num_seats
-        self.rejected: list[str] = []
-        self.palaces: list[list[str]] = [[] for _ in range(num_seats)]
-        self.dealt_palaces: list[list[str]] = [[] for _ in range(num_seats)]
-        self.soldiers: list[list[str]] = [[] for _ in range(num_seats)]
-        self.stock: list[str] = []
-        self.discards: list[str] = []
-        self.actor: int | None = None
-        self.turn: int | None = None
-        self.battle: dict[str, Any] | None = None
-        self.quiet = [False] * num_seats
-        self.seen: list[set[int]] = [set() for _ in range(num_seats)]
-        self.public_palaces: set[int] = set()
-        self.last_battle: dict[str, Any] | None = None
-        self.result: Outcome | None = None
+        self.hand = deal.start_hand(config, num_seats, dealer, stacks)
 
-    # ----- helpers used by the rule modules --------------------------------------------------
-    @property
-    def pot(self) -> int:
-        """Chips in the single main pot."""
-        return sum(self.contrib)
-
-    def alive(self) -> list[int]:
-        """Seats still in the hand, in order from the dealer's left."""
-        return [s for s in self.order if self.in_hand[s]]
-
-    def next_in_hand(self, seat: int) -> int:
-        """The next seat still in the hand clockwise after ``seat``."""
-        for i in range(1, self.num_seats + 1):
-            s = (seat + i) % self.num_seats
-            if self.in_hand[s]:
-                return s
-        raise AssertionError("no seat in the hand")  # pragma: no cover
-
-    def own_cards(self, seat: int) -> list[str]:
-        """Palace + soldiers + banner of a seat still in the hand."""
-        banner = [self.banners[seat]] if self.banners[seat] and self.in_hand[seat] else []
-        return [*self.palaces[seat], *self.soldiers[seat], *banner]  # type: ignore[list-item]
-
-    # ----- protocol ----------------------------------------------------------------------
+    # ----- protocol: queries -------------------------------------------------------------
     @property
     def outcome(self) -> Outcome | None:
-        return self.result
+        """How the hand ended (rules 8, 11): ``returns`` are net chip changes per seat (they sum
+        to 0); ``None`` while it runs."""
+        return self.hand.outcome
 
     def to_act(self) -> tuple[int, ...]:
-        return () if self.result is not None or self.actor is None or self.chance_due() \
-            else (self.actor,)
+        """The one seat whose decision is due, or ``()`` while a chance action is due or after
+        the end."""
+        h = self.hand
+        if h.outcome is not None or h.to_act is None or h.phase in CHANCE_PHASES:
+            return ()
+        return (h.to_act,)
 
     def chance_due(self) -> bool:
-        return self.phase in ("banner_deal", "palace_deal", "reshuffle")
+        """True in the banner deal, the palace deal and a reshuffle (rules 5, 6, 7)."""
+        return self.hand.phase in CHANCE_PHASES
 
     def _legal_actions(self, seat: int) -> list[Action]:
-        if self.chance_due():
-            return []
-        return entries(self, seat)
+        return entries(self.hand, seat)
 
     def _timeout_action(self, seat: int) -> Action | None:
-        """Rule 14: own turn -> stay; facing a bet or raise -> fold; pending discard -> the
-        lowest-ranked soldiers (ties c<d<h<s) down to five (none if already at most five)."""
-        if seat not in self.to_act():
-            return None
-        match self.phase:
-            case "turn":
-                return {"type": "stay"}
-            case "battle":
-                return {"type": "fold"}
-            case "discard":
-                excess = max(0, len(self.soldiers[seat]) - MAX_SOLDIERS)
-                return {"type": "discard", "cards": lowest_first(self.soldiers[seat])[:excess]}
-        return None  # pragma: no cover
+        """Rule 14 (:func:`.legal.timeout_action`)."""
+        return timeout_action(self.hand, seat)
 
     def chance_action(self, shuffle: Shuffle) -> Action:
-        match self.phase:
-            case "banner_deal":
-                return draw_banners(self.order, self.num_seats, shuffle)
-            case "palace_deal":
-                return draw_palaces(self.order, self.num_seats, self.banners, shuffle)
-            case "reshuffle":
-                return {"type": "reshuffle", "stock": shuffle(canonical_sorted(self.discards))}
-        raise NotYourTurnError(f"no chance action is due (phase {self.phase!r})")
+        """The chance action due, drawn through ``shuffle`` (the orders of :mod:`.deal`).
+
+        Raises:
+            NotYourTurnError: no chance action is due.
+        """
+        h = self.hand
+        match h.phase:
+            case Phase.BANNER_DEAL:
+                return deal.draw_banners(h.order, h.num_seats, shuffle)
+            case Phase.PALACE_DEAL:
+                return deal.draw_palaces(h.order, h.num_seats, h.banners, shuffle)
+            case Phase.RESHUFFLE:
+                return deal.draw_reshuffle(h, shuffle)
+        raise NotYourTurnError(f"no chance action is due (phase {h.phase.value!r})")
 
     def _view(self, seat: int | None) -> dict[str, Any]:
-        return view(self, seat)
+        return view(self.hand, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
-        return hidden_from(self, seat)
+        """Cards ``seat`` may not see now (:func:`.views.hidden_from`, section 4)."""
+        return hidden_from(self.hand, seat)
 
     def snapshot(self) -> dict[str, Any]:
-        return snapshot(self)
+        """The whole :class:`~.model.Hand` as JSON, unredacted (admin inspection, tests)."""
+        return snapshot(self.hand)
 
     def check_invariants(self) -> list[str]:
-        return check_invariants(self)
+        """Chips conserved, every card in one place, the soldier cap
+        (:func:`.views.check_invariants`)."""
+        return check_invariants(self.hand)
 
-    def _parse(self, seat: int | None, action: Action) -> dict[str, Any]:
+    # ----- protocol: transitions ----------------------------------------------------------
+    def _parse(self, seat: int | None, action: Action) -> PalaceAction:
         return parse_action(action, self.num_seats, self.config.structure == "no_limit")
 
-    def _check(self, seat: int | None, parsed: dict[str, Any]) -> None:
-        check(self, seat, parsed)
+    def _check(self, seat: int | None, parsed: PalaceAction) -> None:
+        check(self.hand, seat, parsed)
 
-    def _do(self, seat: int | None, parsed: dict[str, Any]) -> list[Event]:
-        return do_action(self, seat, parsed)
+    def _do(self, seat: int | None, parsed: PalaceAction) -> list[Event]:
+        """Apply a checked action: the rule module's work, then its transition chain."""
+        if seat is not None:
+            return self._decide(seat, parsed)
+        h = self.hand
+        match parsed:
+            case DealBanners():
+                events = deal.place_banners(h, parsed)
+                h.phase = Phase.PALACE_DEAL
+                return events
+            case DealPalaces():
+                events = deal.place_palaces(h, parsed)
+                return events + self._open_turn(h.order[0])
+            case Reshuffle():
+                events = deal.refill_stock(h, parsed.stock)
+                assert h.to_act is not None
+                step, drawn = turns.draw(h, h.to_act)
+                return events + drawn + self._follow(step)
+        raise AssertionError(f"unhandled chance action {parsed!r}")  # pragma: no cover
 
+    def _decide(self, seat: int, parsed: PalaceAction) -> list[Event]:
+        """A seat's checked decision (rules 7-9; :func:`.legal.check` has matched the action
+        to the phase): the rule module's work, then its transition chain."""
+        h = self.hand
+        step: Transition
+        match parsed:
+            case Buy():
+                step, events = turns.buy(h, seat)
+            case Discard():
+                step, events = turns.discard(h, seat, parsed.cards,
+                                             quiet=h.phase == Phase.TURN)
+            case Battle():
+                step, events = battle.open_battle(h, seat, parsed.target, parsed.extra)
+            case Stay():
+                step, events = turns.stay(h, seat)
+            case Fold() if h.phase == Phase.TURN:
+                step, events = turns.fold(h, seat)
+            case Fold():
+                step, events = battle.fold(h, seat)
+            case Call():
+                step, events = battle.call(h, seat)
+            case Raise():
+                step, events = battle.raise_bet(h, seat, parsed.by)
+            case _:  # pragma: no cover - chance actions never reach here
+                raise AssertionError(f"unhandled {parsed!r} in phase {h.phase.value!r}")
+        return events + self._follow(step)
+
+    def _follow(self, step: Transition | None) -> list[Event]:
+        """Follow transitions until the hand waits for a decision or a chance action, or ends;
+        returns the events of the steps taken (a ``hand_end`` event)."""
+        h = self.hand
+        events: list[Event] = []
+        while step is not None:
+            match step:
+                case TurnEnded():
+                    events += self._open_turn(h.next_in_hand(step.seat))
+                    step = None
+                case DiscardDue():
+                    h.phase, h.to_act, step = Phase.DISCARD, step.seat, None
+                case BattleOpened():
+                    b = step.battle
+                    h.battle, h.turn_seat = b, b.attacker
+                    h.phase, h.to_act = Phase.BATTLE, b.defender
+                    step = None
+                case BetRaised():
+                    h.to_act, step = step.facing, None
+                case Captured():
+                    capturer = step.capturer
+                    h.battle = None
+                    step = showdown.hand_end(h)
+                    if step is None:
+                        h.phase, h.to_act = Phase.DISCARD, capturer
+                case ShowdownDue():
+                    alive = step.alive
+                    h.public_palaces |= set(alive)
+                    step = HandWon(showdown.showdown_winners(h, alive), OutcomeReason.SHOWDOWN)
+                case HandWon():
+                    events += self._end(step)
+                    step = None
+                case ReshuffleDue():
+                    h.phase, step = Phase.RESHUFFLE, None
+        return events
+
+    def _open_turn(self, seat: int) -> list[Event]:
+        """Rules 7, 10, 11: the turn phase begins; unless the hand is over (rule 11, checked
+        after every action), ``seat`` takes its turn."""
+        h = self.hand
+        h.battle, h.turn_seat, h.phase = None, None, Phase.TURN
+        end = showdown.hand_end(h)
+        if end is not None:
+            return self._follow(end)
+        h.to_act = seat
+        return []
+
+    def _end(self, won: HandWon) -> list[Event]:
+        """Rules 8, 11: pay the pot and end the hand."""
+        h = self.hand
+        h.outcome, events = showdown.award(h, won)
+        h.phase, h.to_act, h.battle = Phase.OVER, None, None
+        return events

@@ -5,119 +5,137 @@ the battle in progress, stock and discard sizes, the rejected banner cards, and 
 revealed to it in called battles (or to everyone at a showdown). :func:`hidden_from` is the
 exact complement: every card the seat may not see now. Rejected banner cards were turned face
 up for everyone, so they are never hidden (where they went in the palace deal is).
+
+View keys name the :class:`~.model.Hand` fields they show (``committed``, ``to_act``,
+``battle``, ``last_battle``, ``outcome`` ...); ``attack_cost`` is :func:`.battle.attack_cost`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .battle import attack_cost
 from .cards import ALL_CARDS
-from .legal import MAX_SOLDIERS, f_cost
+from .model import MAX_SOLDIERS, BattleInProgress, Hand, Phase
 
-if TYPE_CHECKING:
-    from .state import PalaceState
+_DECISIONS = {Phase.TURN: "turn", Phase.DISCARD: "discard", Phase.BATTLE: "battle_response"}
 
 
-def _decision(st: PalaceState) -> str | None:
-    if st.result is not None:
+def _decision(h: Hand) -> str | None:
+    """The kind of decision due: ``turn``, ``discard``, ``battle_response`` or ``None``."""
+    if h.outcome is not None:
         return None
-    return {"turn": "turn", "discard": "discard", "battle": "battle_response"}.get(st.phase)
+    return _DECISIONS.get(h.phase)
 
 
-def _battle(st: PalaceState) -> dict[str, Any] | None:
-    b = st.battle
+def _battle(h: Hand, b: BattleInProgress | None) -> dict[str, Any] | None:
+    """The view's ``battle``: the battlers, raises so far, who faces the bet, chips owed."""
     if b is None:
         return None
-    return {"attacker": b["attacker"], "defender": b["defender"], "raises": b["raises"],
-            "facing": st.actor, "owed": {str(s): v for s, v in b["owed"].items()}}
+    return {"attacker": b.attacker, "defender": b.defender, "raises": b.raises,
+            "facing": h.to_act, "owed": {str(s): v for s, v in b.owed.items()}}
 
 
-def view(st: PalaceState, seat: int | None) -> dict[str, Any]:
+def _seat(h: Hand, s: int) -> dict[str, Any]:
+    """One entry of the view's ``seats`` (public facts of seat ``s``)."""
+    banner = h.banners[s] if h.in_hand[s] else None
+    return {"seat": s, "chips": h.chips[s], "in_hand": h.in_hand[s], "dealt_in": s in h.order,
+            "committed": h.committed[s], "banner": banner, "soldiers": list(h.soldiers[s]),
+            "soldier_count": len(h.soldiers[s]), "attack_cost": attack_cost(h, s)}
+
+
+def view(h: Hand, seat: int | None) -> dict[str, Any]:
     """The JSON view of ``seat`` (``None`` = spectator), section 4."""
-    seats = []
-    for s in range(st.num_seats):
-        face_up = st.in_hand[s] and st.banners[s] is not None
-        seats.append({"seat": s, "chips": st.chips[s], "in_hand": st.in_hand[s],
-                      "dealt_in": s in st.order, "committed": st.contrib[s],
-                      "banner": st.banners[s] if face_up else None,
-                      "soldiers": list(st.soldiers[s]), "soldier_count": len(st.soldiers[s]),
-                      "attack_cost": f_cost(st, s)})
-    revealed = set(st.public_palaces)
+    revealed = set(h.public_palaces)
     if seat is not None:
-        revealed |= st.seen[seat]
-    out: dict[str, Any] = {
-        "game": "palace_poker", "phase": st.phase, "seat": seat, "dealer": st.dealer,
-        "order": list(st.order), "pot": st.pot, "seats": seats,
-        "stock_size": len(st.stock), "discard_size": len(st.discards),
-        "rejected": list(st.rejected), "to_act": st.actor if st.result is None else None,
-        "decision": _decision(st), "battle": _battle(st), "last_battle": st.last_battle,
-        "palace": list(st.dealt_palaces[seat]) if seat is not None else None,
-        "revealed_palaces": {str(s): list(st.dealt_palaces[s]) for s in sorted(revealed)
-                             if s != seat},
-        "outcome": None if st.result is None else st.result.to_json(),
+        revealed |= h.revealed_palaces[seat]
+    return {
+        "game": "palace_poker", "phase": h.phase.value, "seat": seat, "dealer": h.dealer,
+        "order": list(h.order), "pot": h.pot, "seats": [_seat(h, s) for s in range(h.num_seats)],
+        "stock_size": len(h.stock), "discard_size": len(h.discards),
+        "rejected": list(h.rejected), "to_act": h.to_act if h.outcome is None else None,
+        "decision": _decision(h), "battle": _battle(h, h.battle),
+        "last_battle": None if h.last_battle is None else h.last_battle.to_json(),
+        "palace": list(h.palaces[seat]) if seat is not None else None,
+        "revealed_palaces": {str(s): list(h.palaces[s]) for s in sorted(revealed) if s != seat},
+        "outcome": None if h.outcome is None else h.outcome.to_json(),
     }
-    return out
 
 
-def known_to(st: PalaceState, seat: int | None) -> set[str]:
+def known_to(h: Hand, seat: int | None) -> set[str]:
     """Every card ``seat`` may see now."""
-    known = set(st.rejected)
-    for s in range(st.num_seats):
-        known.update(st.soldiers[s])
-        if st.in_hand[s] and st.banners[s] is not None:
-            known.add(st.banners[s] or "")
-    revealed = set(st.public_palaces) | (st.seen[seat] if seat is not None else set())
+    known = set(h.rejected)
+    for s in range(h.num_seats):
+        known.update(h.soldiers[s])
+        banner = h.banners[s]
+        if h.in_hand[s] and banner is not None:
+            known.add(banner)
+    revealed = set(h.public_palaces)
     if seat is not None:
+        revealed |= h.revealed_palaces[seat]
         revealed.add(seat)
     for s in revealed:
-        known.update(st.dealt_palaces[s])
+        known.update(h.palaces[s])
     return known
 
 
-def hidden_from(st: PalaceState, seat: int | None) -> set[str]:
+def hidden_from(h: Hand, seat: int | None) -> set[str]:
     """Cards ``seat`` may not see: other palaces not revealed to it, the stock, the face-down
     discard pile (folded palaces and banners, discarded soldiers)."""
-    return set(ALL_CARDS) - known_to(st, seat)
+    return set(ALL_CARDS) - known_to(h, seat)
 
 
-def snapshot(st: PalaceState) -> dict[str, Any]:
-    """The full unredacted state as JSON."""
+def snapshot(h: Hand) -> dict[str, Any]:
+    """The full unredacted state as JSON, keyed by the :class:`~.model.Hand` field names."""
     return {
-        "phase": st.phase, "dealer": st.dealer, "order": list(st.order), "start": list(st.start),
-        "chips": list(st.chips), "contrib": list(st.contrib), "in_hand": list(st.in_hand),
-        "banners": list(st.banners), "rejected": list(st.rejected),
-        "palaces": [list(p) for p in st.palaces],
-        "dealt_palaces": [list(p) for p in st.dealt_palaces],
-        "soldiers": [list(s) for s in st.soldiers], "stock": list(st.stock),
-        "discards": list(st.discards), "actor": st.actor, "turn": st.turn,
-        "battle": _battle(st), "last_battle": st.last_battle, "quiet": list(st.quiet),
-        "seen": [sorted(s) for s in st.seen], "public_palaces": sorted(st.public_palaces),
-        "outcome": None if st.result is None else st.result.to_json(),
+        "phase": h.phase.value, "dealer": h.dealer, "order": list(h.order),
+        "starting_chips": list(h.starting_chips), "chips": list(h.chips),
+        "committed": list(h.committed), "in_hand": list(h.in_hand),
+        "banners": list(h.banners), "rejected": list(h.rejected),
+        "palaces": [list(p) for p in h.palaces],
+        "soldiers": [list(s) for s in h.soldiers], "stock": list(h.stock),
+        "discards": list(h.discards), "to_act": h.to_act, "turn_seat": h.turn_seat,
+        "battle": _battle(h, h.battle),
+        "last_battle": None if h.last_battle is None else h.last_battle.to_json(),
+        "quiet": list(h.quiet), "revealed_palaces": [sorted(s) for s in h.revealed_palaces],
+        "public_palaces": sorted(h.public_palaces),
+        "outcome": None if h.outcome is None else h.outcome.to_json(),
     }
 
 
-def check_invariants(st: PalaceState) -> list[str]:
+def check_invariants(h: Hand) -> list[str]:
     """Chips conserved; every card in exactly one place after the palace deal; at most five
-    soldiers outside a pending discard; the actor is in the hand."""
+    soldiers outside a pending discard; the seat to act is in the hand."""
     out = []
-    if sum(st.chips) + st.pot != sum(st.start):
-        out.append(f"chips not conserved: {st.chips} + pot {st.pot} != {sum(st.start)}")
-    if any(c < 0 for c in st.chips):
-        out.append(f"negative stack {st.chips}")
-    if st.phase not in ("banner_deal", "palace_deal") and st.result is None:
-        places = Counter(st.stock + st.discards)
-        for s in range(st.num_seats):
-            places.update(st.palaces[s] + st.soldiers[s])
-            if st.in_hand[s] and st.banners[s]:
-                places[st.banners[s] or ""] += 1
-        if set(places) != ALL_CARDS or any(n != 1 for n in places.values()):
-            wrong = sorted(c for c, n in places.items() if n != 1)
-            out.append(f"cards not each in one place: {wrong} (or some missing)")
-        for s in range(st.num_seats):
-            over = len(st.soldiers[s]) > MAX_SOLDIERS
-            if over and not (st.phase == "discard" and st.actor == s):
-                out.append(f"seat {s} holds {len(st.soldiers[s])} soldiers outside a discard")
-    if st.actor is not None and st.result is None and not st.in_hand[st.actor]:
-        out.append(f"actor {st.actor} is not in the hand")
+    if sum(h.chips) + h.pot != sum(h.starting_chips):
+        out.append(f"chips not conserved: {h.chips} + pot {h.pot} != {sum(h.starting_chips)}")
+    if any(c < 0 for c in h.chips):
+        out.append(f"negative stack {h.chips}")
+    if h.phase not in (Phase.BANNER_DEAL, Phase.PALACE_DEAL) and h.outcome is None:
+        out += _card_places(h)
+    if h.to_act is not None and h.outcome is None and not h.in_hand[h.to_act]:
+        out.append(f"seat to act {h.to_act} is not in the hand")
+    return out
+
+
+def _card_places(h: Hand) -> list[str]:
+    """Every card in exactly one place (stock, discards, a palace, soldiers or banner of a seat
+    in the hand); at most five soldiers except for the seat discarding."""
+    out = []
+    places = Counter(h.stock + h.discards)
+    for s in range(h.num_seats):
+        places.update(h.soldiers[s])
+        banner = h.banners[s]
+        if h.in_hand[s]:
+            places.update(h.palaces[s])
+            if banner:
+                places[banner] += 1
+    if set(places) != ALL_CARDS or any(n != 1 for n in places.values()):
+        wrong = sorted(c for c, n in places.items() if n != 1)
+        out.append(f"cards not each in one place: {wrong} (or some missing)")
+    for s in range(h.num_seats):
+        over = len(h.soldiers[s]) > MAX_SOLDIERS
+        if over and not (h.phase == Phase.DISCARD and h.to_act == s):
+            out.append(f"seat {s} holds {len(h.soldiers[s])} soldiers outside a discard")
     return out
