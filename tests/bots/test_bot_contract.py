@@ -76,7 +76,8 @@ def test_rule_policy_exists_for_every_game(game: str) -> None:
 
 @pytest.mark.parametrize("game", game_names())
 def test_match_is_deterministic_for_a_seed(game: str) -> None:
-    seats = max(get_game(game).min_seats, 3) if game != "bazaar_blot" else 4
+    rules = get_game(game)
+    seats = 4 if game == "bazaar_blot" else min(max(rules.min_seats, 3), rules.max_seats)
     config = PLAN.get(game, ((2,), 1, {}))[2]
     lineup = [get_policy(game, "rule" if i % 2 == 0 else "random") for i in range(seats)]
     first = play_match(game, lineup, seed=11, config=config)

@@ -1,4 +1,4 @@
-"""Adversarial review of the shared engine contract for Bazaar Blot and Soldier's Bluff:
+"""Adversarial review of the shared engine contract, over every registered game:
 nothing a caller receives (views, events, legal entries, timeout actions, outcome JSON) is
 shared with the state; ``hidden_from`` is never trivially empty mid-game (so the leak checks
 are not vacuous); same history -> same state; ``clone`` and ``after`` are independent."""
@@ -17,6 +17,7 @@ from cardhall.engine import (
     History,
     NotYourTurnError,
     SeededShuffler,
+    game_names,
     get_game,
     replay,
     sample,
@@ -24,7 +25,7 @@ from cardhall.engine import (
 from cardhall.engine.inspect import fingerprint, strings_in
 from cardhall.selfplay import play_one
 
-GAMES = [("bazaar_blot", 4), ("soldiers_bluff", 3)]
+GAMES = [(g, min(max(get_game(g).min_seats, 3), get_game(g).max_seats)) for g in game_names()]
 
 
 def _scribble(obj: Any) -> None:
@@ -79,19 +80,29 @@ def test_design_7_hidden_from_is_not_trivial_mid_game(game: str, seats: int) -> 
     rec, violations, _ = play_one(game, seats, seed=3, check=False)
     assert violations == []
     doc = rec.history
-    # right after the deal every seat misses every other hand (Blot: 24 of 32 cards; Bluff:
-    # the 34 cards outside its own hand, other hands and the stock included)
-    state = replay(doc, 1)
-    for seat in range(seats):
-        own = set(state.view(seat)["hand"])
+    # once the opening chance actions are done, every seat and the spectator miss cards, none
+    # of them in their own view
+    upto = 0
+    while upto < len(doc.actions) and doc.actions[upto].seat is None:
+        upto += 1
+    state = replay(doc, upto)
+    for seat in [None, *range(seats)]:
         hidden = state.hidden_from(seat)
-        assert len(own) in (6, 8) and not own & hidden
-        assert len(hidden) == (24 if game == "bazaar_blot" else 40 - 6)
-        assert len(state.hidden_from(None)) == (32 if game == "bazaar_blot" else 40)
-        # and the other seats' dealt cards really are in that set
-        other = {c for s in range(seats) if s != seat for c in state.view(s)["hand"]}
-        assert other <= hidden
-        assert not other & set(strings_in(state.view(seat)))
+        assert hidden, f"hidden_from({seat}) empty after the deal"
+        assert not hidden & set(strings_in(state.view(seat)))
+    if game in ("bazaar_blot", "soldiers_bluff"):
+        # right after the deal every seat misses every other hand (Blot: 24 of 32 cards;
+        # Bluff: the 34 cards outside its own hand, other hands and the stock included)
+        state = replay(doc, 1)
+        for seat in range(seats):
+            own = set(state.view(seat)["hand"])
+            hidden = state.hidden_from(seat)
+            assert len(own) in (6, 8) and not own & hidden
+            assert len(hidden) == (24 if game == "bazaar_blot" else 40 - 6)
+            assert len(state.hidden_from(None)) == (32 if game == "bazaar_blot" else 40)
+            other = {c for s in range(seats) if s != seat for c in state.view(s)["hand"]}
+            assert other <= hidden
+            assert not other & set(strings_in(state.view(seat)))
     # half-way through, still non-empty for every seat and the spectator
     mid = replay(doc, len(doc.actions) // 2)
     if not mid.is_over:
@@ -145,7 +156,25 @@ def test_design_2_a_bad_seat_index_sees_nothing_and_may_do_nothing(
         assert fingerprint(state) == before
 
 
+def _generic_probes(state: GameState, seat: int) -> list[dict[str, Any]]:
+    """For any game: every legal action type with each card hidden from ``seat`` as ``card``
+    and as ``cards`` (the usual field names), so error messages are probed with hidden cards."""
+    kinds = {str(e["type"]) for e in state.legal_actions(seat)}
+    hidden = sorted(state.hidden_from(seat))
+    return [a for t in sorted(kinds) for c in hidden
+            for a in ({"type": t, "card": c}, {"type": t, "cards": [c]})]
+
+
 def _probes(game: str, state: GameState, seat: int) -> list[dict[str, Any]]:
+    return _game_probes(game) + _generic_probes(state, seat)
+
+
+def _game_probes(game: str) -> list[dict[str, Any]]:
+    if game == "palace_poker":
+        from cardhall.games.palace_poker.cards import CANONICAL
+        return [*({"type": "discard", "cards": [c]} for c in CANONICAL),
+                {"type": "battle", "target": 0, "extra": 10**6}, {"type": "raise", "by": 10**6},
+                {"type": "call"}, {"type": "buy"}]
     if game == "bazaar_blot":
         from cardhall.games.bazaar_blot.cards import CODES as deck
         out: list[dict[str, Any]] = [{"type": "play", "card": c} for c in deck]
@@ -153,6 +182,8 @@ def _probes(game: str, state: GameState, seat: int) -> list[dict[str, Any]]:
         out += [{"type": "bid", "level": 20, "trump": "h"}, {"type": "contra"},
                 {"type": "recontra"}, {"type": "kapot", "trump": "s"}]
         return out
+    if game != "soldiers_bluff":
+        return []
     from cardhall.games.soldiers_bluff import CARD_IDS
 
     return [{"type": "exchange", "cards": [c]} for c in CARD_IDS] + [

@@ -1,4 +1,4 @@
-"""Bazaar Blot: the four-player Armenian trick-taking game (``shared/rules/bazaar-blot.md``).
+"""Bazaar Blot: the four-player Armenian trick-taking game (``docs/rules/bazaar-blot.md``).
 
 ``RULES`` is the registered :class:`~cardhall.engine.GameRules` (name ``"bazaar_blot"``, exactly
 4 seats in two fixed partnerships, no chip stacks). A state is one whole match to the target

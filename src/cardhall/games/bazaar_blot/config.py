@@ -14,7 +14,7 @@ from ...engine.config import require
 
 @dataclass(frozen=True, slots=True)
 class BlotConfig:
-    """Rules config of Bazaar Blot (``shared/rules/bazaar-blot.md`` section 2).
+    """Rules config of Bazaar Blot (``docs/rules/bazaar-blot.md`` section 2).
 
     Raises:
         InvalidConfigError: from ``__post_init__`` for an out-of-range or unimplemented value.

@@ -1,4 +1,4 @@
-"""Palace Poker (``../shared/rules/palace-poker.md``): banners, palaces, soldiers and heads-up
+"""Palace Poker (``docs/rules/palace-poker.md``): banners, palaces, soldiers and heads-up
 battles inside a multi-player hand. Exposes :data:`RULES`, the config class, the state class and
 its data (:class:`Hand`, :class:`Phase`)."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...engine.actions import copy_json
 from ...engine.events import Event, public
 from ...engine.game import Outcome, OutcomeReason
 from .battle import compare
@@ -73,4 +74,5 @@ def award(h: Hand, won: HandWon) -> tuple[Outcome, list[Event]]:
         detail["shown"] = {str(s): h.own_cards(s) for s in sorted(h.public_palaces)
                            if h.in_hand[s]}
     outcome = Outcome(won.reason, returns, detail)
-    return outcome, [public("hand_end", reason=won.reason.value, **detail)]
+    # the event gets its own copy: a caller mutating it must not reach the outcome
+    return outcome, [public("hand_end", reason=won.reason.value, **copy_json(detail))]

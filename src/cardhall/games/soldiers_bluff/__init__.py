@@ -1,4 +1,4 @@
-"""Soldier's Bluff (``../shared/rules/soldiers-bluff.md``): the rules engine.
+"""Soldier's Bluff (``docs/rules/soldiers-bluff.md``): the rules engine.
 
 Re-exports :data:`RULES` (registered as ``soldiers_bluff``), the config, the state and its
 phases, and the card table. The module map is in ``docs/games/soldiers_bluff.md``.
