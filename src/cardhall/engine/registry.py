@@ -2,7 +2,8 @@
 
 The one list of games is :data:`GAME_MODULES`. Each game package ``cardhall.games.<name>``
 exposes ``RULES``, its :class:`GameRules` instance. Adding a game = adding its package and one
-line here; the table layer, server, storage and browser learn everything else from ``RULES``.
+line here (``docs/design.md`` section 12 lists the rest); the table layer, server, storage and
+SDK learn everything else from ``RULES``.
 """
 
 from __future__ import annotations
