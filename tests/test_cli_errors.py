@@ -15,6 +15,8 @@ from cardhall.cli import main
         (["selfplay", "--game", "bazaar_blot", "--seats", "3", "--json"], "engine.invalid_config"),
         (["selfplay", "--game", "palace_poker", "--seats", "12", "--json"], "engine.invalid_config"),
         (["db", "upgrade", "--url", "nonsense://x"], "cli.db_error"),
+        (["selfplay", "--game", "blot"], "engine.unknown_game"),
+        (["arena", "--game", "blot", "--bots", "rule,rule"], "engine.unknown_game"),
     ],
 )
 def test_errors_are_one_json_object(argv: list[str], code: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -28,7 +30,6 @@ def test_errors_are_one_json_object(argv: list[str], code: str, capsys: pytest.C
 @pytest.mark.parametrize(
     "argv",
     [
-        ["selfplay", "--game", "blot"],
         ["selfplay", "--game", "bazaar_blot", "--games", "-1"],
         ["selfplay", "--game", "bazaar_blot", "--probe", "2"],
     ],

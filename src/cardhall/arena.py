@@ -36,6 +36,7 @@ import httpx
 
 from .bots.evaluate import interval, result_rows
 from .client import Client, load_bot
+from .engine import get_game
 
 GAME_TIMEOUT_SECONDS = 600.0
 
@@ -184,11 +185,13 @@ async def run(spec: ArenaSpec) -> dict[str, Any]:
     "ci", "bots": {name: stats}, "game_ids", "games_played": [...]}``.
 
     Raises:
+        UnknownGameError: no such game.
         ValueError: fewer than one game, or a bot spec that cannot be loaded.
         RuntimeError: a table could not be created; TimeoutError: a game did not end.
     """
     if spec.games < 1:
         raise ValueError(f"games must be >= 1, got {spec.games}")
+    get_game(spec.game)  # UnknownGameError before any bot is loaded
     for name in spec.bots:  # fail before starting anything (one-line ValueError)
         load_bot(name, spec.game)
     started = time.perf_counter()

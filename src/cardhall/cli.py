@@ -103,6 +103,8 @@ def _arena(args: argparse.Namespace) -> int:
                      stack=args.stack, store=args.store)
     try:
         result = asyncio.run(run(spec))
+    except EngineError as exc:  # an unknown game (an EngineError is also a ValueError)
+        return _error(exc.code, exc.message, 2)
     except ValueError as exc:  # a bot that cannot be loaded, a bad game count
         return _error("cli.bad_bot" if "bot " in str(exc) else "cli.bad_argument", str(exc), 2)
     print(json.dumps(result) if args.json else format_table(result))
@@ -155,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=_replay)
 
     s = sub.add_parser("selfplay", help="random self-play with invariant checks")
-    s.add_argument("--game", required=True, choices=_game_choices())
+    s.add_argument("--game", required=True, help=f"one of {', '.join(_game_choices())}")
     s.add_argument("--games", type=_positive_int, default=100, help="games to play (default 100)")
     s.add_argument("--seed", type=int, default=1, help="default 1")
     s.add_argument("--seats", type=int, default=None, help="default: the game's minimum")
