@@ -109,10 +109,12 @@ class GameState(ABC):
         """Every legal move of ``seat`` now, as entries (see :mod:`cardhall.engine.actions`).
 
         Final: the engine answers ``[]`` for anything that is not a seat index of this table
-        (``-1``, ``num_seats``, ``True``, ``1.0``) and for a seat not in :meth:`to_act`, and
-        only then asks the game's :meth:`_legal_actions` hook.
+        (``-1``, ``num_seats``, ``True``, ``1.0``) and only then asks the game's
+        :meth:`_legal_actions` hook, which answers ``[]`` for a seat not in :meth:`to_act`
+        (the shared invariant checks of :mod:`cardhall.engine.inspect` hold every game to it;
+        the engine does not recompute ``to_act`` here, the hottest call of a game).
         """
-        if not self.is_seat(seat) or seat not in self.to_act():
+        if type(seat) is not int or not 0 <= seat < self.num_seats:
             return []
         return self._legal_actions(seat)
 
@@ -143,7 +145,8 @@ class GameState(ABC):
     # ----- the game's hooks behind the final guards -------------------------------------------
     @abstractmethod
     def _legal_actions(self, seat: int) -> list[Action]:
-        """Legal entries of ``seat``, which the base has checked is a seat in :meth:`to_act`."""
+        """Legal entries of ``seat`` (a seat index the base has checked); ``[]`` unless the
+        seat is in :meth:`to_act`."""
 
     @abstractmethod
     def _timeout_action(self, seat: int) -> Action | None:

@@ -81,9 +81,11 @@ class SoldiersBluffState(HandModel, GameState):
         return self.phase is Phase.DEAL
 
     def _legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.turn_seat():  # one seat at a time (rules 6-7); none outside them
+            return []
         if self.phase is Phase.EXCHANGE:
             return dealing.exchange_entries(self, seat)
-        return betting.entries(self, seat)  # to_act() is empty in the other phases
+        return betting.entries(self, seat)
 
     def _timeout_action(self, seat: int) -> Action | None:
         """Rule 12 / SB-25: exchange nothing; in betting ``pass``/``check`` if legal, else
