@@ -62,7 +62,7 @@ class ToyState(GameState):
         return False
 
     def _legal_actions(self, seat: int) -> list[Action]:
-        return [{"type": "step"}]
+        return [{"type": "step"}] if seat in self.to_act() else []
 
     def _timeout_action(self, seat: int) -> Action | None:
         return {"type": "step"}

@@ -2,7 +2,7 @@
 
 :func:`parse_action` checks only the shape (fields, types, card codes); whether the action is
 legal now (whose decision, which cards, which target, enough chips) is :mod:`.legal`'s job.
-Card lists become tuples. Each class's ``TYPE`` is its wire ``type``.
+Card lists become tuples. Each class's ``type`` (a class attribute) is its wire ``type``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class DealBanners:
     """Chance, rule 5: ``{"type": "deal_banners", "banners": [card or null per seat],
     "rejected": [cards in the order they were turned]}``."""
 
-    TYPE: ClassVar[str] = "deal_banners"
+    type: ClassVar[str] = "deal_banners"
     banners: tuple[str | None, ...]
     rejected: tuple[str, ...]
 
@@ -30,7 +30,7 @@ class DealPalaces:
     """Chance, rule 6: ``{"type": "deal_palaces", "palaces": [[3 cards] or null per seat],
     "stock": [cards, top first]}``."""
 
-    TYPE: ClassVar[str] = "deal_palaces"
+    type: ClassVar[str] = "deal_palaces"
     palaces: tuple[tuple[str, ...] | None, ...]
     stock: tuple[str, ...]
 
@@ -39,7 +39,7 @@ class DealPalaces:
 class Reshuffle:
     """Chance, rule 7 / PP-31: ``{"type": "reshuffle", "stock": [cards, top first]}``."""
 
-    TYPE: ClassVar[str] = "reshuffle"
+    type: ClassVar[str] = "reshuffle"
     stock: tuple[str, ...]
 
 
@@ -47,7 +47,7 @@ class Reshuffle:
 class Buy:
     """Rule 7: ``{"type": "buy"}`` - pay ``small_bet`` and draw a soldier."""
 
-    TYPE: ClassVar[str] = "buy"
+    type: ClassVar[str] = "buy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class Discard:
     """Rules 7, 9: ``{"type": "discard", "cards": [own soldiers]}`` (a discard turn, or the
     discard after a Buy or a capture)."""
 
-    TYPE: ClassVar[str] = "discard"
+    type: ClassVar[str] = "discard"
     cards: tuple[str, ...]
 
 
@@ -64,7 +64,7 @@ class Battle:
     """Rules 7, 8: ``{"type": "battle", "target": seat}``; under ``no_limit`` also
     ``"extra": E`` (whole chips, PP-11). ``extra`` is 0 under ``limit``."""
 
-    TYPE: ClassVar[str] = "battle"
+    type: ClassVar[str] = "battle"
     target: int
     extra: int = 0
 
@@ -73,21 +73,21 @@ class Battle:
 class Stay:
     """Rule 7: ``{"type": "stay"}``."""
 
-    TYPE: ClassVar[str] = "stay"
+    type: ClassVar[str] = "stay"
 
 
 @dataclass(frozen=True, slots=True)
 class Fold:
     """Rules 7, 8: ``{"type": "fold"}`` - on the own turn, or facing a bet or raise."""
 
-    TYPE: ClassVar[str] = "fold"
+    type: ClassVar[str] = "fold"
 
 
 @dataclass(frozen=True, slots=True)
 class Call:
     """Rule 8: ``{"type": "call"}`` - pay what is owed (all-in if short, rule 13)."""
 
-    TYPE: ClassVar[str] = "call"
+    type: ClassVar[str] = "call"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ class Raise:
     """Rule 8: ``{"type": "raise"}``; under ``no_limit`` ``"by": R`` (whole chips, PP-12).
     ``by`` is ``None`` under ``limit`` (the raise is ``big_bet``)."""
 
-    TYPE: ClassVar[str] = "raise"
+    type: ClassVar[str] = "raise"
     by: int | None = None
 
 

@@ -30,15 +30,15 @@ from .deal import check_banners, check_palaces, check_reshuffle
 from .model import MAX_SOLDIERS, Hand, Phase
 
 ALLOWED: dict[Phase, frozenset[str]] = {
-    Phase.TURN: frozenset({Buy.TYPE, Discard.TYPE, Battle.TYPE, Stay.TYPE, Fold.TYPE}),
-    Phase.DISCARD: frozenset({Discard.TYPE}),
-    Phase.BATTLE: frozenset({Fold.TYPE, Call.TYPE, Raise.TYPE}),
+    Phase.TURN: frozenset({Buy.type, Discard.type, Battle.type, Stay.type, Fold.type}),
+    Phase.DISCARD: frozenset({Discard.type}),
+    Phase.BATTLE: frozenset({Fold.type, Call.type, Raise.type}),
 }
 """The decision types each decision phase offers (rules 7, 8, 9)."""
 
 CHANCE_DUE: dict[Phase, str] = {
-    Phase.BANNER_DEAL: DealBanners.TYPE, Phase.PALACE_DEAL: DealPalaces.TYPE,
-    Phase.RESHUFFLE: Reshuffle.TYPE,
+    Phase.BANNER_DEAL: DealBanners.type, Phase.PALACE_DEAL: DealPalaces.type,
+    Phase.RESHUFFLE: Reshuffle.type,
 }
 """The chance action type each chance phase waits for."""
 
@@ -206,8 +206,8 @@ def check(h: Hand, seat: int | None, action: PalaceAction) -> None:
         _check_chance(h, action)
         return
     allowed = ALLOWED.get(h.phase, frozenset())
-    if action.TYPE not in allowed:
-        raise IllegalActionError(f"{action.TYPE!r} is not a legal decision now (phase "
+    if action.type not in allowed:
+        raise IllegalActionError(f"{action.type!r} is not a legal decision now (phase "
                                  f"{h.phase.value!r}; allowed: {sorted(allowed)})")
     problem: str | None = None
     match action:
@@ -226,8 +226,8 @@ def check(h: Hand, seat: int | None, action: PalaceAction) -> None:
 
 def _check_chance(h: Hand, action: PalaceAction) -> None:
     due = CHANCE_DUE.get(h.phase)
-    if due != action.TYPE:
-        raise IllegalActionError(f"chance action {action.TYPE!r} is not due; due: {due!r}")
+    if due != action.type:
+        raise IllegalActionError(f"chance action {action.type!r} is not due; due: {due!r}")
     match action:
         case DealBanners():
             check_banners(h.order, action.banners, action.rejected)

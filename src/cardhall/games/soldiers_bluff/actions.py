@@ -1,8 +1,8 @@
 """Soldier's Bluff action JSON (spec section 4) -> one frozen dataclass per action type.
 
 Only the *shape* is checked here (types, fields, card ids); whether the action is allowed now
-is the business of the rule modules. Each class carries its JSON ``type`` as ``kind`` (the name
-of the event a betting action produces, too). Amounts are whole chips: ``to`` is the seat's
+is the business of the rule modules. Each class carries its JSON ``type`` as the class attribute
+``type`` (the name of the event a betting action produces, too), as in every game. Amounts are whole chips: ``to`` is the seat's
 total stake this hand after the action, ante not included.
 """
 
@@ -21,7 +21,7 @@ class Deal:
     """The chance action (rule 5): ``hands`` has one entry per seat (6 ids, or none for a seat
     not dealt in); ``stock`` lists the remaining ids, top first."""
 
-    kind: ClassVar[str] = "deal"
+    type: ClassVar[str] = "deal"
     hands: tuple[tuple[str, ...], ...]
     stock: tuple[str, ...]
 
@@ -30,7 +30,7 @@ class Deal:
 class Exchange:
     """Rule 6: discard ``cards`` (0..``exchange_max`` ids from the own hand), draw as many."""
 
-    kind: ClassVar[str] = "exchange"
+    type: ClassVar[str] = "exchange"
     cards: tuple[str, ...]
 
 
@@ -38,14 +38,14 @@ class Exchange:
 class Pass:
     """Round 1 (SB-8): stay in without betting (a fold with ``pass_is_fold``)."""
 
-    kind: ClassVar[str] = "pass"
+    type: ClassVar[str] = "pass"
 
 
 @dataclass(frozen=True, slots=True)
 class Bet:
     """Round 1 (SB-9): raise the own stake to ``to`` chips."""
 
-    kind: ClassVar[str] = "bet"
+    type: ClassVar[str] = "bet"
     to: int
 
 
@@ -53,21 +53,21 @@ class Bet:
 class Check:
     """Round >= 2, stake equal to ``H``: stay in without adding chips."""
 
-    kind: ClassVar[str] = "check"
+    type: ClassVar[str] = "check"
 
 
 @dataclass(frozen=True, slots=True)
 class Call:
     """Round >= 2, stake below ``H``: raise the own stake to ``H``."""
 
-    kind: ClassVar[str] = "call"
+    type: ClassVar[str] = "call"
 
 
 @dataclass(frozen=True, slots=True)
 class Raise:
     """Round >= 2: raise the own stake to ``to`` chips (at least ``H + min_raise``)."""
 
-    kind: ClassVar[str] = "raise"
+    type: ClassVar[str] = "raise"
     to: int
 
 
@@ -75,7 +75,7 @@ class Raise:
 class Fold:
     """Leave the hand; the stake stays in the pot (rule 7)."""
 
-    kind: ClassVar[str] = "fold"
+    type: ClassVar[str] = "fold"
 
 
 BettingAction = Pass | Bet | Check | Call | Raise | Fold

@@ -122,18 +122,18 @@ def check(m: HandModel, seat: int, action: BettingAction) -> None:
     """Raise :class:`IllegalActionError` unless ``action`` is open to ``seat`` now (names the
     value: the wrong type for the round, or a ``to`` below the minimum / above the cap)."""
     open_kinds, amounts = _options(m, seat)
-    if action.kind not in open_kinds:
+    if action.type not in open_kinds:
         raise IllegalActionError(
-            f"{action.kind!r} is not allowed for seat {seat} in betting round {m.round} "
+            f"{action.type!r} is not allowed for seat {seat} in betting round {m.round} "
             f"(stake {m.seats[seat].stake}, highest {m.highest()}, cap {m.cap}); "
             f"allowed: {open_kinds}"
         )
     if isinstance(action, (Bet, Raise)):
         low, high = amounts or (0, 0)
         if action.to < low:
-            raise IllegalActionError(f"{action.kind} to {action.to} is below the minimum {low}")
+            raise IllegalActionError(f"{action.type} to {action.to} is below the minimum {low}")
         if action.to > high:
-            raise IllegalActionError(f"{action.kind} to {action.to} is above the stake cap {high}")
+            raise IllegalActionError(f"{action.type} to {action.to} is above the stake cap {high}")
 
 
 def _put(m: HandModel, p: Seat, to: int) -> None:
@@ -159,7 +159,7 @@ def do(
             p.folded = True
         case Pass() if m.config.pass_is_fold:
             p.folded = True
-    events = [public(action.kind, seat=seat, stake=p.stake, pot=m.pot, folded=p.folded)]
+    events = [public(action.type, seat=seat, stake=p.stake, pot=m.pot, folded=p.folded)]
     live = m.live()
     if len(live) == 1:
         return events, PotUncontested(live[0])

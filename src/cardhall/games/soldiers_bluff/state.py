@@ -126,7 +126,7 @@ class SoldiersBluffState(HandModel, GameState):
         is_deal = isinstance(parsed, Deal)
         if is_deal != (seat is None):
             who = "a chance action (seat=None)" if is_deal else "a seat's action"
-            raise NotYourTurnError(f"{parsed.kind!r} must be {who}; got seat {seat!r}")
+            raise NotYourTurnError(f"{parsed.type!r} must be {who}; got seat {seat!r}")
         return parsed
 
     def _check(self, seat: int | None, parsed: SoldiersBluffAction) -> None:
@@ -141,7 +141,7 @@ class SoldiersBluffState(HandModel, GameState):
             ):
                 betting.check(self, seat, parsed)
             case _:
-                raise IllegalActionError(f"{parsed.kind!r} is not allowed in the {phase} phase")
+                raise IllegalActionError(f"{parsed.type!r} is not allowed in the {phase} phase")
 
     def _do(self, seat: int | None, parsed: SoldiersBluffAction) -> list[Event]:
         step: Transition | None
