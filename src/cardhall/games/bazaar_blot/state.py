@@ -97,7 +97,8 @@ class BlotState(GameState):
         return views.view(self.match, seat, self.timer_seat(), self.to_act())
 
     def hidden_from(self, seat: int | None) -> set[str]:
-        """Cards in other seats' hands, except declared cards once shown at trick 2."""
+        """Cards ``seat`` cannot see now (:func:`.views.hidden_from`): all 32 while a deal is
+        due; else other seats' hands, less declarations shown at trick 2."""
         return views.hidden_from(self.match, seat)
 
     def snapshot(self) -> dict[str, Any]:

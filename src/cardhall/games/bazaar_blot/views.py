@@ -109,10 +109,20 @@ def deal_record(m: Match, result: DealResult) -> dict[str, Any]:
 
 
 def hidden_from(m: Match, seat: int | None) -> set[str]:
-    """Cards in other seats' hands, except declared cards once shown at trick 2."""
+    """Every card ``seat`` cannot see now: while a deal is due (before the first deal and
+    between deals, a redeal included) all 32 but the last trick and the declarations the view
+    still shows; during a deal the cards in other seats' hands, except declared cards once
+    shown at trick 2 (played cards are public).
+
+    The self-play leak check flags a card an event shows only when it was hidden from the
+    viewer both before and after the step, so the deal step is judged against (nearly) all 32."""
     deal = m.deal
     shown = ({c for _, cards in deal.declarations for c in cards}
              if deal.declarations_shown else set())
+    if m.phase is Phase.DEAL:
+        last = deal.last_trick
+        seen = shown | (set(last.cards) if last is not None else set())
+        return {CODES[c] for c in range(len(CODES)) if c not in seen}
     return {CODES[c] for s in range(4) if s != seat for c in deal.hands[s] if c not in shown}
 
 
