@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -16,37 +17,37 @@ class Settings(BaseSettings):
     database_url: str = "sqlite+aiosqlite:///./cardhall.db"
     """SQLAlchemy async URL; a SQLite file under the working directory by default."""
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: Annotated[int, Field(ge=0, le=65_535)] = 8000
     admin_token: str | None = None
     """Bearer token for ``/api/admin``; admin routes are disabled while unset."""
-    turn_timeout_seconds: float = 10.0
+    turn_timeout_seconds: Annotated[float, Field(gt=0)] = 10.0
     """Default decision deadline of a table (a table setting, within the bounds below)."""
-    min_turn_timeout_seconds: float = 0.2
-    max_turn_timeout_seconds: float = 600.0
-    bot_delay_seconds: float = 0.5
+    min_turn_timeout_seconds: Annotated[float, Field(gt=0)] = 0.2
+    max_turn_timeout_seconds: Annotated[float, Field(gt=0)] = 600.0
+    bot_delay_seconds: Annotated[float, Field(ge=0)] = 0.5
     """A built-in bot's thinking time before each move."""
-    next_hand_pause_seconds: float = 3.0
+    next_hand_pause_seconds: Annotated[float, Field(ge=0)] = 3.0
     """Pause between two poker hands at a table."""
-    idle_table_ttl_seconds: float = 300.0
+    idle_table_ttl_seconds: Annotated[float, Field(gt=0)] = 300.0
     """A finished table, or a waiting one with no person connected, closes after this long."""
-    default_starting_stack: int = 200
+    default_starting_stack: Annotated[int, Field(ge=1)] = 200
     """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""
-    max_starting_stack: int = 10_000_000
+    max_starting_stack: Annotated[int, Field(ge=1)] = 10_000_000
     """Largest ``starting_stack`` a table may set (keeps every chip count and seat result well
     inside the 32-bit integer columns of stored results)."""
-    max_tables: int = 10_000
-    max_frame_bytes: int = 16_384
+    max_tables: Annotated[int, Field(ge=1)] = 10_000
+    max_frame_bytes: Annotated[int, Field(ge=64)] = 16_384
     """Largest accepted WebSocket text frame; a larger one gets ``protocol.frame_too_large``."""
-    ws_max_size_bytes: int = 65_536
+    ws_max_size_bytes: Annotated[int, Field(ge=64)] = 65_536
     """Hard frame limit handed to uvicorn (``ws_max_size``): above it the socket closes (1009)."""
-    ws_rate_per_second: float = 20.0
+    ws_rate_per_second: Annotated[float, Field(gt=0)] = 20.0
     """Sustained client messages per second per connection (token bucket)."""
-    ws_rate_burst: int = 40
-    ws_outbound_queue: int = 256
+    ws_rate_burst: Annotated[int, Field(ge=1)] = 40
+    ws_outbound_queue: Annotated[int, Field(ge=1)] = 256
     """Messages that may wait for a slow client before it is disconnected (4008)."""
     ws_implementation: str = "websockets-sansio"
     """uvicorn's WebSocket implementation (design.md section 9)."""
-    max_body_bytes: int = 65_536
+    max_body_bytes: Annotated[int, Field(ge=64)] = 65_536
     log_format: Literal["console", "json"] = "console"
     """``json`` for one JSON object per log line (structlog), ``console`` for people."""
     log_level: str = "INFO"

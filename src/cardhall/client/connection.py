@@ -132,12 +132,15 @@ class Client:
 
     # ----- (re)connecting: websockets' own reconnect loop ----------------------------------
     def _reconnect_delays(self) -> Generator[float]:
-        """Seconds to wait before each reconnect attempt: ``backoff_seconds`` doubling up to
-        ``max_backoff_seconds``, each with ±50% jitter (read when a reconnect starts)."""
-        delay = self.backoff_seconds
+        """Seconds to wait before each reconnect attempt: ``backoff_seconds`` doubling with
+        each consecutive failure up to ``max_backoff_seconds``, each with ±50% jitter. Read
+        from the failure count, so it starts again from ``backoff_seconds`` after a success
+        (websockets keeps one generator per failure streak and we always resume it with
+        ``athrow``)."""
         while True:
+            doublings = min(30, max(0, self._failures - 1))
+            delay = min(self.max_backoff_seconds, self.backoff_seconds * 2 ** doublings)
             yield delay * (0.5 + self._rng.random())
-            delay = min(self.max_backoff_seconds, delay * 2)
 
     def _retry_or_raise(self, exc: Exception) -> Exception | None:
         """websockets' ``process_exception`` hook: ``None`` retries (after the next delay),
@@ -257,6 +260,9 @@ class Client:
         return None
 
     async def _request(self, msg: Any) -> Any:
+        if self._ws is None:
+            raise ClientError("client.disconnected", "the connection is down (reconnecting, or "
+                              "given up); nothing was sent")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiters[msg.rid] = fut
         try:
@@ -301,6 +307,9 @@ class Client:
         self._ws = None
         for session in self.tables.values():
             session.close(f"connection lost: {why}")
+        for fut in self._waiters.values():
+            if not fut.done():
+                fut.set_exception(ClientError("client.disconnected", f"connection lost: {why}"))
 
     async def _reconnect(self, dropped: ClientConnection) -> bool:
         """Hand the drop to the reconnect loop (it waits, reconnects, retries), then say

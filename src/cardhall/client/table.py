@@ -206,6 +206,10 @@ class TableSession:
             self._spawn(self._send(p.Resync(type="resync", table_id=self.table_id)))
         elif err.code == "table.replaced":
             self.close("replaced")
+        elif err.request is not None and err.request.type == "join":
+            # our resume after a reconnect was refused (the table closed or restarted, the seat
+            # was kicked): no game will end here for us
+            self.close(f"rejoin refused: {err.code}")
         if mine and err.code != "table.stale_version":
             log.warning("table %s refused our action: %s %s", self.table_id, err.code,
                         err.message)

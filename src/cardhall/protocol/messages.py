@@ -174,7 +174,7 @@ class Welcome(_Msg):
     name: str
     protocol: int = PROTOCOL_VERSION
     max_frame_bytes: int
-    rate_per_second: float
+    rate_per_second: Annotated[float, Field(gt=0, allow_inf_nan=False)]
     rid: str | None = None
 
 

@@ -1,0 +1,25 @@
+"""Settings refuse values the server cannot run with (a rate of 0 used to start a server whose
+every socket then failed in its token bucket)."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from cardhall.config import Settings
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("ws_rate_per_second", 0), ("ws_rate_burst", 0), ("max_tables", -1), ("max_tables", 0),
+    ("idle_table_ttl_seconds", -5), ("turn_timeout_seconds", 0), ("ws_outbound_queue", 0),
+    ("port", 70_000), ("default_starting_stack", 0),
+])
+def test_bad_settings_are_refused_naming_the_field(field: str, value: float) -> None:
+    with pytest.raises(ValidationError, match=field):
+        Settings(**{field: value})
+
+
+def test_bad_settings_from_the_environment_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDHALL_WS_RATE_PER_SECOND", "0")
+    with pytest.raises(ValidationError, match="ws_rate_per_second"):
+        Settings()
