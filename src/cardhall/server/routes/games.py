@@ -120,9 +120,14 @@ async def replay_step(
         raise ApiError("table.bad_seat", f"no seat {seat} (seats: {len(history.seats)})")
     steps = len(history.actions)
     step = min(step, steps)
-    state = replay(history, upto=max(0, step - 1))
-    entry = history.actions[step - 1] if step > 0 else None
-    events = [] if entry is None else filter_events(state.apply(entry.seat, entry.action), seat)
+    try:  # a stored game this build's rules no longer accept (a removed config field, ...)
+        state = replay(history, upto=max(0, step - 1))
+        entry = history.actions[step - 1] if step > 0 else None
+        applied = [] if entry is None else state.apply(entry.seat, entry.action)
+    except EngineError as exc:
+        raise ApiError("game.not_found", f"game {game_id!r} cannot be replayed by this "
+                       f"build: [{exc.code}] {exc.message}") from exc
+    events = filter_events(applied, seat)
     outcome = state.outcome
     return {"game": history.game, "step": step, "steps": steps, "seat": seat,
             "seats": [s.name for s in history.seats], "view": state.view(seat),
