@@ -2,9 +2,10 @@
 
 Mixed into :class:`~.actor.Table`; runs only inside the table's task.
 
-* **Start**: when every seat is taken (later poker hands: at least ``rules.min_players(config)`` seats with
-  chips), a fresh 32-byte ``secrets`` seed drives a :class:`~cardhall.engine.SeededShuffler`; the
-  seed's commitment is published in a ``game_started`` table event and every ``state``.
+* **Start**: when every seat is taken (later poker hands: at least ``rules.min_players(config)``
+  seats with ``rules.min_stack(config)`` chips), a fresh 32-byte ``secrets`` seed drives a
+  :class:`~cardhall.engine.SeededShuffler`; the seed's commitment is published in a
+  ``game_started`` table event and every ``state``.
 * **Chance** actions are applied as soon as they are due, drawn from that shuffler.
 * **Fan-out**: each recipient gets the events it may see (``Event.visible_to`` of its game
   seat; spectators and seats not in the hand see public events only) and its own view.
@@ -91,16 +92,12 @@ class GameFlow:
         return out + list(self.spectators.values())
 
     # ----- start ----------------------------------------------------------------------------
-    def min_chips(self) -> int:
-        """Chips a seat needs to be dealt in: the game's :meth:`GameRules.min_stack`."""
-        return self.rules.min_stack(self.config)
-
     def out_of_chips(self, seat: int) -> bool:
         """Whether table seat ``seat`` is taken by a holder with too few chips to be dealt in
         (poker games; it sits out until its holder leaves)."""
         s = self.seats[seat]
         return (self.rules.uses_stacks and s.taken and s.stack is not None
-                and s.stack < self.min_chips())
+                and s.stack < self.rules.min_stack(self.config))
 
     def _eligible(self) -> list[int]:
         return [s.index for s in self.seats
