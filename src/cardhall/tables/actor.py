@@ -23,6 +23,7 @@ from typing import Any
 from ..engine import EngineError, GameRules
 from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
+from ..protocol.frames import Frame
 from ..storage.interface import Store
 from .clock import Clock, Handle
 from .connections import Connection
@@ -226,7 +227,7 @@ class Table(GameFlow):
             self.spectators[conn.id] = conn
             conn.send(p.Joined(table_id=self.id, version=self.version, role="spectator",
                                seat=None, rid=m.rid))
-            conn.send(self.state_for(None))
+            conn.send(self.state_for(conn, None))
             return
         seat = self._resumable(conn, m)
         if own is not None and seat is None and m.seat_token is None:
@@ -285,7 +286,7 @@ class Table(GameFlow):
                            seat_token=seat.token, resumed=True, rid=m.rid))
         if self.status == "waiting" and await self.start_game_if_ready():
             return  # a poker table paused while nobody was connected deals again
-        conn.send(self.state_for(seat.index))
+        conn.send(self.state_for(conn, seat.index))
         self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
@@ -327,8 +328,8 @@ class Table(GameFlow):
                             f"action_id {m.action_id!r} was already accepted for another action "
                             f"(version {request[0]}); use a fresh id", m)
                 return
-            conn.send(answer.model_copy(update={"duplicate": True, "rid": m.rid}))
-            conn.send(self.state_for(seat.index))
+            conn.send(Frame({**answer.data, "duplicate": True, "rid": m.rid}))
+            conn.send(self.state_for(conn, seat.index))
             return
         if self.recorder is None or self.status != "playing":
             self._error(conn, "table.no_game", f"no game is running (status {self.status})", m)
@@ -348,14 +349,15 @@ class Table(GameFlow):
             self._error(conn, exc.code, exc.message, m)
             return
         self.version += 1
-        answer = p.Accepted(table_id=self.id, version=self.version, action_id=m.action_id,
-                            rid=m.rid)
+        answer = Frame({"type": "accepted", "table_id": self.id, "version": self.version,
+                        "action_id": m.action_id, "duplicate": False, "rid": m.rid})
         seat.remember(m.action_id, (m.version, copy.deepcopy(m.action)), answer)
         conn.send(answer)
         await self.after_action(events, seat.index, timeout=False)
 
     async def _leave(self, conn: Connection, m: p.Leave) -> None:
         self.spectators.pop(conn.id, None)
+        self.fanout.forget(conn)
         seat = self.seat_of(conn)
         conn.send(p.Left(table_id=self.id, version=self.version, rid=m.rid))
         if seat is not None:
@@ -388,10 +390,11 @@ class Table(GameFlow):
         if seat is None and conn.id not in self.spectators:
             self._error(conn, "table.not_joined", "join the table first", m)
             return
-        conn.send(self.state_for(None if seat is None else seat.index))
+        conn.send(self.state_for(conn, None if seat is None else seat.index))
 
     def _disconnected(self, conn: Connection) -> None:
         self.spectators.pop(conn.id, None)
+        self.fanout.forget(conn)
         for s in self.seats:
             if s.conn is conn:
                 s.conn = None
@@ -485,3 +488,4 @@ class Table(GameFlow):
         for s in self.seats:
             s.conn = None
         self.spectators.clear()
+        self.fanout.clear()
