@@ -115,13 +115,15 @@ async def test_a_client_resuming_before_the_deadline_cancels_it(h: Harness) -> N
     assert [r.result for r in summary.seats] == [0, 0]
 
 
-async def test_poker_hand_abandoned_mid_hand_gives_every_seat_back_its_chips(h: Harness) -> None:
-    table = await h.manager.create("soldiers_bluff", num_seats=3, starting_stack=100,
+@pytest.mark.parametrize("game", ["soldiers_bluff", "palace_poker"])
+async def test_poker_hand_abandoned_mid_hand_gives_every_seat_back_its_chips(
+        h: Harness, game: str) -> None:
+    table = await h.manager.create(game, num_seats=3, starting_stack=100,
                                    turn_timeout_seconds=600.0)
     conns = await seated(h, table, 3)
     assert table.status == "playing" and table.hand == 1
-    ante = table.recorder.state.seats[0].ante  # type: ignore[union-attr]
-    assert ante > 0 and all(s.stack == 100 for s in table.seats)
+    in_pot = table.recorder.state.view(None)["pot"]  # type: ignore[union-attr]
+    assert in_pot > 0 and all(s.stack == 100 for s in table.seats)  # antes are in the pot
     await disconnect(h, table, conns)
     await run_until_stopped(h, table, 5.0, 200.0)
     assert table.stopped
