@@ -311,7 +311,8 @@ class Left(_Msg):
 
 class TableClosed(_Msg):
     """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``, ``idle``,
-    ``abandoned`` (everyone left after a game), ``error``)."""
+    ``abandoned`` (everyone left after a game, or no client was connected for
+    ``abandon_after_seconds``), ``error``)."""
 
     type: Literal["table_closed"] = "table_closed"
     table_id: str

@@ -8,7 +8,8 @@ game state, so it does not make an action stale);
 an ``action_id`` already accepted for the seat is answered again, never re-applied. One turn
 deadline per table is armed through the injected clock; when it expires it posts a versioned
 :class:`~.messages.DeadlineExpired` and the actor applies the game's timeout action, logged with
-``timeout=True``. Game flow (start, chance, end, saving) lives in :mod:`.flow`.
+``timeout=True``. Game flow (start, chance, end, saving) lives in :mod:`.flow`; ending a game
+nobody plays (no client connected for ``abandon_after_seconds``) in :mod:`.abandon`.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
 from ..protocol.frames import Frame
 from ..storage.interface import Store
+from .abandon import Abandonment, AbandonWatch
 from .clock import Clock, Handle
 from .connections import Connection
 from .errors import TableClosedError
 from .flow import GameFlow
 from .messages import (
+    AbandonExpired,
     ClientRequest,
     Close,
     Control,
@@ -60,6 +63,8 @@ class TableSpec:
         idle_ttl_seconds: an idle table (finished, or waiting with no person connected) closes
             after this long.
         abandoned_ttl_seconds: see the attribute.
+        abandon_after_seconds: a game or a table with no client connected for this long ends
+            as ``abandoned`` (:mod:`.abandon`).
     """
 
     game: str
@@ -74,9 +79,10 @@ class TableSpec:
     abandoned_ttl_seconds: float = 1.0
     """An abandoned table (a game was played, and every client has left its seat since)
     closes after this long instead of ``idle_ttl_seconds``."""
+    abandon_after_seconds: float = 60.0
 
 
-class Table(GameFlow):
+class Table(GameFlow, Abandonment):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
@@ -102,6 +108,7 @@ class Table(GameFlow):
         self.games_saved = 0
         self.had_client = False
         """Whether a client (person or SDK bot) ever held a seat here."""
+        self.abandon_watch = AbandonWatch(clock, self.post)
         GameFlow.__init__(self)
 
     # ----- outside interface ----------------------------------------------------------------
@@ -147,6 +154,7 @@ class Table(GameFlow):
                 try:
                     if await self._handle(msg):
                         return
+                    self.watch_abandon()
                 except Exception:  # a bug: log it and close the table (its state is suspect)
                     log.exception("table %s failed handling %s; closing it", self.id,
                                   type(msg).__name__)
@@ -157,6 +165,7 @@ class Table(GameFlow):
         finally:
             self.stopped = True
             self._cancel_timers()
+            self.abandon_watch.cancel()
             self._drain_inbox()
 
     def _drain_inbox(self) -> None:
@@ -184,6 +193,9 @@ class Table(GameFlow):
             case NextHand(hand):
                 if hand == self.hand and self.status == "between_hands":
                     await self.start_game_if_ready()
+            case AbandonExpired(arming):
+                if await self.abandon_expired(arming):
+                    return True
             case Reap(version):
                 if version == self.version and self.idle():
                     self._close("abandoned" if self.abandoned() else "idle")
