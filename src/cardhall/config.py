@@ -55,6 +55,16 @@ class Settings(BaseSettings):
     log_format: Literal["console", "json"] = "console"
     """``json`` for one JSON object per log line (structlog), ``console`` for people."""
     log_level: str = "INFO"
+    gc_tuning: bool = True
+    """Freeze the start-up heap, raise ``gc_threshold0`` and re-freeze periodically
+    (``server/gctune.py``, ``docs/performance.md``)."""
+    gc_threshold0: Annotated[int, Field(ge=100, le=10_000_000)] = 20_000
+    """Allocations (less deallocations) of tracked objects between young collections
+    (CPython's default is 700)."""
+    gc_freeze_interval_seconds: Annotated[float, Field(gt=0, le=86_400)] = 60.0
+    """Seconds between re-freezes of the long-lived heap."""
+    gc_full_collect_every: Annotated[int, Field(ge=0, le=1_000_000)] = 60
+    """Every this many re-freezes, unfreeze and collect everything once (0: never)."""
     metrics_enabled: bool = True
     """Serve Prometheus metrics at ``GET /metrics``."""
     static_dir: Path | None = None

@@ -17,7 +17,7 @@ from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from ..storage.factory import make_store
 from ..tables.manager import TableManager
-from . import ws
+from . import gctune, ws
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
 from .observability import install_metrics
@@ -50,9 +50,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager = TableManager(settings, store)
         app.state.tables = manager
         await manager.start()
+        refreezer = None
+        if settings.gc_tuning:
+            gctune.tune(settings.gc_threshold0)
+            refreezer = gctune.Refreezer(settings.gc_freeze_interval_seconds,
+                                         settings.gc_full_collect_every)
+            refreezer.start()
         try:
             yield
         finally:
+            if refreezer is not None:
+                await refreezer.stop()
             await manager.stop()
             await store.close()
 

@@ -21,6 +21,8 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
+from . import gctune
+
 
 def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
     """Route stdlib logging through structlog; ``fmt`` is ``"json"`` or ``"console"``."""
@@ -86,6 +88,8 @@ def install_metrics(app: FastAPI) -> None:
         return None if manager is None else manager.stats()
 
     registry.register(TablesCollector(stats))
+    gctune.MONITOR.install()
+    registry.register(gctune.MONITOR)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
