@@ -121,7 +121,10 @@ class _Arena:
     def __init__(self, spec: ArenaSpec, base_url: str) -> None:
         self.spec, self.base = spec, base_url.rstrip("/")
         self.ws_url = self.base.replace("http", "ws", 1) + "/ws"
-        self.http = httpx.AsyncClient(base_url=self.base, timeout=30.0)
+        # idle connections expire before uvicorn's 5 s keep-alive, so a POST never races the
+        # server closing the connection it reuses (seen as httpx.ReadError under load)
+        self.http = httpx.AsyncClient(base_url=self.base, timeout=30.0,
+                                      limits=httpx.Limits(keepalive_expiry=2.0))
         self.owner = ""
         self.clients: list[Client] = []
         self.bots: list[Any] = []
