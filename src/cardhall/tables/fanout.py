@@ -120,6 +120,10 @@ class Fanout:
         st = rec.state
         return _public_view(st), ({} if gs is None else _private_view(st, gs))
 
+    def _private(self, gs: int | None) -> dict[str, Any]:
+        rec = self.table.recorder
+        return {} if gs is None or rec is None else _private_view(rec.state, gs)
+
     def _extras(self) -> dict[str, Any]:
         t = self.table
         return {
@@ -155,9 +159,10 @@ class Fanout:
         as what ``conn`` now holds. ``step``: carry the step being broadcast (events etc.)."""
         t = self.table
         gs = None if seat is None else t.game_seat(seat)
-        pub, private = self._view_parts(gs)
-        if public is not None:
-            pub = public
+        if public is None:
+            pub, private = self._view_parts(gs)
+        else:  # the step's public view, already built
+            pub, private = public, self._private(gs)
         view = None if pub is None else {**pub, **private}
         extras = extras if extras is not None else self._extras()
         data: dict[str, Any] = {
@@ -211,7 +216,7 @@ class Fanout:
         sent = self._sent.get(conn.id)
         if sent is None or self._version is None or sent.version != self._version:
             return self.full(conn, seat, step=True, public=step.public, extras=step.extras)
-        private = {} if gs is None or t.recorder is None else _private_view(t.recorder.state, gs)
+        private = self._private(gs)
         view_patch, view_removed = self._view_patch(sent.private, private, step, encoded_patch)
         if gs not in events:
             events[gs] = _frag([e.to_json() for e in self._events if e.visible_to(gs)])
