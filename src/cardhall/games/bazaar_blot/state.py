@@ -96,6 +96,14 @@ class BlotState(GameState):
     def _view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self.match, seat, self.timer_seat(), self.to_act())
 
+    def _public_view(self) -> dict[str, Any]:
+        """The spectator's view sharing the scored ``deals`` (never mutated: see
+        :func:`.views.view`)."""
+        return views.view(self.match, None, self.timer_seat(), self.to_act(), share_deals=True)
+
+    def _private_view(self, seat: int) -> dict[str, Any]:
+        return views.private_view(self.match, seat)
+
     def hidden_from(self, seat: int | None) -> set[str]:
         """Cards ``seat`` cannot see now (:func:`.views.hidden_from`): all 32 while a deal is
         due; else other seats' hands, less declarations shown at trick 2."""
@@ -216,7 +224,7 @@ class BlotState(GameState):
         a, b = m.match_score[0] + result.scores[0], m.match_score[1] + result.scores[1]
         m.match_score = [a, b]
         record = views.deal_record(m, result)
-        m.deals.append(record)
+        m.deals = [*m.deals, record]  # never mutate the list: public views share it
         events = [public("deal_scored", **copy_json(record))]
         m.deal.hands = [[], [], [], []]
         m.deal.turn = -1
