@@ -105,8 +105,8 @@ def sample(entry: Action, rng: RandomSource) -> Action:
     """A concrete action drawn from ``entry`` with ``rng`` (amounts uniform in range; card
     choices: a uniform length, then a uniform subset of that length). A concrete entry (the
     common case: no ``min_*`` or ``*_from`` key) is copied without drawing."""
-    for k in entry:
-        if k.startswith("min_") or k.endswith("_from"):
+    for key in entry:
+        if key.startswith("min_") or key.endswith("_from"):
             break
     else:
         return dict(entry)

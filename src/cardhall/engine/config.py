@@ -101,10 +101,16 @@ def config_diff(config: Any) -> dict[str, Any]:
     return out
 
 
-@cache
+_DEFAULTS: dict[type, dict[str, Any]] = {}
+
+
 def _defaults(cls: type) -> dict[str, Any]:
-    """The default config of ``cls`` as a JSON object (never handed out: callers get copies)."""
-    return config_to_dict(cls())
+    """The default config of ``cls`` as a JSON object, computed once per class (never handed
+    out: callers get copies)."""
+    base = _DEFAULTS.get(cls)
+    if base is None:
+        base = _DEFAULTS[cls] = config_to_dict(cls())
+    return base
 
 
 def require(cond: bool, field: str, value: Any, why: str) -> None:
