@@ -277,8 +277,8 @@ class GameState(ABC):
             raise GameOverError(f"the game is over; action {action!r} rejected")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedActionError(f"an action must be an object with a string 'type', got {action!r}")
-        if seat is not None and not self.is_seat(seat):
-            raise NotYourTurnError(f"no seat {seat!r} at this table")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_seats):
+            raise NotYourTurnError(f"no seat {seat!r} at this table")  # is_seat, inlined
         parsed = self._parse(seat, action)
         if seat is None:
             if not self.chance_due():
