@@ -103,22 +103,24 @@ def is_legal(entries: list[Action], action: Action) -> bool:
 
 def sample(entry: Action, rng: RandomSource) -> Action:
     """A concrete action drawn from ``entry`` with ``rng`` (amounts uniform in range; card
-    choices: a uniform length, then a uniform subset of that length). A concrete entry (the
-    common case: no ``min_*`` or ``*_from`` key) is copied without drawing."""
+    choices: a uniform length, then a uniform subset of that length). Amounts are drawn
+    before choices, each in the entry's key order. A concrete entry (the common case: no
+    ``min_*`` or ``*_from`` key) is copied without drawing."""
     for key in entry:
         if key.startswith("min_") or key.endswith("_from"):
             break
     else:
         return dict(entry)
-    amounts, choices = _choice_fields(entry)
-    meta = {f"{p}_{f}" for f in amounts | choices for p in ("min", "max")}
-    meta |= {f"{f}_from" for f in choices}
+    choices = [k[:-5] for k in entry if k.endswith("_from")]
+    amounts = [k[4:] for k in entry if k.startswith("min_") and k[4:] not in choices]
+    meta = {f"{p}_{f}" for f in amounts + choices for p in ("min", "max")}
+    meta.update(f"{f}_from" for f in choices)
     action = {k: v for k, v in entry.items() if k not in meta}
     for f in amounts:
-        action[f] = rng.randint(entry[f"min_{f}"], entry[f"max_{f}"])
+        action[f] = rng.randint(entry["min_" + f], entry["max_" + f])
     for f in choices:
-        k = rng.randint(entry[f"min_{f}"], entry[f"max_{f}"])
-        action[f] = rng.sample(list(entry[f"{f}_from"]), k)
+        n = rng.randint(entry["min_" + f], entry["max_" + f])
+        action[f] = rng.sample(list(entry[f + "_from"]), n)
     return action
 
 

@@ -26,6 +26,8 @@ def commitment(seed: bytes) -> str:
 
 
 _TWO64 = 1 << 64
+_LIMITS = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(65))
+"""``_LIMITS[n]``: words at or above it are rejected when drawing below ``n`` (n <= 64)."""
 _WORDS = struct.Struct(">4Q")
 """One SHA-256 block (32 bytes) read as four big-endian 64-bit unsigned integers."""
 
@@ -47,7 +49,7 @@ def seeded_shuffle(seed: bytes, label: int, cards: list[str]) -> list[str]:
     words = _words(seed, label)
     for i in range(len(out) - 1, 0, -1):
         n = i + 1
-        limit = _TWO64 - _TWO64 % n
+        limit = _LIMITS[n] if n <= 64 else _TWO64 - _TWO64 % n
         x = next(words)
         while x >= limit:  # rejection sampling: no modulo bias
             x = next(words)
