@@ -2,19 +2,24 @@
 
 The games layer imports only the standard library, so Palace Poker ships a pure-Python
 evaluator (``games/palace_poker/evaluation.py``) and accepts an injected *rank function*:
-5 to 7 card ids (``rank * 4 + suit``, deuce = 0, suits ``c d h s`` = 0..3) -> an integer,
-higher = stronger, equal iff the hands tie. This module provides that function backed by
-**phevaluator** (a C perfect-hash evaluator, a runtime dependency) and installs it with
-:func:`install`. The server and ``cardhall selfplay`` call :func:`install` at start-up; results
-never change, only speed.
+5 to 9 card ids (``rank * 4 + suit``, deuce = 0, suits ``c d h s`` = 0..3) -> an integer for
+the best five of them, higher = stronger, equal iff the hands tie. :func:`install` (called by
+the server and ``cardhall selfplay`` at start-up) installs the one backed by **eval7** (a
+runtime dependency): its evaluator works on a 52-bit card mask, so a Palace Poker hand of 8 or 9
+own cards is one call, where phevaluator (5 to 7 cards only) needs every 7-card subset (8 or 36
+calls). Results never change, only speed.
 
-phevaluator's card ids are exactly ours, and its ranks run 1 (royal flush) .. 7462 (7-5-4-3-2
-offsuit), lower = stronger; we return ``7463 - rank``.
+:func:`phevaluator_rank_function` is kept for cross-checks and the benchmark (phevaluator is a
+dev dependency): phevaluator's card ids are exactly ours, its ranks run 1 (royal flush) .. 7462
+(7-5-4-3-2 offsuit), lower = stronger; we return ``7463 - rank``, the best 7-card subset of 8
+or 9 cards.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
+from itertools import combinations
 
 WORST = 7462
 """phevaluator's weakest rank (7-5-4-3-2 unsuited)."""
@@ -36,7 +41,33 @@ def phevaluator_rank_function() -> Callable[[Sequence[int]], int]:
                 7: _pheval.evaluate_7cards}
 
     def rank(ids: Sequence[int]) -> int:
+        if len(ids) > 7:
+            return max(rank(sub) for sub in combinations(ids, 7))
         return WORST + 1 - int(by_count[len(ids)](*ids))
+
+    return rank
+
+
+def eval7_rank_function() -> Callable[[Sequence[int]], int]:
+    """The rank function backed by eval7 (5 to 9 card ids, one call each).
+
+    ``eval7.evaluate`` ORs the cards into a 52-bit mask and ranks the best five cards of it:
+    the category (``value >> 24``: 0 high card .. 8 straight flush, as ours) and the ranks
+    that break ties. Its docstring names 5 to 7 cards, but nothing in it depends on the count
+    up to 9 (two five-card flushes need 10 cards); ``tests/games/palace_poker`` cross-checks 8
+    and 9 cards against the best 7-card subset through phevaluator and our own evaluator.
+
+    Raises:
+        ImportError: eval7 is not installed.
+    """
+    with warnings.catch_warnings():  # eval7's range parser uses a deprecated pyparsing name
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import eval7
+    cards = [eval7.Card("23456789TJQKA"[i >> 2] + "cdhs"[i & 3]) for i in range(52)]
+    evaluate = eval7.evaluate
+
+    def rank(ids: Sequence[int]) -> int:
+        return int(evaluate([cards[i] for i in ids]))
 
     return rank
 
@@ -50,13 +81,15 @@ def category_of_phevaluator_rank(rank: int) -> int:
 
 
 def install() -> bool:
-    """Install the phevaluator rank function into Palace Poker; ``False`` if phevaluator is
-    missing (the pure-Python fallback stays in use)."""
+    """Install the eval7 rank function into Palace Poker (phevaluator's if only that one is
+    installed); ``False`` if neither is (the pure-Python fallback stays in use)."""
     from .games.palace_poker.evaluation import set_rank_function
 
-    try:
-        fn = phevaluator_rank_function()
-    except ImportError:
-        return False
-    set_rank_function(fn)
-    return True
+    for factory in (eval7_rank_function, phevaluator_rank_function):
+        try:
+            fn = factory()
+        except ImportError:
+            continue
+        set_rank_function(fn)
+        return True
+    return False

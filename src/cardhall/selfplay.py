@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import History, Recorder, SeatInfo, SeededShuffler, get_game, replay, sample
+from .engine.game import Shuffle
 from .engine.inspect import (
     LeakChecker,
     fingerprint,
@@ -86,30 +87,52 @@ def play_one(
     rec = Recorder(rules, cfg, seat_infos, dealer, stacks)
     state = rec.state
     violations: list[str] = []
-    leak_checker = LeakChecker(state) if check else None
+    if not check:
+        steps = random_steps(rec, rng, shuffler, max_steps)
+        if not state.is_over:
+            violations.append(f"game did not end within {max_steps} steps")
+        return rec, [f"seed {seed}: {v}" for v in violations], steps
+    leak_checker = LeakChecker(state)
     steps = 0
     while not state.is_over and steps < max_steps:
-        if check:
-            violations += turn_violations(state)
-            if probe and rng.random() < probe:
-                for s, bad in mutations(state, rng):
-                    violations += rejection_violations(state, s, bad)
+        violations += turn_violations(state)
+        if probe and rng.random() < probe:
+            for s, bad in mutations(state, rng):
+                violations += rejection_violations(state, s, bad)
         if state.chance_due():
             seat, action = None, state.chance_action(shuffler)
         else:
             seat = rng.choice(state.to_act())
             action = sample(rng.choice(state.legal_actions(seat)), rng)
-        events = rec.act(seat, action)
+        events = rec.act(seat, action, copy=False)
         steps += 1
-        if leak_checker is not None:
-            violations += leak_checker.check(state, events)
+        violations += leak_checker.check(state, events)
         if violations:
             break
     if not violations and not state.is_over:
         violations.append(f"game did not end within {max_steps} steps")
-    if check and not violations:
+    if not violations:
         violations += final_violations(rec)
     return rec, [f"seed {seed}: {v}" for v in violations], steps
+
+
+def random_steps(rec: Recorder, rng: random.Random, shuffle: Shuffle, max_steps: int) -> int:
+    """Play ``rec``'s game on with uniformly random legal actions, unchecked, until it ends or
+    ``max_steps`` steps were taken; returns the steps taken. The same draws from ``rng`` as the
+    checked loop of :func:`play_one` without ``probe`` (a seat of ``to_act``, an entry, then
+    :func:`sample`), so a seed plays the same game either way; the benchmarks' hot loop (``make bench``)."""
+    state = rec.state
+    act, choice = rec.act, rng.choice
+    to_act, chance_due, legal_actions = state.to_act, state.chance_due, state.legal_actions
+    steps = 0
+    while steps < max_steps and state.outcome is None:
+        if chance_due():
+            act(None, state.chance_action(shuffle), copy=False)
+        else:
+            seat = choice(to_act())
+            act(seat, sample(choice(legal_actions(seat)), rng), copy=False)
+        steps += 1
+    return steps
 
 
 def final_violations(rec: Recorder) -> list[str]:

@@ -68,3 +68,30 @@ def test_copy_json_is_a_deep_copy_of_json_values() -> None:
     assert out == {"a": [1, {"b": ["x"]}], "t": ["y", 2], "n": None}
     out["a"][1]["b"].append("z")
     assert src["a"][1]["b"] == ["x"]
+
+
+def test_sample_of_a_concrete_entry_is_an_equal_fresh_dict_and_draws_nothing() -> None:
+    entry = {"type": "play", "card": "Jh"}
+    rng = random.Random(4)
+    state = rng.getstate()
+    action = sample(entry, rng)
+    assert action == entry and action is not entry
+    assert rng.getstate() == state
+
+
+def test_copy_json_is_deep_and_keeps_key_order() -> None:
+    from collections import OrderedDict
+
+    from cardhall.engine.actions import copy_json
+
+    inner = {"b": [1, (2, 3)], "a": {"x": ["y"]}}
+    doc = {"z": 1, "inner": inner, "t": ("p", {"q": 2}), "od": OrderedDict(k=[1])}
+    out = copy_json(doc)
+    assert out == {"z": 1, "inner": {"b": [1, [2, 3]], "a": {"x": ["y"]}}, "t": ["p", {"q": 2}],
+                   "od": {"k": [1]}}
+    assert list(out) == ["z", "inner", "t", "od"] and list(out["inner"]) == ["b", "a"]
+    assert type(out["od"]) is dict
+    out["inner"]["b"].append(9)
+    out["inner"]["a"]["x"].append("w")
+    out["t"][1]["q"] = 7
+    assert inner == {"b": [1, (2, 3)], "a": {"x": ["y"]}} and doc["t"] == ("p", {"q": 2})

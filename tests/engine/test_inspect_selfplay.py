@@ -224,3 +224,16 @@ def test_the_palace_selfplay_command_of_issue_10_is_clean(capsys: pytest.Capture
                    "--seed", "11", "--probe", "0.2", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert (status, report["violations"], report["first_violations"]) == (0, 0, [])
+
+
+@pytest.mark.parametrize(("game", "seats"), [("bazaar_blot", 4), ("soldiers_bluff", 3),
+                                             ("palace_poker", 4)])
+def test_unchecked_selfplay_plays_the_same_game_as_the_checked_loop(game: str, seats: int) -> None:
+    # the benchmarks' fast loop (selfplay.random_steps) must draw exactly what the checked
+    # loop draws, so a seed names one game whether or not it is checked
+    for seed in range(3):
+        checked, violations, steps = play_one(game, seats, seed)
+        fast, fast_violations, fast_steps = play_one(game, seats, seed, check=False)
+        assert violations == fast_violations == []
+        assert steps == fast_steps
+        assert checked.history.to_json() == fast.history.to_json()

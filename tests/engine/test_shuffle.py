@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -35,3 +36,39 @@ def test_shuffler_numbers_its_calls(seed: bytes, calls: int) -> None:
     sh = SeededShuffler(seed)
     for k in range(calls):
         assert sh(CARDS) == seeded_shuffle(seed, k, CARDS)
+
+
+def _reference_shuffle(seed: bytes, label: int, cards: list[str]) -> list[str]:
+    """The documented algorithm written out byte by byte (the first implementation)."""
+    prefix = seed + str(label).encode("ascii") + b":"
+    stream = b""
+    counter = 0
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        while True:
+            while len(stream) < 8:
+                stream += hashlib.sha256(prefix + str(counter).encode("ascii")).digest()
+                counter += 1
+            x, stream = int.from_bytes(stream[:8], "big"), stream[8:]
+            if x < 2**64 - (2**64 % (i + 1)):
+                break
+        j = x % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+@given(st.binary(min_size=0, max_size=40), st.integers(0, 1000), st.integers(0, 70))
+def test_the_shuffle_is_the_documented_byte_stream_algorithm(seed: bytes, label: int, n: int) -> None:
+    cards = [f"c{i}" for i in range(n)]
+    assert seeded_shuffle(seed, label, cards) == _reference_shuffle(seed, label, cards)
+
+
+def test_a_word_at_or_over_the_limit_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 2**64 - 1 is at or above the limit for 3 cards (2**64 - 2**64 % 3): it is skipped and
+    # the next word decides, as the documented rejection sampling says
+    import cardhall.engine.shuffle as shuffle
+
+    words = iter([2**64 - 1, 4, 7])
+    monkeypatch.setattr(shuffle, "_words", lambda seed, label: words)
+    # i = 2: 4 % 3 = 1 -> swap 2, 1; i = 1: 7 % 2 = 1 -> no change
+    assert shuffle.seeded_shuffle(b"", 0, ["a", "b", "c"]) == ["a", "c", "b"]

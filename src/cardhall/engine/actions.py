@@ -30,15 +30,24 @@ class RandomSource(Protocol):
     def sample(self, population: list[Any], k: int) -> list[Any]: ...
 
 
+_CONTAINERS = (dict, list, tuple)
+
+
 def copy_json(obj: Any) -> Any:
     """A deep copy of a JSON-like value (dicts, lists, tuples -> lists; other values shared,
     they are immutable scalars). Much cheaper than :func:`copy.deepcopy` for actions, views and
     events."""
-    if isinstance(obj, dict):
-        return {k: copy_json(v) if isinstance(v, (dict, list, tuple)) else v
-                for k, v in obj.items()}
+    if type(obj) is dict:
+        # the common case (an action, an event): a C-level copy, then only nested containers
+        out = obj.copy()
+        for k, v in obj.items():
+            if isinstance(v, _CONTAINERS):
+                out[k] = copy_json(v)
+        return out
+    if isinstance(obj, dict):  # a dict subclass becomes a plain dict
+        return {k: copy_json(v) if isinstance(v, _CONTAINERS) else v for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [copy_json(v) if isinstance(v, (dict, list, tuple)) else v for v in obj]
+        return [copy_json(v) if isinstance(v, _CONTAINERS) else v for v in obj]
     return obj
 
 
@@ -94,16 +103,24 @@ def is_legal(entries: list[Action], action: Action) -> bool:
 
 def sample(entry: Action, rng: RandomSource) -> Action:
     """A concrete action drawn from ``entry`` with ``rng`` (amounts uniform in range; card
-    choices: a uniform length, then a uniform subset of that length)."""
-    amounts, choices = _choice_fields(entry)
-    meta = {f"{p}_{f}" for f in amounts | choices for p in ("min", "max")}
-    meta |= {f"{f}_from" for f in choices}
+    choices: a uniform length, then a uniform subset of that length). Amounts are drawn
+    before choices, each in the entry's key order. A concrete entry (the common case: no
+    ``min_*`` or ``*_from`` key) is copied without drawing."""
+    for key in entry:
+        if key.startswith("min_") or key.endswith("_from"):
+            break
+    else:
+        return dict(entry)
+    choices = [k[:-5] for k in entry if k.endswith("_from")]
+    amounts = [k[4:] for k in entry if k.startswith("min_") and k[4:] not in choices]
+    meta = {f"{p}_{f}" for f in amounts + choices for p in ("min", "max")}
+    meta.update(f"{f}_from" for f in choices)
     action = {k: v for k, v in entry.items() if k not in meta}
     for f in amounts:
-        action[f] = rng.randint(entry[f"min_{f}"], entry[f"max_{f}"])
+        action[f] = rng.randint(entry["min_" + f], entry["max_" + f])
     for f in choices:
-        k = rng.randint(entry[f"min_{f}"], entry[f"max_{f}"])
-        action[f] = rng.sample(list(entry[f"{f}_from"]), k)
+        n = rng.randint(entry["min_" + f], entry["max_" + f])
+        action[f] = rng.sample(list(entry[f + "_from"]), n)
     return action
 
 

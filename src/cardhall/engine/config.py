@@ -88,11 +88,29 @@ def config_to_dict(config: Any) -> dict[str, Any]:
 
 
 def config_diff(config: Any) -> dict[str, Any]:
-    """Only the fields that differ from the defaults (the compact form stored in histories)."""
-    default = type(config)()
-    full = config_to_dict(config)
-    base = config_to_dict(default)
-    return {k: v for k, v in full.items() if base[k] != v}
+    """Only the fields that differ from the defaults (the compact form stored in histories), as
+    a fresh object. The defaults of each config class are computed once."""
+    base = _defaults(type(config))
+    out: dict[str, Any] = {}
+    for name in base:
+        v = getattr(config, name)
+        if isinstance(v, tuple):
+            v = list(v)
+        if base[name] != v:
+            out[name] = v
+    return out
+
+
+_DEFAULTS: dict[type, dict[str, Any]] = {}
+
+
+def _defaults(cls: type) -> dict[str, Any]:
+    """The default config of ``cls`` as a JSON object, computed once per class (never handed
+    out: callers get copies)."""
+    base = _DEFAULTS.get(cls)
+    if base is None:
+        base = _DEFAULTS[cls] = config_to_dict(cls())
+    return base
 
 
 def require(cond: bool, field: str, value: Any, why: str) -> None:

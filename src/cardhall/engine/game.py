@@ -145,6 +145,34 @@ class GameState(ABC):
         self.check_viewer(seat)
         return self._view(seat)
 
+    @final
+    def public_view(self) -> dict[str, Any]:
+        """The part of every view that is the same for all viewers: equal (keys, key order and
+        values) to ``view(None)``, the spectator's view.
+
+        Built once per step by the server, which diffs it against the previous public view by
+        top-level key; so every value in it is either fresh or a value the state never mutates
+        afterwards (a game may share such a frozen value between calls, e.g. Blot's scored
+        ``deals``). Callers must treat it as read-only; :meth:`view` stays fully fresh.
+        """
+        return self._public_view()
+
+    @final
+    def private_view(self, seat: int) -> dict[str, Any]:
+        """The top-level keys of ``view(seat)`` whose value differs from :meth:`public_view`
+        (a fresh JSON object), so that ``{**public_view(), **private_view(seat)} == view(seat)``,
+        key order included. Exactly those keys: e.g. Bazaar Blot ``seat`` and ``hand``, the
+        latter only while the seat holds cards (between deals every ``hand`` is ``[]``, the
+        spectator's value, so it moves to the public part).
+
+        Raises:
+            NotYourTurnError: ``seat`` is not a seat index of this table (as :meth:`view`;
+                ``None`` too: the spectator has no private part).
+        """
+        if not self.is_seat(seat):
+            raise NotYourTurnError(f"no seat {seat!r} at this table")
+        return self._private_view(seat)
+
     # ----- the game's hooks behind the final guards -------------------------------------------
     @abstractmethod
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -158,7 +186,25 @@ class GameState(ABC):
 
     @abstractmethod
     def _view(self, seat: int | None) -> dict[str, Any]:
-        """The view of ``seat`` (``None`` or a checked seat index)."""
+        """The view of ``seat`` (``None`` or a checked seat index), a fresh JSON object.
+
+        Every seat's view has the spectator's keys in the spectator's order (a seat may add
+        keys only after them), so that the public/private split of :meth:`public_view` and
+        :meth:`private_view` can rebuild it."""
+
+    def _public_view(self) -> dict[str, Any]:
+        """The public view (see :meth:`public_view`). The base answers ``_view(None)``; a game
+        overrides it to share values it never mutates again instead of copying them."""
+        return self._view(None)
+
+    def _private_view(self, seat: int) -> dict[str, Any]:
+        """The keys of ``_view(seat)`` that differ from the spectator's view (see
+        :meth:`private_view`; ``seat`` is checked). The base builds both views and keeps the
+        differing keys, so a new game works unchanged; a game overrides it with a cheap
+        version (the engine tests hold it to the base's answer)."""
+        public = self._view(None)
+        missing = object()
+        return {k: v for k, v in self._view(seat).items() if public.get(k, missing) != v}
 
     @abstractmethod
     def hidden_from(self, seat: int | None) -> set[str]:
@@ -270,8 +316,8 @@ class GameState(ABC):
             raise GameOverError(f"the game is over; action {action!r} rejected")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedActionError(f"an action must be an object with a string 'type', got {action!r}")
-        if seat is not None and not self.is_seat(seat):
-            raise NotYourTurnError(f"no seat {seat!r} at this table")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < self.num_seats):
+            raise NotYourTurnError(f"no seat {seat!r} at this table")  # is_seat, inlined
         parsed = self._parse(seat, action)
         if seat is None:
             if not self.chance_due():

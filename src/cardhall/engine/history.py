@@ -229,12 +229,16 @@ class Recorder:
         )
 
     def act(
-        self, seat: int | None, action: Action, *, timeout: bool = False, t_ms: int | None = None
+        self, seat: int | None, action: Action, *, timeout: bool = False, t_ms: int | None = None,
+        copy: bool = True,
     ) -> list[Event]:
-        """Apply and log ``action`` (a copy: the caller may reuse its dict). Raises what
+        """Apply and log ``action``: a copy of it, so the caller may reuse its dict; with
+        ``copy=False`` the action itself, which the caller hands over and never changes again
+        (self-play, whose actions are built fresh for each step). Raises what
         :meth:`GameState.apply` raises (nothing logged)."""
         events = self.state.apply(seat, action)
-        self.history.actions.append(LoggedAction(seat, copy_json(action), timeout, t_ms))
+        self.history.actions.append(LoggedAction(seat, copy_json(action) if copy else action,
+                                                 timeout, t_ms))
         return events
 
     def abandon(self, *, t_ms: int | None = None) -> list[Event]:

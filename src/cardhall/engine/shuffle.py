@@ -16,6 +16,8 @@ then recompute every chance action:
 from __future__ import annotations
 
 import hashlib
+import struct
+from collections.abc import Iterator
 
 
 def commitment(seed: bytes) -> str:
@@ -23,34 +25,35 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-class _Stream:
-    def __init__(self, seed: bytes, label: int) -> None:
-        self._prefix = seed + str(label).encode("ascii") + b":"
-        self._counter = 0
-        self._buf = b""
+_TWO64 = 1 << 64
+_LIMITS = tuple(_TWO64 - _TWO64 % n if n else 0 for n in range(65))
+"""``_LIMITS[n]``: words at or above it are rejected when drawing below ``n`` (n <= 64)."""
+_WORDS = struct.Struct(">4Q")
+"""One SHA-256 block (32 bytes) read as four big-endian 64-bit unsigned integers."""
 
-    def take(self, n: int) -> bytes:
-        while len(self._buf) < n:
-            block = hashlib.sha256(self._prefix + str(self._counter).encode("ascii")).digest()
-            self._counter += 1
-            self._buf += block
-        out, self._buf = self._buf[:n], self._buf[n:]
-        return out
 
-    def randbelow(self, n: int) -> int:
-        limit = 2**64 - (2**64 % n)
-        while True:
-            x = int.from_bytes(self.take(8), "big")
-            if x < limit:
-                return x % n
+def _words(seed: bytes, label: int) -> Iterator[int]:
+    """The byte stream of shuffle number ``label`` read 8 bytes at a time, as big-endian
+    unsigned integers (a block of 32 bytes is exactly four of them)."""
+    prefix = seed + str(label).encode("ascii") + b":"
+    sha256 = hashlib.sha256
+    counter = 0
+    while True:
+        yield from _WORDS.unpack(sha256(prefix + str(counter).encode("ascii")).digest())
+        counter += 1
 
 
 def seeded_shuffle(seed: bytes, label: int, cards: list[str]) -> list[str]:
     """A new list: ``cards`` shuffled by the documented algorithm for shuffle number ``label``."""
     out = list(cards)
-    stream = _Stream(seed, label)
+    words = _words(seed, label)
     for i in range(len(out) - 1, 0, -1):
-        j = stream.randbelow(i + 1)
+        n = i + 1
+        limit = _LIMITS[n] if n <= 64 else _TWO64 - _TWO64 % n
+        x = next(words)
+        while x >= limit:  # rejection sampling: no modulo bias
+            x = next(words)
+        j = x % n
         out[i], out[j] = out[j], out[i]
     return out
 

@@ -60,19 +60,6 @@ class _Step:
     """The :data:`EXTRAS` values as fragments (encoded once)."""
 
 
-def _public_view(st: Any) -> dict[str, Any]:  # TEMP until the engine's split lands
-    fn = getattr(st, "public_view", None)
-    return fn() if fn is not None else st.view(None)
-
-
-def _private_view(st: Any, gs: int) -> dict[str, Any]:  # TEMP until the engine's split lands
-    fn = getattr(st, "private_view", None)
-    if fn is not None:
-        return fn(gs)
-    full, pub = st.view(gs), st.view(None)
-    return {k: v for k, v in full.items() if pub.get(k, _MISSING) != v}
-
-
 def _frag(value: Any) -> orjson.Fragment:
     return orjson.Fragment(orjson.dumps(value))
 
@@ -118,11 +105,11 @@ class Fanout:
         if rec is None:
             return None, {}
         st = rec.state
-        return _public_view(st), ({} if gs is None else _private_view(st, gs))
+        return st.public_view(), ({} if gs is None else st.private_view(gs))
 
     def _private(self, gs: int | None) -> dict[str, Any]:
         rec = self.table.recorder
-        return {} if gs is None or rec is None else _private_view(rec.state, gs)
+        return {} if gs is None or rec is None else rec.state.private_view(gs)
 
     def _extras(self) -> dict[str, Any]:
         t = self.table

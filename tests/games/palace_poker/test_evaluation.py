@@ -1,16 +1,22 @@
 """Hand evaluation (rule 12): published category counts, cross-checks between our pure-Python
-fallback, phevaluator and eval7, and properties of the incomplete-hand rules."""
+fallback, phevaluator and eval7 (8 and 9 cards in one eval7 call against the best 7-card subset
+through phevaluator), and properties of the incomplete-hand rules."""
 
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardhall.evaluators import category_of_phevaluator_rank, install, phevaluator_rank_function
+from cardhall.evaluators import (
+    category_of_phevaluator_rank,
+    eval7_rank_function,
+    install,
+    phevaluator_rank_function,
+)
 from cardhall.games.palace_poker import evaluation
 from cardhall.games.palace_poker.cards import CANONICAL, ids
 from cardhall.games.palace_poker.evaluation import hand_key, set_rank_function, strengths
@@ -99,3 +105,62 @@ def test_rule_12_order_of_cards_does_not_matter(cards: list[int], rnd: random.Ra
     shuffled = list(cards)
     rnd.shuffle(shuffled)
     assert hand_key(shuffled) == hand_key(cards)
+
+
+def _pool(rng: random.Random) -> list[list[int]]:
+    """Hands of 5 to 9 distinct cards (mostly 8 and 9), some drawn from narrow decks so that
+    the rare shapes of 8-9 cards come up: two trips, quads with trips, four pairs, a flush
+    beside a full house, six or seven suited cards with a straight flush inside."""
+    hands = []
+    for _ in range(12000):
+        hands.append(rng.sample(range(52), rng.choice((5, 6, 7, 8, 8, 9, 9, 9))))
+    for _ in range(6000):  # few ranks: many repeated ranks
+        ranks = rng.sample(range(13), rng.choice((3, 4, 5)))
+        deck = [r * 4 + s for r in ranks for s in range(4)]
+        hands.append(rng.sample(deck, min(len(deck), rng.choice((8, 9)))))
+    for _ in range(6000):  # one or two suits, runs likely
+        suits = rng.sample(range(4), rng.choice((1, 2)))
+        deck = [r * 4 + s for r in range(13) for s in suits]
+        hands.append(rng.sample(deck, rng.choice((8, 9))))
+    return hands
+
+
+def _same_ranking(hands: list[list[int]], old: list[int], new: list[int]) -> None:
+    """``old`` and ``new`` order ``hands`` the same way: equal old values have equal new
+    values, and a higher old value always has a higher new value."""
+    order = sorted(range(len(hands)), key=lambda i: old[i])
+    for i, j in pairwise(order):
+        if old[i] == old[j]:
+            assert new[i] == new[j], (hands[i], hands[j])
+        else:
+            assert new[i] < new[j], (hands[i], hands[j])
+
+
+def test_rule_12_eight_and_nine_cards_in_one_eval7_call_rank_as_the_best_seven_card_subset() -> None:
+    # the runtime evaluator (eval7, one call per hand of up to 9 cards) against the previous
+    # path (every 7-card subset through phevaluator), on one scale across hand sizes
+    rng = random.Random(89)
+    hands = _pool(rng)
+    assert {len(h) for h in hands} == {5, 6, 7, 8, 9}
+    one_call = eval7_rank_function()
+    subsets = phevaluator_rank_function()
+    _same_ranking(hands, [subsets(h) for h in hands], [one_call(h) for h in hands])
+    # and against our own evaluator on a share of them (pure Python, slower)
+    some = hands[::6]
+    ours = [hand_key(h) for h in some]
+    order = sorted(range(len(some)), key=lambda i: ours[i])
+    values = [one_call(h) for h in some]
+    for i, j in pairwise(order):
+        assert (values[i] == values[j]) == (ours[i] == ours[j]), (some[i], some[j])
+        assert values[i] <= values[j], (some[i], some[j])
+
+
+def test_rule_12_install_prefers_eval7() -> None:
+    try:
+        assert install()
+        fn = evaluation.rank_function()
+        assert fn is not None
+        hand = ids(["Ac", "Ad", "Ah", "Kc", "Kd", "Kh", "Qs", "Qc", "2d"])
+        assert fn(hand) == eval7_rank_function()(hand)
+    finally:
+        set_rank_function(None)

@@ -196,10 +196,16 @@ def _hands(value: Any) -> tuple[tuple[int, ...], ...]:
     if not isinstance(value, list) or len(value) != 4:
         raise MalformedActionError(f"'hands' must be a list of 4 hands, got {value!r}")
     hands = []
+    get = CARD_OF.get
     for i, hand in enumerate(value):
         if not isinstance(hand, list) or len(hand) != 8:
             raise MalformedActionError(f"hand {i} must be a list of 8 cards, got {hand!r}")
-        hands.append(tuple(sorted(card_of(c) for c in hand)))
-    if len({c for h in hands for c in h}) != 32:
+        cards = [get(c, -1) if type(c) is str else -1 for c in hand]
+        if -1 in cards:
+            for c in hand:
+                card_of(c)  # raises, naming the first bad code
+        cards.sort()
+        hands.append(tuple(cards))
+    if len(set().union(*hands)) != 32:
         raise MalformedActionError(f"'hands' is not a partition of the 32 cards: {value!r}")
     return tuple(hands)

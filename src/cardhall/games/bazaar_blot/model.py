@@ -178,7 +178,8 @@ class Match:
         phase: where the match is (changed only by :mod:`.state`).
         deal_number: deals dealt so far, redeals included.
         match_score: small points per team (the view's ``match_score``).
-        deals: one JSON record per scored deal (the view's ``deals``).
+        deals: one JSON record per scored deal (the view's ``deals``). Never mutated: a
+            scored deal replaces the list with a longer one, so public views may share it.
         deal: the current deal (the last one while the next deal is due).
     """
 

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.actions import copy_json
 from ...engine.errors import IllegalActionError, NotYourTurnError
-from ...engine.events import Event, private, public
+from ...engine.events import Event, public
 from ...engine.game import GameState, Outcome, OutcomeReason, Shuffle
 from . import auction, declarations, scoring, tricks, views
 from .actions import BlotAction, Deal, Play, parse_action
@@ -28,6 +27,9 @@ from .scoring import DealScored
 from .tricks import TrickTaken
 
 Transition = ContraCalled | Redeal | AuctionClosed | TrickTaken | DealScored
+
+ONLY = tuple(frozenset((s,)) for s in range(4))
+"""The audience of an event only seat ``s`` may see (immutable, so shared)."""
 
 
 class BlotState(GameState):
@@ -95,6 +97,14 @@ class BlotState(GameState):
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self.match, seat, self.timer_seat(), self.to_act())
+
+    def _public_view(self) -> dict[str, Any]:
+        """The spectator's view sharing the scored ``deals`` (never mutated: see
+        :func:`.views.view`)."""
+        return views.view(self.match, None, self.timer_seat(), self.to_act(), share_deals=True)
+
+    def _private_view(self, seat: int) -> dict[str, Any]:
+        return views.private_view(self.match, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
         """Cards ``seat`` cannot see now (:func:`.views.hidden_from`): all 32 while a deal is
@@ -196,7 +206,7 @@ class BlotState(GameState):
         m.deal_number += 1
         m.phase = Phase.AUCTION
         hands = m.deal.hands
-        events = [private(s, "dealt", seat=s, cards=codes(hands[s])) for s in range(4)]
+        events = [Event("dealt", {"seat": s, "cards": codes(hands[s])}, ONLY[s]) for s in range(4)]
         events.append(public("dealt", dealer=m.dealer, deal_number=m.deal_number))
         return events
 
@@ -215,9 +225,8 @@ class BlotState(GameState):
         m = self.match
         a, b = m.match_score[0] + result.scores[0], m.match_score[1] + result.scores[1]
         m.match_score = [a, b]
-        record = views.deal_record(m, result)
-        m.deals.append(record)
-        events = [public("deal_scored", **copy_json(record))]
+        m.deals = [*m.deals, views.deal_record(m, result)]  # never mutated: views share it
+        events = [Event("deal_scored", views.deal_record(m, result))]  # a fresh equal record
         m.deal.hands = [[], [], [], []]
         m.deal.turn = -1
         winner = scoring.match_winner(m.match_score, m.config.target_score)
@@ -226,7 +235,9 @@ class BlotState(GameState):
             m.phase = Phase.DEAL
             return events
         m.phase = Phase.OVER
-        detail = {"winner_team": winner, "totals": [a, b], "deals": copy_json(m.deals)}
+        # the outcome is the state's own (Outcome.to_json copies it); the deals list and its
+        # records are never mutated, so it shares them
+        detail = {"winner_team": winner, "totals": [a, b], "deals": m.deals}
         self._outcome = Outcome(OutcomeReason.TARGET_REACHED, (a, b, a, b), detail)
         events.append(public("match_over", winner_team=winner, totals=[a, b]))
         return events
@@ -242,7 +253,7 @@ class BlotState(GameState):
         m.phase = Phase.OVER
         m.deal.turn = -1
         detail = {"abandoned": True, "winner_team": None, "totals": [a, b],
-                  "deals": copy_json(m.deals)}
+                  "deals": m.deals}  # scored deals are never mutated (views.py)
         self._outcome = Outcome(OutcomeReason.ABANDONED, (a, b, a, b), detail)
 
     def _rotate_dealer(self) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...engine.errors import IllegalActionError
-from ...engine.events import Event, public
+from ...engine.events import Event
 from . import declarations
 from .cards import CODES, PLAIN_STRENGTH, POINTS, TRUMP_STRENGTH, codes, weakest_key
 from .config import BlotConfig
@@ -252,4 +252,4 @@ def finish_trick(deal: DealState, cfg: BlotConfig, trump: int) -> Event:
     deal.last_trick = trick
     deal.trick = Trick(winner)
     deal.turn = winner
-    return public("trick_won", seat=winner, cards=codes(cards), points=points)
+    return Event("trick_won", {"seat": winner, "cards": codes(cards), "points": points})

@@ -51,7 +51,8 @@ def _trick_json(leader: int, cards: list[int]) -> list[dict[str, Any]]:
     return [{"seat": (leader + i) & 3, "card": c} for i, c in enumerate(codes(cards))]
 
 
-def view(m: Match, seat: int | None, turn: int | None, to_act: tuple[int, ...]) -> dict[str, Any]:
+def view(m: Match, seat: int | None, turn: int | None, to_act: tuple[int, ...], *,
+         share_deals: bool = False) -> dict[str, Any]:
     """The JSON view of ``seat`` (``None`` = spectator; ``turn`` is the timer seat). Shape::
 
         {"game", "seat", "phase", "dealer", "deal_number", "target_score", "match_score",
@@ -61,6 +62,10 @@ def view(m: Match, seat: int | None, turn: int | None, to_act: tuple[int, ...]) 
          "last_trick": {"leader", "winner", "cards"} | null, "tricks_won", "card_points",
          "declarations": [{"seat", "kind", "length", "value", "cards" (from trick 2)}],
          "declarations_winner_team" (from trick 2), "deals" (per-deal score records)}
+
+    Fresh JSON throughout, except ``deals`` with ``share_deals``: then it is
+    :attr:`.model.Match.deals` itself, which the state never mutates (a scored deal replaces
+    the list), for the public view (:meth:`GameState.public_view`) that callers only read.
     """
     deal = m.deal
     last = deal.last_trick
@@ -91,8 +96,17 @@ def view(m: Match, seat: int | None, turn: int | None, to_act: tuple[int, ...]) 
         "card_points": list(deal.card_points),
         "declarations": declarations_json(deal, m.config, deal.declarations_shown),
         "declarations_winner_team": deal.declarations_winner_team,
-        "deals": copy_json(m.deals),
+        "deals": m.deals if share_deals else copy_json(m.deals),
     }
+
+
+def private_view(m: Match, seat: int) -> dict[str, Any]:
+    """The keys of ``seat``'s view that differ from the spectator's: ``seat``, and ``hand``
+    while the seat holds cards (an empty hand is the spectator's ``[]``)."""
+    hand = m.deal.hands[seat]
+    if hand:
+        return {"seat": seat, "hand": codes(hand)}
+    return {"seat": seat}
 
 
 def deal_record(m: Match, result: DealResult) -> dict[str, Any]:

@@ -6,11 +6,12 @@ Two layers:
   poker hand as a tuple ``(category, ranks...)`` that compares with ``<``. Fewer than five cards
   form an *incomplete hand* (rule 12): rank groups only (no straights or flushes), the ranks in
   order, and a shorter tuple loses when all its ranks tie ("a missing card ranks below a 2").
-* A pluggable **rank function** for complete hands: ``fn(ids) -> int`` on 5 to 7 card ids
-  (``rank * 4 + suit``), higher = stronger, equal iff the hands tie. The games layer imports
-  only the standard library, so the default is :func:`fallback_rank` (pure Python); the
-  phevaluator adapter lives outside the games layer (``cardhall.evaluators``) and is installed
-  with :func:`set_rank_function`. Best-of-8/9 takes the best 7-card subset.
+* A pluggable **rank function** for complete hands: ``fn(ids) -> int`` on 5 to 9 card ids
+  (``rank * 4 + suit``): the best five-card hand among them, higher = stronger, equal iff the
+  hands tie. A hand of 8 or 9 own cards goes to it once, whole. The games layer imports only
+  the standard library, so the default is :func:`fallback_rank` (pure Python); the library
+  adapters live outside the games layer (``cardhall.evaluators``: eval7, which evaluates 5 to
+  9 cards in one call) and are installed with :func:`set_rank_function`.
 
 Ranking across a set of hands (:func:`strengths`) uses the rank function only when every hand
 has 5+ cards and the wheel is allowed (library evaluators always count A-2-3-4-5); otherwise
@@ -23,11 +24,11 @@ Categories: 0 high card, 1 pair, 2 two pair, 3 trips, 4 straight, 5 flush, 6 ful
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations
 from typing import Any
 
 RankFn = Callable[[Sequence[int]], int]
-"""5..7 card ids -> strength (higher is stronger; equal iff the best hands tie)."""
+"""5..9 card ids -> strength of the best five of them (higher is stronger; equal iff the best
+hands tie)."""
 
 CATEGORY_NAMES = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
                   "full_house", "four_of_a_kind", "straight_flush")
@@ -36,8 +37,8 @@ _rank_fn: RankFn | None = None
 
 
 def set_rank_function(fn: RankFn | None) -> None:
-    """Install a complete-hand rank function (e.g. the phevaluator adapter); ``None`` restores
-    the pure-Python fallback. Results never change, only speed (both rank standard poker)."""
+    """Install a complete-hand rank function (e.g. the eval7 adapter); ``None`` restores the
+    pure-Python fallback. Results never change, only speed (both rank standard poker)."""
     global _rank_fn
     _rank_fn = fn
 
@@ -129,18 +130,11 @@ def fallback_rank(ids: Sequence[int]) -> int:
     return value
 
 
-def best_rank(ids: Sequence[int], fn: RankFn) -> int:
-    """The best 5-card rank of 5 to 9 cards through a 5-to-7-card rank function."""
-    if len(ids) <= 7:
-        return fn(ids)
-    return max(fn(sub) for sub in combinations(ids, 7))
-
-
 def strengths(hands: Sequence[Sequence[int]], wheel: bool = True) -> list[Any]:
     """Comparable strengths of several hands on one scale (higher is stronger)."""
     fn = _rank_fn
     if fn is not None and wheel and all(len(h) >= 5 for h in hands):
-        return [best_rank(h, fn) for h in hands]
+        return [fn(h) for h in hands]
     return [hand_key(h, wheel) for h in hands]
 
 
@@ -150,7 +144,7 @@ def strengths_and_categories(hands: Sequence[Sequence[int]],
     on the pure-Python scale each hand is evaluated once."""
     fn = _rank_fn
     if fn is not None and wheel and all(len(h) >= 5 for h in hands):
-        return [best_rank(h, fn) for h in hands], [category(h, wheel) for h in hands]
+        return [fn(h) for h in hands], [category(h, wheel) for h in hands]
     keys = [hand_key(h, wheel) for h in hands]
     return keys, [CATEGORY_NAMES[k[0]] if k else "no_cards" for k in keys]
 

@@ -50,7 +50,7 @@ from .model import (
     Transition,
     TurnEnded,
 )
-from .views import check_invariants, hidden_from, snapshot, view
+from .views import check_invariants, hidden_from, private_view, snapshot, view
 
 
 class PalaceState(GameState):
@@ -114,6 +114,9 @@ class PalaceState(GameState):
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         return view(self.hand, seat)
+
+    def _private_view(self, seat: int) -> dict[str, Any]:
+        return private_view(self.hand, seat)
 
     def hidden_from(self, seat: int | None) -> set[str]:
         """Cards ``seat`` may not see now (:func:`.views.hidden_from`, section 4)."""

@@ -63,6 +63,19 @@ def view(h: Hand, seat: int | None) -> dict[str, Any]:
     }
 
 
+def private_view(h: Hand, seat: int) -> dict[str, Any]:
+    """The keys of ``seat``'s view that differ from the spectator's: ``seat``, ``palace``, and
+    ``revealed_palaces`` when the seat saw a palace the spectator did not or its own palace is
+    public (the spectator's lists it, the seat's never lists its own)."""
+    out: dict[str, Any] = {"seat": seat, "palace": list(h.palaces[seat])}
+    public = h.public_palaces
+    mine = h.revealed_palaces[seat]
+    if seat in public or not mine <= public | {seat}:
+        out["revealed_palaces"] = {str(s): list(h.palaces[s])
+                                   for s in sorted(public | mine) if s != seat}
+    return out
+
+
 def known_to(h: Hand, seat: int | None) -> set[str]:
     """Every card ``seat`` may see now."""
     known = set(h.rejected)

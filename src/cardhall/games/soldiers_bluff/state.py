@@ -97,6 +97,9 @@ class SoldiersBluffState(HandModel, GameState):
     def _view(self, seat: int | None) -> dict[str, Any]:
         return views.view(self, seat)
 
+    def _private_view(self, seat: int) -> dict[str, Any]:
+        return views.private_view(self, seat)
+
     def hidden_from(self, seat: int | None) -> set[str]:
         """See :func:`.views.hidden_from`."""
         return views.hidden_from(self, seat)

@@ -60,6 +60,15 @@ def view(m: HandModel, seat: int | None) -> dict[str, Any]:
     }
 
 
+def private_view(m: HandModel, seat: int) -> dict[str, Any]:
+    """The keys of ``seat``'s view that differ from the spectator's: ``viewer``, and ``hand``
+    while the seat holds cards (an empty hand is the spectator's ``[]``)."""
+    hand = m.seats[seat].hand
+    if hand:
+        return {"viewer": seat, "hand": list(hand)}
+    return {"viewer": seat}
+
+
 def hidden_from(m: HandModel, seat: int | None) -> set[str]:
     """Card ids ``seat`` may not see: all 40 except its own hand and own discards and the hands
     shown at a showdown."""
