@@ -24,6 +24,7 @@ from ..engine import EngineError, GameRules
 from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
 from ..storage.interface import Store
+from ..storage.writer import GameWriter
 from .clock import Clock, Handle
 from .connections import Connection
 from .errors import TableClosedError
@@ -79,12 +80,14 @@ class Table(GameFlow):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
-                 spec: TableSpec, *, store: Store, clock: Clock) -> None:
+                 spec: TableSpec, *, store: Store, writer: GameWriter, clock: Clock) -> None:
         self.id = table_id
         self.rules = rules
         self.config = config
         self.spec = spec
         self.store = store
+        self.writer = writer
+        """Takes each finished game (:meth:`GameFlow._save`); the table never awaits saves."""
         self.clock = clock
         self.seats = [Seat(i) for i in range(spec.num_seats)]
         self.spectators: dict[str, Connection] = {}
