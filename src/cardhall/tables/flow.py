@@ -278,6 +278,7 @@ class GameFlow:
         I/O on the table's task. ``games_saved`` counts games handed over; the writer counts
         what it stored and what it lost."""
         assert self.recorder is not None and self.recorder.state.outcome is not None
+        assert self.game_id is not None and self.started_at is not None
         outcome = self.recorder.state.outcome
         results = [
             SeatResult(seat=gs, name=info.name, result=outcome.returns[gs],
