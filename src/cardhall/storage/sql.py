@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Table, event, select
@@ -53,7 +54,8 @@ def make_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
     SQLite connections get ``journal_mode=WAL`` (readers never block the writer),
     ``synchronous=NORMAL`` (no fsync per commit; a power cut may lose the last commits, never
     corrupt the file) and ``foreign_keys=ON``. ``schema`` (PostgreSQL only) becomes the
-    connections' ``search_path``, which keeps test runs in their own schema.
+    connections' ``search_path``, which keeps test runs in their own schema. JSON columns are
+    written and read with orjson (:func:`json_dumps`).
 
     Raises:
         ValueError: ``schema`` for a back-end other than PostgreSQL.
@@ -64,10 +66,17 @@ def make_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
         if backend != "postgresql":
             raise ValueError(f"schema={schema!r} needs PostgreSQL, not {backend!r}")
         connect_args["server_settings"] = {"search_path": schema}
-    engine = create_async_engine(url, connect_args=connect_args)
+    engine = create_async_engine(url, connect_args=connect_args, json_serializer=json_dumps,
+                                 json_deserializer=orjson.loads)
     if backend == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def json_dumps(value: Any) -> str:
+    """The JSON columns' serialiser: orjson (UTF-8, integer keys as strings), about ten times
+    faster than ``json.dumps`` on a history document, which was half the time of a batch."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON")
