@@ -81,3 +81,8 @@ async def test_sqlite_writes_take_turns(lite: SqlStore) -> None:
     await asyncio.gather(*saves, *players)
     assert len(await lite.list_games(limit=100)) == 16
     assert most[0] == 1
+
+
+def test_only_sqlite_and_postgresql_are_supported() -> None:
+    with pytest.raises(ValueError, match="mysql"):
+        SqlStore("mysql+aiomysql://u@h/db")

@@ -134,13 +134,21 @@ def _summary(row: Game) -> GameSummary:
 
 
 class SqlStore:
-    """Identities and finished games in a SQL database (see the module docstring)."""
+    """Identities and finished games in a SQL database (see the module docstring).
+
+    Raises:
+        ValueError: a back-end other than SQLite or PostgreSQL (the bulk save uses their
+            ``ON CONFLICT``), or ``schema`` on SQLite.
+    """
 
     def __init__(self, url: str, *, schema: str | None = None) -> None:
+        backend = make_url(url).get_backend_name()
+        if backend not in ("sqlite", "postgresql"):
+            raise ValueError(f"the SQL store supports SQLite and PostgreSQL, not {backend!r}")
         self.url = url
         self.engine = make_engine(url, schema=schema)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self.backend = self.engine.dialect.name
+        self.backend = backend
         self._write_lock = asyncio.Lock() if self.backend == "sqlite" else None
         """SQLite has one writer at a time: writes queue here instead of spinning on the file
         lock (``busy_timeout``) when two transactions of this process would write at once."""
