@@ -11,7 +11,11 @@ is ~7 KB of JSON, 4 result rows). Arms, interleaved over two rounds, the best ro
 * ``batched_100``: ``Store.save_games`` with 100 games per call (one transaction each);
 * ``writer``: ``GameWriter.submit`` for every game, then ``flush`` (the server's path).
 
-Every figure comes with its ratio to ``single`` of the same run, and with games per CPU second of
+Latency (``latency_16_producers``): 16 tasks each awaiting its own save in a loop, the old ORM
+save and ``save_game`` (how tables saved before the writer), against 16 tasks handing 1,000
+games/s to one writer (submit -> commit); p50/p99/max in ms.
+
+Every throughput figure comes with its ratio to ``single`` of the same run, and with games per CPU second of
 this process (the SQLite thread included, the PostgreSQL server not), which moves less than wall
 time on a shared machine. PostgreSQL also gets ``commit_floor_per_s``: one-row autocommit
 inserts through bare asyncpg, the most single-game transactions the server can commit per second
@@ -22,11 +26,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import statistics
 import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -47,6 +52,10 @@ ARM_SECONDS = 0.8
 """Wall-time budget of one arm in one round."""
 ROUNDS = 2
 BATCH = 100
+PRODUCERS = 16
+"""Concurrent savers in the latency arms (the issue measured SQLite p99 with 16)."""
+OFFERED_PER_S = 1000
+"""Games per second the writer's latency arm offers, spread over ``PRODUCERS`` tasks."""
 TARGETS = {"single": 500, "batched": 3000}
 """Issue 11: >= 500 single and >= 3,000 batched saves/s."""
 
@@ -80,29 +89,79 @@ class Arms:
         return GameRecord(uuid.uuid4().hex, "bazaar_blot", "bench", self.history, self.outcome,
                           self.results, self.now, self.now)
 
+    async def orm_save(self) -> int:
+        """One game the way the store saved it before issue 11."""
+        r = self.record()
+        row = Game(id=r.game_id, game=r.game, table_id=r.table_id, history=r.history,
+                   outcome=r.outcome, started_at=r.started_at, ended_at=r.ended_at)
+        row.results = [GameResult(game_id=r.game_id, seat=s.seat, player_id=s.player_id,
+                                  name=s.name, is_bot=s.is_bot, result=s.result)
+                       for s in r.results]
+        async with self.legacy_sessions.begin() as session:
+            if await session.get(Game, r.game_id) is None:
+                session.add(row)
+        return 1
+
+    async def store_save(self) -> int:
+        """One game through ``Store.save_game``."""
+        r = self.record()
+        await self.store.save_game(game_id=r.game_id, game=r.game, table_id=r.table_id,
+                                   history=r.history, outcome=r.outcome,
+                                   results=list(r.results), started_at=r.started_at,
+                                   ended_at=r.ended_at)
+        return 1
+
     async def orm_single_before(self, budget: float) -> Rate:
-        async def one() -> int:
-            r = self.record()
-            row = Game(id=r.game_id, game=r.game, table_id=r.table_id, history=r.history,
-                       outcome=r.outcome, started_at=r.started_at, ended_at=r.ended_at)
-            row.results = [GameResult(game_id=r.game_id, seat=s.seat, player_id=s.player_id,
-                                      name=s.name, is_bot=s.is_bot, result=s.result)
-                           for s in r.results]
-            async with self.legacy_sessions.begin() as session:
-                if await session.get(Game, r.game_id) is None:
-                    session.add(row)
-            return 1
-        return await timed(one, budget)
+        return await timed(self.orm_save, budget)
 
     async def single(self, budget: float) -> Rate:
-        async def one() -> int:
-            r = self.record()
-            await self.store.save_game(game_id=r.game_id, game=r.game, table_id=r.table_id,
-                                       history=r.history, outcome=r.outcome,
-                                       results=list(r.results), started_at=r.started_at,
-                                       ended_at=r.ended_at)
-            return 1
-        return await timed(one, budget)
+        return await timed(self.store_save, budget)
+
+    async def awaited_concurrently(self, one: Callable[[], Awaitable[int]],
+                                   seconds: float) -> dict[str, Any]:
+        """``PRODUCERS`` tasks each awaiting ``one`` in a loop for ``seconds`` (how tables
+        saved before the writer: each awaited its own save); per-save latency in ms."""
+        await one()
+        lat: list[float] = []
+        errors = [0]
+        t_end = time.perf_counter() + seconds
+
+        async def producer() -> None:
+            while (t := time.perf_counter()) < t_end:
+                try:
+                    await one()
+                except Exception:  # e.g. SQLite "database is locked" under contention
+                    errors[0] += 1
+                lat.append(time.perf_counter() - t)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(producer() for _ in range(PRODUCERS)))
+        return latency_summary(lat, time.perf_counter() - t0, errors[0])
+
+    async def writer_open_loop(self, seconds: float) -> dict[str, Any]:
+        """``PRODUCERS`` tasks each submitting a game every ``PRODUCERS / OFFERED_PER_S``
+        seconds through one writer; latency from submit to commit in ms."""
+        stamping = _Stamping(self.store)
+        w = GameWriter(stamping)  # type: ignore[arg-type]  # save_games is all it uses
+        w.start()
+        submitted: dict[str, float] = {}
+        interval = PRODUCERS / OFFERED_PER_S
+        t_end = time.perf_counter() + seconds
+
+        async def producer() -> None:
+            while time.perf_counter() < t_end:
+                r = self.record()
+                submitted[r.game_id] = time.perf_counter()
+                w.submit(r)
+                await asyncio.sleep(interval)  # pacing the offered load (a benchmark, not a test)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(producer() for _ in range(PRODUCERS)))
+        await w.close()
+        lat = [stamping.done[g] - t for g, t in submitted.items()]
+        out = latency_summary(lat, time.perf_counter() - t0, w.failed)
+        out["batches"] = w.batches
+        return out
 
     async def batched(self, budget: float) -> Rate:
         async def one() -> int:
@@ -127,6 +186,30 @@ class Arms:
 
     async def close(self) -> None:
         await self.legacy.dispose()
+
+
+class _Stamping:
+    """Wraps a store's ``save_games`` and notes when each game's transaction committed."""
+
+    def __init__(self, store: SqlStore) -> None:
+        self.store = store
+        self.done: dict[str, float] = {}
+
+    async def save_games(self, records: Sequence[GameRecord]) -> list[bool]:
+        flags = await self.store.save_games(records)
+        t = time.perf_counter()
+        for r in records:
+            self.done[r.game_id] = t
+        return flags
+
+
+def latency_summary(lat: list[float], seconds: float, errors: int) -> dict[str, Any]:
+    """Saves/s and p50/p99/max latency (ms) of ``lat`` (seconds)."""
+    ms = sorted(x * 1000 for x in lat)
+    cuts = statistics.quantiles(ms, n=100) if len(ms) >= 2 else ms * 99
+    return {"saves": len(ms), "saves_per_s": round(len(ms) / seconds, 1),
+            "p50_ms": round(cuts[49], 1), "p99_ms": round(cuts[98], 1),
+            "max_ms": round(ms[-1], 1) if ms else None, "errors": errors}
 
 
 def _legacy_sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -171,6 +254,15 @@ async def measure(store: SqlStore, schema: str | None = None) -> dict[str, Any]:
     out["targets_met"] = {"single_500": base >= TARGETS["single"],
                           "batched_3000": best["batched_100"][0] >= TARGETS["batched"],
                           "writer_3000": best["writer"][0] >= TARGETS["batched"]}
+    arms = Arms(store, schema)
+    try:
+        out[f"latency_{PRODUCERS}_producers"] = {
+            "orm_awaited_before": await arms.awaited_concurrently(arms.orm_save, ARM_SECONDS),
+            "save_game_awaited": await arms.awaited_concurrently(arms.store_save, ARM_SECONDS),
+            f"writer_offered_{OFFERED_PER_S}_per_s": await arms.writer_open_loop(ARM_SECONDS),
+        }
+    finally:
+        await arms.close()
     return out
 
 
