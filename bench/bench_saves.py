@@ -48,9 +48,11 @@ from cardhall.storage.sql import SqlStore
 
 POSTGRES_URL = os.environ.get(
     "CARDHALL_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
-ARM_SECONDS = 0.8
+QUICK = os.environ.get("QUICK", "") not in ("", "0")
+"""``make bench QUICK=1``: one short round (a sanity run, about 6 s)."""
+ARM_SECONDS = 0.3 if QUICK else 0.8
 """Wall-time budget of one arm in one round."""
-ROUNDS = 2
+ROUNDS = 1 if QUICK else 2
 BATCH = 100
 PRODUCERS = 16
 """Concurrent savers in the latency arms (the issue measured SQLite p99 with 16)."""
