@@ -135,24 +135,45 @@ async def test_a_batch_that_keeps_failing_is_counted_as_lost(
         writer.submit(record(f"g{i}"))
     with caplog.at_level(logging.ERROR, logger="cardhall.storage.writer"):
         await writer.flush()
-    # three tries of the batch, then one try per record
-    assert [len(c) for c in store.calls] == [3, 3, 3, 1, 1, 1]
+    assert [len(c) for c in store.calls] == [3, 3, 3] and len(sleep.delays) == 2
     assert writer.failed == 3 and writer.saved == 0 and writer.queued == 0
     assert store.games == {}
-    assert "LOST 1 finished game(s) (g0)" in caplog.text
+    assert "LOST 3 finished game(s) (g0, g1, g2)" in caplog.text
+    writer.submit(record("g3"))  # the writer goes on after a loss
+    store.fail = 0
+    await writer.flush()
+    assert list(store.games) == ["g3"] and writer.saved == 1
     await writer.close()
 
 
-async def test_one_bad_record_loses_only_itself() -> None:
-    store = RecordingStore(poison="g1")
-    writer = GameWriter(store, max_attempts=2, sleep=FakeSleep())
+async def test_one_bad_record_loses_only_itself_without_retries(
+        caplog: pytest.LogCaptureFixture) -> None:
+    store, sleep = RecordingStore(poison="g1"), FakeSleep()
+    writer = GameWriter(store, sleep=sleep)
     writer.start()
     for i in range(4):
         writer.submit(record(f"g{i}"))
-    await writer.flush()
+    with caplog.at_level(logging.ERROR, logger="cardhall.storage.writer"):
+        await writer.flush()
+    assert store.calls == [["g0", "g1", "g2", "g3"], ["g0"], ["g1"], ["g2"], ["g3"]]
+    assert sleep.delays == []  # a record error is not retried: it cannot pass
     assert sorted(store.games) == ["g0", "g2", "g3"]
     assert writer.failed == 1 and writer.saved == 3
+    assert "LOST 1 finished game(s) (g1): ValueError: bad record g1" in caplog.text
     await writer.close()
+
+
+def test_record_errors_are_told_from_passing_failures() -> None:
+    from sqlalchemy.exc import IntegrityError, OperationalError, StatementError
+
+    from cardhall.storage.writer import record_error
+
+    assert record_error(IntegrityError("INSERT", {}, Exception("UNIQUE constraint failed")))
+    assert record_error(StatementError("bind", "INSERT", {}, TypeError("not JSON")))
+    assert record_error(ValueError("bad"))
+    assert not record_error(OperationalError("INSERT", {}, Exception("database is locked")))
+    assert not record_error(ConnectionError("gone"))
+    assert not record_error(TimeoutError())
 
 
 async def test_close_saves_what_is_queued_and_refuses_more() -> None:
@@ -227,12 +248,13 @@ async def test_a_bad_record_in_a_sql_batch_loses_only_itself(tmp_path: Path) -> 
     store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'w.db'}")
     await store.start()
     try:
-        writer = GameWriter(store, max_attempts=1)
+        sleep = FakeSleep()
+        writer = GameWriter(store, sleep=sleep)
         writer.start()
         for gid in ("a", "b", "c"):
             writer.submit(record(gid, bad=gid == "b"))  # b: two results for seat 0
         await writer.close()
-        assert writer.failed == 1 and writer.saved == 2
+        assert writer.failed == 1 and writer.saved == 2 and sleep.delays == []
         assert sorted(g.id for g in await store.list_games()) == ["a", "c"]
     finally:
         await store.close()

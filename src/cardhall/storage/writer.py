@@ -5,10 +5,11 @@ on; one writer task per server takes whatever is queued (up to ``batch_size`` re
 it with one :meth:`~cardhall.storage.interface.Store.save_games` call, i.e. one transaction. Under
 load the batches grow by themselves: while one transaction runs, the next batch queues up.
 
-A batch that fails is retried with bounded exponential backoff; when every attempt failed, its
-records are tried one at a time (so one bad record loses only itself) and those that still fail
-are logged and counted in :attr:`GameWriter.failed`: that game is lost (``docs/storage.md``,
-"What a lost save means").
+A batch the database refuses because of a record (:func:`record_error`: a constraint, a value)
+is split and its records are saved one at a time, so one bad record loses only itself. Any other
+failure (connection lost, timeout, database locked) is retried with bounded exponential backoff.
+What still fails is logged and counted in :attr:`GameWriter.failed`: that game is lost
+(``docs/storage.md``, "What a lost save means now").
 """
 
 from __future__ import annotations
@@ -19,9 +20,22 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, StatementError
+
 from .interface import GameRecord, Store
 
 log = logging.getLogger(__name__)
+
+
+def record_error(exc: BaseException) -> bool:
+    """Whether ``exc`` says something in the records is wrong (a constraint, a value, a
+    document that cannot be serialised), so that trying the same batch again cannot help.
+    Anything else (connection lost, timeout, database locked) may pass and is retried."""
+    if isinstance(exc, IntegrityError | DataError | TypeError | ValueError):
+        return True
+    if isinstance(exc, StatementError) and not isinstance(exc, DBAPIError):
+        return isinstance(exc.orig, TypeError | ValueError)  # raised while binding a value
+    return False
 
 
 class WriterClosedError(RuntimeError):
@@ -34,7 +48,8 @@ class GameWriter:
     Args:
         store: where the games go (any :class:`~cardhall.storage.interface.Store`).
         batch_size: most records per transaction (>= 1).
-        max_attempts: tries per batch before it is split into single records (>= 1).
+        max_attempts: tries of one transaction that fails for a reason other than its records
+            (>= 1); then its records are lost.
         backoff_seconds: wait after the first failed try; doubles per try, capped at
             ``max_backoff_seconds``. With the defaults a batch is tried over about 3 s.
         max_backoff_seconds: the cap of one wait.
@@ -164,33 +179,37 @@ class GameWriter:
             self._release_waiters()
 
     async def _write(self, batch: list[GameRecord]) -> None:
-        """Save ``batch`` with retries; then record by record; then count the losses."""
-        error = await self._attempt(batch, self.max_attempts)
+        """Save ``batch``; a record error splits it into single records; count the losses."""
+        error, of_a_record = await self._attempt(batch)
         if error is None:
             return
-        if len(batch) == 1:
+        if not of_a_record or len(batch) == 1:
             self._give_up(batch, error)
             return
-        log.warning("game writer: a batch of %d failed %d times (%s); saving one by one",
-                    len(batch), self.max_attempts, error)
+        log.warning("game writer: a batch of %d was refused (%s); saving one by one",
+                    len(batch), error)
         for record in batch:
-            single_error = await self._attempt([record], 1)
+            single_error, _ = await self._attempt([record])
             if single_error is not None:
                 self._give_up([record], single_error)
 
-    async def _attempt(self, batch: Sequence[GameRecord], tries: int) -> str | None:
-        """Up to ``tries`` transactions with backoff between them; the last error or ``None``."""
+    async def _attempt(self, batch: Sequence[GameRecord]) -> tuple[str | None, bool]:
+        """One transaction; a failure that is not :func:`record_error` is tried again after a
+        backoff, up to ``max_attempts`` tries. ``(None, False)`` when saved, else
+        ``(last error, whether it was a record error)``."""
         delay = self.backoff_seconds
-        for attempt in range(1, tries + 1):
+        for attempt in range(1, self.max_attempts + 1):
             try:
                 flags = await self.store.save_games(batch)
-            except Exception as exc:  # any store failure: retried, then counted as a loss
+            except Exception as exc:  # any store failure: retried or split, then counted
                 error = f"{type(exc).__name__}: {exc}"
-                if attempt == tries:
-                    return error
+                if record_error(exc):
+                    return error, True
+                if attempt == self.max_attempts:
+                    return error, False
                 self.retries += 1
                 log.info("game writer: attempt %d of %d failed (%s); retrying in %.2f s",
-                         attempt, tries, error, delay)
+                         attempt, self.max_attempts, error, delay)
                 await self._sleep(delay)
                 delay = min(self.max_backoff_seconds, delay * 2)
             else:
@@ -198,8 +217,8 @@ class GameWriter:
                 stored = sum(flags)
                 self.saved += stored
                 self.duplicates += len(batch) - stored
-                return None
-        return "no attempt made"  # pragma: no cover - tries >= 1
+                return None, False
+        return "no attempt made", False  # pragma: no cover - max_attempts >= 1
 
     def _give_up(self, records: Sequence[GameRecord], error: str) -> None:
         if not records:
