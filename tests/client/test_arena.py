@@ -48,6 +48,7 @@ async def test_arena_against_a_running_server_saves_games_with_bot_seats() -> No
         base = f"http://127.0.0.1:{live.port}"
         res = await run(ArenaSpec(game="palace_poker", bots=["rule", "random"], games=6,
                                   url=base, turn_timeout_seconds=2.0))
+        await live.writer.flush()  # the game writer saves off the table's task
         async with live.http as http:
             saved = (await http.get("/api/games?game=palace_poker")).json()["items"]
         assert {g["id"] for g in saved} == set(res["game_ids"])

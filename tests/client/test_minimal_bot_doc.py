@@ -64,6 +64,7 @@ async def test_minimal_bot_from_the_doc_plays_a_full_blot_match(tmp_path: Path) 
         assert not any(a.get("timeout") for a in history.to_json()["actions"]), \
             "the doc bot answered every decision itself"
         # the bot identity is shown as a bot in the saved game and at the table
+        await live.writer.flush()  # the game writer saves off the table's task
         async with live.http as http:
             games = (await http.get(f"/api/games?player={bot_id}")).json()["items"]
             lobby = (await http.get(f"/api/tables/{table_id}")).json()

@@ -56,6 +56,11 @@ class LiveServer:
     def tables(self) -> Any:
         return self.app.state.tables
 
+    @property
+    def writer(self) -> Any:
+        """The app's game writer: ``await live.writer.flush()`` before reading saved games."""
+        return self.app.state.writer
+
     async def player(self, name: str) -> tuple[str, str]:
         """A new identity: ``(player_id, token)``."""
         rec, token = await self.store.create_player(name)

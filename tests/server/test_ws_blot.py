@@ -54,6 +54,7 @@ async def test_full_blot_match_with_four_bot_driven_clients(
         history = over["history"]
         assert max(history["outcome"]["returns"]) >= 51
         assert not any(a.get("timeout") for a in history["actions"])
+        await live.writer.flush()  # the game writer saves off the table's task
         games = await live.store.list_games(game="bazaar_blot")
         assert [g.id for g in games] == [history["id"]]
         assert await live.store.get_game(history["id"]) == history

@@ -60,6 +60,7 @@ async def test_two_clients_and_a_spectator_play_a_game_saved_and_replayed(
             states = [m for m in a.received if m["type"] == "state"]
             assert all(m["table_id"] == tid and isinstance(m["version"], int) for m in states)
         # saved once; the history replays (in-process and with `cardhall replay`) to the outcome
+        await live.writer.flush()  # the game writer saves off the table's task
         games = await live.store.list_games(game="toy_duel")
         assert len(games) == 1
         history = await live.store.get_game(games[0].id)

@@ -128,6 +128,7 @@ async def _run_hand(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str, 
         if had_decision:
             assert any(a["seat"] == seat0 for a in timeouts), "the timer did not move seat 0"
         assert sum(history["outcome"]["returns"]) == 0, "chips are conserved"
+        await live.writer.flush()  # the game writer saves off the table's task
         saved = await live.store.get_game(history["id"])
         assert saved == history
         listed = await live.store.list_games(game=game)

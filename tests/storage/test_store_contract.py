@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from cardhall.storage import MemoryStore, SeatResult, Store
+from cardhall.storage import GameRecord, MemoryStore, SeatResult, Store
 from cardhall.storage.memory import hash_token
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -142,4 +142,30 @@ async def test_a_failed_save_writes_nothing(store: Store) -> None:
         await store.save_game(game_id="bad", game="blot", table_id="t", history={}, outcome={},
                               results=twice, started_at=T0, ended_at=T0)
     assert await store.get_game("bad") is None
+    assert await store.list_games() == []
+
+
+def _record(game_id: str, *, seats: tuple[int, ...] = (0, 1), minutes: int = 0) -> GameRecord:
+    ended = T0 + timedelta(minutes=minutes)
+    return GameRecord(game_id, "blot", "t1", _history(game_id), {"winner": 0},
+                      [SeatResult(s, f"seat{s}", 5 - s) for s in seats], ended, ended)
+
+
+async def test_save_games_saves_a_batch_and_flags_what_was_saved_before(store: Store) -> None:
+    assert await store.save_games([]) == []
+    assert await _save(store, "old") is True
+    flags = await store.save_games([_record("a", minutes=1), _record("old"),
+                                    _record("b", minutes=2), _record("a", minutes=9)])
+    assert flags == [True, False, True, False]  # the first "a" of the batch is the one kept
+    assert [g.id for g in await store.list_games()] == ["b", "a", "old"]
+    [a] = [g for g in await store.list_games() if g.id == "a"]
+    assert a.ended_at == T0 + timedelta(minutes=1) and len(a.seats) == 2
+    assert await store.get_game("b") == _history("b")
+
+
+async def test_a_failed_batch_writes_nothing_of_the_batch(store: Store) -> None:
+    if isinstance(store, MemoryStore):
+        pytest.skip("only the SQL stores enforce one result per seat")
+    with pytest.raises(IntegrityError):
+        await store.save_games([_record("good"), _record("bad", seats=(0, 0))])
     assert await store.list_games() == []

@@ -26,7 +26,8 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 class Harness:
-    """A manager on a fake clock with helpers to join, act and wait for the actor."""
+    """A manager on a fake clock with helpers to join, act and wait for the actor (and for the
+    game writer to save what the actor handed it)."""
 
     def __init__(self, manager: TableManager, clock: FakeClock, store: MemoryStore) -> None:
         self.manager, self.clock, self.store = manager, clock, store
@@ -37,21 +38,22 @@ class Harness:
 
     async def settle(self, table: Table) -> None:
         await table.inbox.join()
+        await self.manager.writer.flush()
 
     async def advance(self, table: Table, seconds: float) -> None:
         self.clock.advance(seconds)
-        await table.inbox.join()
+        await self.settle(table)
 
     async def join(self, table: Table, conn: RecordingConnection, **kw: Any) -> None:
         table.post(ClientRequest(conn, p.Join(type="join", table_id=table.id, **kw)))
-        await table.inbox.join()
+        await self.settle(table)
 
     async def act(self, table: Table, conn: RecordingConnection, action: dict[str, Any], *,
                   version: int | None = None, action_id: str = "a1", **kw: Any) -> None:
         v = table.version if version is None else version
         table.post(ClientRequest(conn, p.Act(type="act", table_id=table.id, version=v,
                                              action_id=action_id, action=action, **kw)))
-        await table.inbox.join()
+        await self.settle(table)
 
 
 @pytest.fixture

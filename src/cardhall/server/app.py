@@ -16,6 +16,7 @@ from ..config import Settings
 from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from ..storage.factory import make_store
+from ..storage.writer import GameWriter
 from ..tables.manager import TableManager
 from . import gctune, ws
 from .errors import install_error_handlers
@@ -36,8 +37,10 @@ from .routes import (
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app from ``settings`` (read from the environment when omitted).
 
-    At start-up the store connects (SQL stores apply Alembic migrations) and the table manager
-    starts; at shutdown every table task is cancelled and the store closed.
+    At start-up the store connects (SQL stores apply Alembic migrations), the game writer
+    (``app.state.writer``, which saves finished games in batches) and the table manager start;
+    at shutdown the tables close first, then the writer saves what is queued and stops, then the
+    store closes.
     """
     settings = settings or Settings()
     install_evaluators()
@@ -47,7 +50,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = make_store(settings.database_url)
         await store.start()
         app.state.store = store
-        manager = TableManager(settings, store)
+        writer = GameWriter(store)
+        writer.start()
+        app.state.writer = writer
+        manager = TableManager(settings, store, writer=writer)
         app.state.tables = manager
         await manager.start()
         refreezer = None
@@ -61,8 +67,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             if refreezer is not None:
                 await refreezer.stop()
-            await manager.stop()
-            await store.close()
+            try:
+                await manager.stop()
+                await writer.close()
+            finally:
+                await store.close()
 
     app = FastAPI(title="cardhall", version=__version__, lifespan=lifespan)
     app.state.settings = settings

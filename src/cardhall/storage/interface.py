@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -40,6 +41,31 @@ class GameSummary:
     ended_at: datetime
     outcome: dict[str, Any]
     seats: list[SeatResult]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A finished game ready to be saved: one ``games`` row plus one ``game_results`` row per
+    seat (``docs/storage.md``).
+
+    Attributes:
+        game_id: the runtime's game id (the primary key; saving is idempotent on it).
+        game: the game's registered name (``bazaar_blot``, ...).
+        table_id: the live table it was played at.
+        history: the finished ``cardhall-history/1`` document (JSON-serialisable).
+        outcome: the outcome object shown in game lists.
+        results: one :class:`SeatResult` per game seat (seat numbers distinct).
+        started_at, ended_at: aware datetimes (naive ones are taken as UTC).
+    """
+
+    game_id: str
+    game: str
+    table_id: str
+    history: dict[str, Any]
+    outcome: dict[str, Any]
+    results: Sequence[SeatResult]
+    started_at: datetime
+    ended_at: datetime
 
 
 class Store(Protocol):
@@ -81,7 +107,17 @@ class Store(Protocol):
         ended_at: datetime,
     ) -> bool:
         """Save a finished game once: one game row plus one result row per seat.
-        Idempotent on ``game_id``: returns ``False`` if it was already saved."""
+        Idempotent on ``game_id``: returns ``False`` if it was already saved.
+        The same as ``save_games([GameRecord(...)])``."""
+
+    async def save_games(self, records: Sequence[GameRecord]) -> list[bool]:
+        """Save many finished games in ONE transaction (all or nothing).
+
+        Returns one flag per record, in order: ``True`` if this call stored it, ``False`` if
+        its ``game_id`` was already saved (earlier, by a concurrent save, or by an earlier
+        record of the same batch). Raises the back-end's error (``sqlalchemy.exc.IntegrityError``
+        for a constraint failure such as two results for one seat) and then saves nothing
+        of the batch."""
 
     async def list_games(
         self,

@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from .interface import GameSummary, PlayerRecord, SeatResult
+from .interface import GameRecord, GameSummary, PlayerRecord, SeatResult
 
 
 def hash_token(token: str) -> str:
@@ -74,11 +75,20 @@ class MemoryStore:
         started_at: datetime,
         ended_at: datetime,
     ) -> bool:
-        if game_id in self.games:
-            return False
-        summary = GameSummary(game_id, game, table_id, started_at, ended_at, outcome, list(results))
-        self.games[game_id] = (summary, history)
-        return True
+        [saved] = await self.save_games([GameRecord(game_id, game, table_id, history, outcome,
+                                                    results, started_at, ended_at)])
+        return saved
+
+    async def save_games(self, records: Sequence[GameRecord]) -> list[bool]:
+        """Store each record not already stored (see :meth:`Store.save_games`); never raises."""
+        flags = []
+        for r in records:
+            flags.append(r.game_id not in self.games)
+            if flags[-1]:
+                summary = GameSummary(r.game_id, r.game, r.table_id, r.started_at, r.ended_at,
+                                      r.outcome, list(r.results))
+                self.games[r.game_id] = (summary, r.history)
+        return flags
 
     async def list_games(
         self,

@@ -1,55 +1,92 @@
 """The SQL :class:`~cardhall.storage.interface.Store`: SQLAlchemy 2 async, SQLite or PostgreSQL.
 
-``SqlStore("sqlite+aiosqlite:///./cardhall.db")`` (the default, WAL journal and foreign keys on)
-or ``SqlStore("postgresql+asyncpg://user@host/db")``. :meth:`SqlStore.start` applies the Alembic
-migrations shipped in ``migrations/`` up to head on the store's own engine, so a fresh database
-needs no set-up.
+``SqlStore("sqlite+aiosqlite:///./cardhall.db")`` (the default: WAL journal,
+``synchronous=NORMAL``, foreign keys on, one writer at a time) or
+``SqlStore("postgresql+asyncpg://user@host/db")`` (a connection pool). :meth:`SqlStore.start`
+applies the Alembic migrations shipped in ``migrations/`` up to head on the store's own engine, so
+a fresh database needs no set-up.
+
+Finished games are written with SQLAlchemy Core bulk inserts (:meth:`SqlStore.save_games`), not
+the ORM unit of work: one transaction per batch, ``INSERT ... ON CONFLICT DO NOTHING RETURNING
+id`` for the game rows and one multi-row insert for their result rows.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import uuid
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event, func, select
+from sqlalchemy import Table, event, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql import Select
 
-from .interface import GameSummary, PlayerRecord, SeatResult
+from .interface import GameRecord, GameSummary, PlayerRecord, SeatResult
 from .memory import hash_token, new_token
 from .models import Game, GameResult, Player, as_utc
+
+GAMES: Table = Game.__table__  # type: ignore[assignment]
+RESULTS: Table = GameResult.__table__  # type: ignore[assignment]
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 """The Alembic script directory, shipped inside the package."""
 
 
 def make_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
-    """An async engine for ``url``; SQLite connections get ``journal_mode=WAL`` and
-    ``foreign_keys=ON``. ``schema`` (PostgreSQL only) becomes the connections' ``search_path``,
-    which keeps test runs in their own schema. Raises ``ValueError`` for ``schema`` on SQLite."""
+    """An async engine for ``url`` with the default pool and no pre-ping (a checkout costs no
+    round trip; a connection that died is replaced when it fails, and the writer retries).
+
+    SQLite connections get ``journal_mode=WAL`` (readers never block the writer),
+    ``synchronous=NORMAL`` (no fsync per commit; a power cut may lose the last commits, never
+    corrupt the file) and ``foreign_keys=ON``. ``schema`` (PostgreSQL only) becomes the
+    connections' ``search_path``, which keeps test runs in their own schema. JSON columns are
+    written and read with orjson (:func:`json_dumps`).
+
+    Raises:
+        ValueError: ``schema`` for a back-end other than PostgreSQL.
+    """
     backend = make_url(url).get_backend_name()
     connect_args: dict[str, Any] = {}
     if schema is not None:
         if backend != "postgresql":
             raise ValueError(f"schema={schema!r} needs PostgreSQL, not {backend!r}")
         connect_args["server_settings"] = {"search_path": schema}
-    engine = create_async_engine(url, connect_args=connect_args, pool_pre_ping=True)
+    engine = create_async_engine(url, connect_args=connect_args, json_serializer=json_dumps,
+                                 json_deserializer=orjson.loads)
     if backend == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
 
 
+def json_dumps(value: Any) -> str:
+    """The JSON columns' serialiser: orjson (UTF-8, integer keys as strings), about ten times
+    faster than ``json.dumps`` on a history document, which was half the time of a batch."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+SQLITE_PRAGMAS = ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON")
+"""Run on every new SQLite connection (see :func:`make_engine`)."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
     cursor.close()
 
 
@@ -97,12 +134,33 @@ def _summary(row: Game) -> GameSummary:
 
 
 class SqlStore:
-    """Identities and finished games in a SQL database (see the module docstring)."""
+    """Identities and finished games in a SQL database (see the module docstring).
+
+    Raises:
+        ValueError: a back-end other than SQLite or PostgreSQL (the bulk save uses their
+            ``ON CONFLICT``), or ``schema`` on SQLite.
+    """
 
     def __init__(self, url: str, *, schema: str | None = None) -> None:
+        backend = make_url(url).get_backend_name()
+        if backend not in ("sqlite", "postgresql"):
+            raise ValueError(f"the SQL store supports SQLite and PostgreSQL, not {backend!r}")
         self.url = url
         self.engine = make_engine(url, schema=schema)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.backend = backend
+        self._write_lock = asyncio.Lock() if self.backend == "sqlite" else None
+        """SQLite has one writer at a time: writes queue here instead of spinning on the file
+        lock (``busy_timeout``) when two transactions of this process would write at once."""
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[None]:
+        """Hold the store's write turn (SQLite) for one write transaction; PostgreSQL: no-op."""
+        if self._write_lock is None:
+            yield
+        else:
+            async with self._write_lock:
+                yield
 
     async def start(self) -> None:
         """Apply the migrations up to head (idempotent)."""
@@ -119,7 +177,7 @@ class SqlStore:
         row = Player(id=uuid.uuid4().hex, name=name, is_bot=is_bot, banned=False,
                      owner_id=owner_id, token_hash=hash_token(token),
                      created_at=datetime.now(UTC))
-        async with self.sessions.begin() as session:
+        async with self._writing(), self.sessions.begin() as session:
             session.add(row)
         return _record(row), token
 
@@ -140,7 +198,7 @@ class SqlStore:
         return [_record(r) for r in rows]
 
     async def set_banned(self, player_id: str, banned: bool) -> PlayerRecord | None:
-        async with self.sessions.begin() as session:
+        async with self._writing(), self.sessions.begin() as session:
             row = await session.get(Player, player_id)
             if row is None:
                 return None
@@ -159,29 +217,46 @@ class SqlStore:
         started_at: datetime,
         ended_at: datetime,
     ) -> bool:
-        """Insert the game row and its result rows in one transaction; ``False`` if ``game_id``
-        is already saved. Raises ``IntegrityError`` for other constraint failures (e.g. two
-        results for one seat), saving nothing."""
-        row = Game(id=game_id, game=game, table_id=table_id, history=history, outcome=outcome,
-                   started_at=started_at, ended_at=ended_at)
-        row.results = [GameResult(game_id=game_id, seat=r.seat, player_id=r.player_id,
-                                  name=r.name, is_bot=r.is_bot, result=r.result)
-                       for r in results]
-        try:
-            async with self.sessions.begin() as session:
-                if await session.get(Game, game_id) is not None:
-                    return False
-                session.add(row)
-        except IntegrityError:
-            if await self._game_exists(game_id):  # lost a race with a concurrent save
-                return False
-            raise
-        return True
+        """One game through :meth:`save_games`; ``False`` if ``game_id`` is already saved.
+        Raises ``IntegrityError`` for other constraint failures (e.g. two results for one
+        seat), saving nothing."""
+        [saved] = await self.save_games([GameRecord(game_id, game, table_id, history, outcome,
+                                                    results, started_at, ended_at)])
+        return saved
 
-    async def _game_exists(self, game_id: str) -> bool:
-        async with self.sessions() as session:
-            found = await session.scalar(select(func.count()).where(Game.id == game_id))
-        return bool(found)
+    async def save_games(self, records: Sequence[GameRecord]) -> list[bool]:
+        """Insert the games not saved yet and their result rows in ONE transaction.
+
+        Returns one flag per record (``False``: its ``game_id`` was saved before, concurrently
+        or earlier in ``records``). Core bulk inserts: the game rows as one
+        ``INSERT ... ON CONFLICT (id) DO NOTHING RETURNING id``, then the result rows of the
+        games that went in. Raises ``sqlalchemy.exc.IntegrityError`` (or the driver's
+        connection error) and then saves nothing of the batch.
+        """
+        first: dict[str, int] = {}
+        for i, r in enumerate(records):
+            first.setdefault(r.game_id, i)
+        if not first:
+            return []
+        async with self._writing(), self.engine.begin() as conn:
+            inserted = await self._insert_games(conn, [records[i] for i in first.values()])
+            rows = [{"game_id": gid, "seat": s.seat, "player_id": s.player_id, "name": s.name,
+                     "is_bot": s.is_bot, "result": s.result}
+                    for gid in inserted for s in records[first[gid]].results]
+            if rows:
+                await conn.execute(RESULTS.insert(), rows)
+        return [r.game_id in inserted and first[r.game_id] == i for i, r in enumerate(records)]
+
+    async def _insert_games(self, conn: AsyncConnection, records: list[GameRecord]) -> set[str]:
+        """Insert the game rows, skipping ids already present; the ids that went in."""
+        dialect_insert = postgresql.insert if self.backend == "postgresql" else sqlite.insert
+        stmt = (dialect_insert(GAMES).on_conflict_do_nothing(index_elements=[GAMES.c.id])
+                .returning(GAMES.c.id))
+        params = [{"id": r.game_id, "game": r.game, "table_id": r.table_id,
+                   "started_at": r.started_at, "ended_at": r.ended_at, "history": r.history,
+                   "outcome": r.outcome} for r in records]
+        result = await conn.execute(stmt, params)
+        return set(result.scalars())
 
     async def list_games(
         self,

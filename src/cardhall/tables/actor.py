@@ -26,6 +26,7 @@ from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
 from ..protocol.frames import Frame
 from ..storage.interface import Store
+from ..storage.writer import GameWriter
 from .abandon import Abandonment, AbandonWatch
 from .clock import Clock, Handle
 from .connections import Connection
@@ -86,12 +87,14 @@ class Table(GameFlow, Abandonment):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
-                 spec: TableSpec, *, store: Store, clock: Clock) -> None:
+                 spec: TableSpec, *, store: Store, writer: GameWriter, clock: Clock) -> None:
         self.id = table_id
         self.rules = rules
         self.config = config
         self.spec = spec
         self.store = store
+        self.writer = writer
+        """Takes each finished game (:meth:`GameFlow._save`); the table never awaits saves."""
         self.clock = clock
         self.seats = [Seat(i) for i in range(spec.num_seats)]
         self.spectators: dict[str, Connection] = {}

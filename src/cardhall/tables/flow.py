@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Event, Recorder, SeatInfo, SeededShuffler, commitment
 from ..protocol.frames import Frame
-from ..storage.interface import SeatResult
+from ..storage.interface import GameRecord, SeatResult
 from .fanout import Fanout
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ class GameFlow:
         config: Any
         spec: Any
         store: Any
+        writer: Any
         clock: Any
         seats: list[Any]
         spectators: dict[str, Connection]
@@ -246,7 +247,11 @@ class GameFlow:
         return self.recorder.history.to_json()
 
     async def _save(self, history: dict[str, Any], ended_at: datetime) -> None:
+        """Hand the finished game to the game writer (``storage/writer.py``): no await, no
+        I/O on the table's task. ``games_saved`` counts games handed over; the writer counts
+        what it stored and what it lost."""
         assert self.recorder is not None and self.recorder.state.outcome is not None
+        assert self.game_id is not None and self.started_at is not None
         outcome = self.recorder.state.outcome
         results = [
             SeatResult(seat=gs, name=info.name, result=outcome.returns[gs],
@@ -254,11 +259,11 @@ class GameFlow:
             for gs, info in enumerate(self.recorder.history.seats)
         ]
         try:
-            await self.store.save_game(
+            self.writer.submit(GameRecord(
                 game_id=self.game_id, game=self.rules.name, table_id=self.id, history=history,
                 outcome=outcome.to_json(), results=results, started_at=self.started_at,
                 ended_at=ended_at,
-            )
+            ))
             self.games_saved += 1
         except Exception:
             log.exception("table %s: saving game %s failed", self.id, self.game_id)

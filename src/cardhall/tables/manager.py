@@ -18,6 +18,7 @@ from ..bots import get_policy, policy_names
 from ..config import Settings
 from ..engine import InvalidConfigError, get_game
 from ..storage.interface import Store
+from ..storage.writer import GameWriter
 from .actor import Table, TableSpec
 from .bots import BotConnection
 from .clock import Clock, RealClock
@@ -32,13 +33,20 @@ class TableManager:
 
     Args:
         settings: limits and defaults (``max_tables``, ``bot_delay_seconds``, ...).
-        store: where finished games are saved and bot identities created.
+        store: where bot identities are created (and finished games saved, by the writer).
         clock: injected time (tests pass a :class:`~.clock.FakeClock`).
+        writer: the :class:`~cardhall.storage.writer.GameWriter` the tables hand finished
+            games to, started and closed by its owner (the app's lifespan). When omitted the
+            manager makes one over ``store``, starts it in :meth:`start` and closes (flushes) it
+            at the end of :meth:`stop`, after the tables.
     """
 
-    def __init__(self, settings: Settings, store: Store, clock: Clock | None = None) -> None:
+    def __init__(self, settings: Settings, store: Store, clock: Clock | None = None, *,
+                 writer: GameWriter | None = None) -> None:
         self.settings = settings
         self.store = store
+        self._owns_writer = writer is None
+        self.writer = GameWriter(store) if writer is None else writer
         self.clock = clock or RealClock()
         self.tables: dict[str, Table] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
@@ -46,6 +54,9 @@ class TableManager:
         self._started = False
 
     async def start(self) -> None:
+        """Start accepting tables (and the manager's own game writer, if it made one)."""
+        if self._owns_writer and not self.writer.running:
+            self.writer.start()
         self._started = True
 
     async def stop(self) -> None:
@@ -62,6 +73,8 @@ class TableManager:
                     await t
         self.tables.clear()
         self.tasks.clear()
+        if self._owns_writer:
+            await self.writer.close()
         self._started = False
 
     def spec_for(self, game: str, *, config: dict[str, Any] | None = None,
@@ -119,7 +132,8 @@ class TableManager:
         if len(self.tables) >= self.settings.max_tables:
             raise TableLimitError(f"the server already runs {len(self.tables)} tables "
                                   f"(max_tables={self.settings.max_tables})")
-        table = Table(uuid.uuid4().hex[:12], rules, cfg, spec, store=self.store, clock=self.clock)
+        table = Table(uuid.uuid4().hex[:12], rules, cfg, spec, store=self.store,
+                      writer=self.writer, clock=self.clock)
         self.tables[table.id] = table
         task = asyncio.create_task(table.run(), name=f"table-{table.id}")
         self.tasks[table.id] = task

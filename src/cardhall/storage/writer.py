@@ -1,0 +1,250 @@
+"""The game writer: finished games are saved off the tables' tasks, in batches.
+
+A table hands its finished game to :meth:`GameWriter.submit` (never blocks, never awaits) and goes
+on; one writer task per server takes whatever is queued (up to ``batch_size`` records) and saves
+it with one :meth:`~cardhall.storage.interface.Store.save_games` call, i.e. one transaction. Under
+load the batches grow by themselves: while one transaction runs, the next batch queues up.
+
+A batch the database refuses because of a record (:func:`record_error`: a constraint, a value)
+is split and its records are saved one at a time, so one bad record loses only itself. Any other
+failure (connection lost, timeout, database locked) is retried with bounded exponential backoff.
+What still fails is logged and counted in :attr:`GameWriter.failed`: that game is lost
+(``docs/storage.md``, "What a lost save means now").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, StatementError
+
+from .interface import GameRecord, Store
+
+log = logging.getLogger(__name__)
+
+
+def record_error(exc: BaseException) -> bool:
+    """Whether ``exc`` says something in the records is wrong (a constraint, a value, a
+    document that cannot be serialised), so that trying the same batch again cannot help.
+    Anything else (connection lost, timeout, database locked) may pass and is retried."""
+    if isinstance(exc, IntegrityError | DataError | TypeError | ValueError):
+        return True
+    if isinstance(exc, StatementError) and not isinstance(exc, DBAPIError):
+        return isinstance(exc.orig, TypeError | ValueError)  # raised while binding a value
+    return False
+
+
+class WriterClosedError(RuntimeError):
+    """:meth:`GameWriter.submit` after :meth:`GameWriter.close` began."""
+
+
+class GameWriter:
+    """Batches finished games into :meth:`Store.save_games` transactions on its own task.
+
+    Args:
+        store: where the games go (any :class:`~cardhall.storage.interface.Store`).
+        batch_size: most records per transaction (>= 1).
+        max_attempts: tries of one transaction that fails for a reason other than its records
+            (>= 1); then its records are lost.
+        backoff_seconds: wait after the first failed try; doubles per try, capped at
+            ``max_backoff_seconds``. With the defaults a batch is tried over about 3 s.
+        max_backoff_seconds: the cap of one wait.
+        sleep: how to wait (tests pass a fake that records the delays).
+
+    Counters (plain attributes, read them any time): :attr:`submitted`, :attr:`saved`,
+    :attr:`duplicates`, :attr:`failed`, :attr:`retries`, :attr:`batches`, and the property
+    :attr:`queued`.
+
+    Raises:
+        ValueError: ``batch_size`` or ``max_attempts`` below 1, or a negative backoff.
+    """
+
+    def __init__(self, store: Store, *, batch_size: int = 256, max_attempts: int = 6,
+                 backoff_seconds: float = 0.1, max_backoff_seconds: float = 2.0,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        if batch_size < 1 or max_attempts < 1:
+            raise ValueError(f"batch_size and max_attempts must be >= 1, got {batch_size}, "
+                             f"{max_attempts}")
+        if backoff_seconds < 0 or max_backoff_seconds < 0:
+            raise ValueError("backoff must not be negative")
+        self.store = store
+        self.batch_size = batch_size
+        self.max_attempts = max_attempts
+        self.backoff_seconds = backoff_seconds
+        self.max_backoff_seconds = max_backoff_seconds
+        self._sleep = sleep
+        self._queue: deque[GameRecord] = deque()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._finished = 0
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self.submitted = 0
+        """Records accepted by :meth:`submit`."""
+        self.saved = 0
+        """Records this writer stored."""
+        self.duplicates = 0
+        """Records whose ``game_id`` was already stored (nothing written for them)."""
+        self.failed = 0
+        """Records given up after every attempt: lost games."""
+        self.retries = 0
+        """Failed transactions that were tried again."""
+        self.batches = 0
+        """Committed transactions."""
+
+    @property
+    def queued(self) -> int:
+        """Records submitted and not finished yet (waiting, or in the transaction running)."""
+        return self.submitted - self._finished
+
+    @property
+    def running(self) -> bool:
+        """Whether the writer task is alive."""
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        """Start the writer task on the running loop (records submitted before wait for it).
+
+        Raises:
+            RuntimeError: no running event loop, already started, or closed.
+        """
+        if self._task is not None or self._closing:
+            raise RuntimeError("the game writer was already started or closed")
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="game-writer")
+        self._task.add_done_callback(self._task_done)
+
+    def submit(self, record: GameRecord) -> None:
+        """Queue one finished game; returns at once (no await, no I/O).
+
+        Raises:
+            WriterClosedError: :meth:`close` has begun; the record is not taken.
+        """
+        if self._closing:
+            raise WriterClosedError(f"the game writer is closed; game {record.game_id} not saved")
+        self._queue.append(record)
+        self.submitted += 1
+        self._wake.set()
+
+    async def flush(self) -> None:
+        """Wait until every record submitted before this call is finished (saved, found
+        already saved, or counted in :attr:`failed`).
+
+        Raises:
+            RuntimeError: records are pending but the writer task is not running (never
+                started, or it died; the latter is a bug and is logged).
+        """
+        target = self.submitted
+        if self._finished >= target:
+            return
+        if not self.running:
+            raise RuntimeError(f"the game writer is not running; {self.queued} records pending")
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((target, fut))
+        await fut
+
+    async def close(self) -> None:
+        """Refuse new records, save everything queued, then stop the task (idempotent).
+
+        A writer that was never started counts what it holds as :attr:`failed`.
+        """
+        self._closing = True
+        if self._task is not None and not self._task.done():
+            self._wake.set()
+            with contextlib.suppress(Exception):  # a crashed task was logged by _task_done
+                await asyncio.shield(self._task)
+        if self._queue:
+            why = "the writer was never started" if self._task is None else "the writer stopped"
+            self._give_up(list(self._queue), why)
+            self._finished += len(self._queue)
+            self._queue.clear()
+            self._release_waiters()
+
+    # ----- the task ---------------------------------------------------------------------------
+    async def _run(self) -> None:
+        while True:
+            if not self._queue:
+                if self._closing:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            n = min(self.batch_size, len(self._queue))
+            batch = [self._queue.popleft() for _ in range(n)]
+            await self._write(batch)
+            self._finished += n
+            self._release_waiters()
+
+    async def _write(self, batch: list[GameRecord]) -> None:
+        """Save ``batch``; a record error splits it into single records; count the losses."""
+        error, of_a_record = await self._attempt(batch)
+        if error is None:
+            return
+        if not of_a_record or len(batch) == 1:
+            self._give_up(batch, error)
+            return
+        log.warning("game writer: a batch of %d was refused (%s); saving one by one",
+                    len(batch), error)
+        for record in batch:
+            single_error, _ = await self._attempt([record])
+            if single_error is not None:
+                self._give_up([record], single_error)
+
+    async def _attempt(self, batch: Sequence[GameRecord]) -> tuple[str | None, bool]:
+        """One transaction; a failure that is not :func:`record_error` is tried again after a
+        backoff, up to ``max_attempts`` tries. ``(None, False)`` when saved, else
+        ``(last error, whether it was a record error)``."""
+        delay = self.backoff_seconds
+        for attempt in range(1, self.max_attempts + 1):
+            try:
+                flags = await self.store.save_games(batch)
+            except Exception as exc:  # any store failure: retried or split, then counted
+                error = f"{type(exc).__name__}: {exc}"
+                if record_error(exc):
+                    return error, True
+                if attempt == self.max_attempts:
+                    return error, False
+                self.retries += 1
+                log.info("game writer: attempt %d of %d failed (%s); retrying in %.2f s",
+                         attempt, self.max_attempts, error, delay)
+                await self._sleep(delay)
+                delay = min(self.max_backoff_seconds, delay * 2)
+            else:
+                self.batches += 1
+                stored = sum(flags)
+                self.saved += stored
+                self.duplicates += len(batch) - stored
+                return None, False
+        return "no attempt made", False  # pragma: no cover - max_attempts >= 1
+
+    def _give_up(self, records: Sequence[GameRecord], error: str) -> None:
+        if not records:
+            return
+        self.failed += len(records)
+        ids = ", ".join(r.game_id for r in records[:5])
+        more = f" and {len(records) - 5} more" if len(records) > 5 else ""
+        log.error("game writer: LOST %d finished game(s) (%s%s): %s", len(records), ids, more,
+                  error)
+
+    def _release_waiters(self) -> None:
+        keep = []
+        for target, fut in self._waiters:
+            if fut.done():
+                continue
+            if self._finished >= target:
+                fut.set_result(None)
+            else:
+                keep.append((target, fut))
+        self._waiters = keep
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        """Wake every :meth:`flush` if the task ended early (cancelled or a bug)."""
+        if not task.cancelled() and task.exception() is not None:
+            log.error("game writer task died", exc_info=task.exception())
+        for _, fut in self._waiters:
+            if not fut.done():
+                fut.set_exception(RuntimeError("the game writer task stopped"))
+        self._waiters = []

@@ -1,0 +1,61 @@
+"""A finished game is handed to the game writer; the table never waits for the database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from cardhall.config import Settings
+from cardhall.storage import GameRecord, GameWriter, MemoryStore
+from cardhall.tables.clock import FakeClock
+from cardhall.tables.manager import TableManager
+
+
+class StuckStore(MemoryStore):
+    """A database that does not answer until ``gate`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def save_games(self, records: Sequence[GameRecord]) -> list[bool]:
+        await self.gate.wait()
+        return await super().save_games(records)
+
+
+async def test_a_table_finishes_and_goes_on_while_the_database_hangs(toy: None) -> None:
+    clock, store = FakeClock(), StuckStore()
+    writer = GameWriter(store)
+    writer.start()
+    manager = TableManager(Settings(database_url="memory://", bot_delay_seconds=1.0),
+                           store, clock, writer=writer)
+    await manager.start()
+    table = await manager.create("toy_duel", num_seats=3,
+                                 bots={0: "random", 1: "random", 2: "random"})
+    for _ in range(20):
+        clock.advance(1.0)
+        await table.inbox.join()
+    assert table.status == "finished" and table.games_saved == 1
+    assert writer.queued == 1 and store.games == {}  # handed over, not saved yet
+    store.gate.set()
+    await writer.flush()
+    (summary, history), = store.games.values()
+    assert summary.table_id == table.id and history["id"] == summary.id
+    assert writer.saved == 1
+    await manager.stop()
+    await writer.close()
+
+
+async def test_a_manager_without_a_writer_owns_one_and_flushes_it_on_stop(toy: None) -> None:
+    clock, store = FakeClock(), MemoryStore()
+    manager = TableManager(Settings(database_url="memory://", bot_delay_seconds=1.0),
+                           store, clock)
+    await manager.start()
+    table = await manager.create("toy_duel", num_seats=3,
+                                 bots={0: "random", 1: "random", 2: "random"})
+    for _ in range(20):
+        clock.advance(1.0)
+        await table.inbox.join()
+    assert table.status == "finished"
+    await manager.stop()
+    assert len(store.games) == 1 and not manager.writer.running
