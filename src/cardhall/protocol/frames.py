@@ -4,8 +4,8 @@ The server sends each recipient one ``state`` frame per applied step: a *delta* 
 state that recipient holds, or a *full* state (on join, resume, resync, or when the recipient's
 base is unknown). This module holds both sides of that contract so they cannot drift:
 
-* :class:`Frame`: one outgoing message as plain JSON data, serialised with orjson at most once
-  however many recipients share it (pydantic models stay for what clients send and for the
+* :class:`Frame`: one outgoing message as plain JSON data, serialised with orjson once (when
+  made) however many recipients share it (pydantic models stay for what clients send and for the
   schemas; building every outgoing message through them cost more than the games).
 * :func:`diff_view`: the server's top-level diff of two views (``view_patch``/``view_removed``).
 * :func:`apply_state`: the client rule (SDK, built-in bots, tests; the browser has the same
@@ -29,20 +29,22 @@ STEP_FIELDS = ("events", "actor", "timeout")
 
 
 class Frame:
-    """One outgoing server message as JSON data, encoded at most once.
+    """One outgoing server message as JSON data, encoded once.
 
     Args:
         data: the message, a JSON object whose values are JSON values or
             :class:`orjson.Fragment` (already-encoded JSON shared between frames).
 
-    A frame is immutable once sent: recipients that get the same frame share its bytes.
+    The message is encoded when the frame is made, so what it says is fixed at that moment
+    (``data`` may reference live game data that changes before a socket's writer sends it);
+    recipients that get the same frame share its bytes.
     """
 
     __slots__ = ("_raw", "data")
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
-        self._raw: bytes | None = None
+        self._raw = orjson.dumps(data)
 
     @property
     def type(self) -> str:
@@ -50,9 +52,7 @@ class Frame:
         return str(self.data["type"])
 
     def raw(self) -> bytes:
-        """The UTF-8 JSON text of the message (encoded on first use, then cached)."""
-        if self._raw is None:
-            self._raw = orjson.dumps(self.data)
+        """The UTF-8 JSON text of the message."""
         return self._raw
 
     def text(self) -> str:
