@@ -34,6 +34,8 @@ def test_metrics_report_live_tables_in_prometheus_format() -> None:
         assert r.headers["content-type"].startswith("text/plain")
         assert 'cardhall_tables{status="waiting"} 1.0' in r.text
         assert "cardhall_games_saved_total 0.0" in r.text
+        assert "cardhall_writer_saved_total 0.0" in r.text
+        assert "cardhall_writer_queued 0.0" in r.text
         assert "process_cpu_seconds_total" in r.text
 
 

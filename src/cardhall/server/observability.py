@@ -78,6 +78,28 @@ class TablesCollector(Collector):
                                   value=s.get("tables_closed", 0))
 
 
+class WriterCollector(Collector):
+    """Prometheus collector over the game writer's counters (``storage/writer.py``): games
+    handed over, saved, lost after retries, batches and the queue depth (since start, so the
+    counters never go down as tables close)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self._app = app
+
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        w = getattr(self._app.state, "writer", None)
+        if w is None:
+            return
+        for key, help_text in (("submitted", "Finished games handed to the game writer"),
+                               ("saved", "Finished games the game writer stored"),
+                               ("failed", "Finished games lost after the writer's retries"),
+                               ("batches", "Transactions the game writer committed")):
+            yield CounterMetricFamily(f"cardhall_writer_{key}", help_text,
+                                      value=getattr(w, key, 0))
+        yield GaugeMetricFamily("cardhall_writer_queued", "Finished games waiting to be saved",
+                                value=w.queued)
+
+
 def install_metrics(app: FastAPI) -> None:
     """Add ``GET /metrics`` (Prometheus text format) with a registry of this app's own."""
     registry = CollectorRegistry()
@@ -88,6 +110,7 @@ def install_metrics(app: FastAPI) -> None:
         return None if manager is None else manager.stats()
 
     registry.register(TablesCollector(stats))
+    registry.register(WriterCollector(app))
     gctune.MONITOR.install()
     registry.register(gctune.MONITOR)
 
