@@ -12,7 +12,8 @@ from cardhall.config import Settings
 @pytest.mark.parametrize(("field", "value"), [
     ("ws_rate_per_second", 0), ("ws_rate_burst", 0), ("max_tables", -1), ("max_tables", 0),
     ("idle_table_ttl_seconds", -5), ("turn_timeout_seconds", 0), ("ws_outbound_queue", 0),
-    ("port", 70_000), ("default_starting_stack", 0),
+    ("port", 70_000), ("default_starting_stack", 0), ("abandon_after_seconds", 0),
+    ("abandon_after_seconds", -1), ("abandon_after_seconds", 86_401),
 ])
 def test_bad_settings_are_refused_naming_the_field(field: str, value: float) -> None:
     with pytest.raises(ValidationError, match=field):
@@ -23,3 +24,8 @@ def test_bad_settings_from_the_environment_are_refused(monkeypatch: pytest.Monke
     monkeypatch.setenv("CARDHALL_WS_RATE_PER_SECOND", "0")
     with pytest.raises(ValidationError, match="ws_rate_per_second"):
         Settings()
+
+
+def test_abandon_after_seconds_defaults_to_a_minute() -> None:
+    assert Settings().abandon_after_seconds == 60.0
+    assert Settings(abandon_after_seconds=0.5).abandon_after_seconds == 0.5

@@ -30,6 +30,10 @@ class Settings(BaseSettings):
     """Pause between two poker hands at a table."""
     idle_table_ttl_seconds: Annotated[float, Field(gt=0)] = 300.0
     """A finished table, or a waiting one with no person connected, closes after this long."""
+    abandon_after_seconds: Annotated[float, Field(gt=0, le=86_400)] = 60.0
+    """A table where games were started and no client (person or SDK bot) holding a seat has
+    been connected for this long is abandoned: its running game ends with outcome reason
+    ``abandoned`` (saved) and the table closes (``table_closed``/``abandoned``). At most a day."""
     default_starting_stack: Annotated[int, Field(ge=1)] = 200
     """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""
     max_starting_stack: Annotated[int, Field(ge=1)] = 10_000_000

@@ -83,6 +83,9 @@ class ToyState(GameState):
     def chance_action(self, shuffle: Shuffle) -> Action:
         raise AssertionError("no chance in the toy game")
 
+    def _abandon(self) -> None:
+        self.done = Outcome(OutcomeReason.ABANDONED, (0, 0), {"abandoned": True})
+
     def _parse(self, seat: int | None, action: Action) -> Any:
         if set(action) != {"type"} or action["type"] != "step":
             raise MalformedActionError(f"unknown toy action {action!r}")

@@ -23,6 +23,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from cardhall.bots import RandomPolicy
 from cardhall.config import Settings
 from cardhall.engine.inspect import strings_in
+from cardhall.protocol.frames import STEP_FIELDS, Frame, apply_state
 from cardhall.protocol.messages import SERVER
 from cardhall.server.app import create_app
 from cardhall.tables.connections import QueueConnection
@@ -96,19 +97,45 @@ class Client:
         self.ws = ws
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        """Every message as sent (``state`` frames as full or delta)."""
+        self.states: dict[str, dict[str, Any]] = {}
+        self._ready: list[dict[str, Any]] = []
 
     async def send(self, msg: dict[str, Any] | str) -> None:
         await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
 
     async def recv(self) -> dict[str, Any]:
-        async with asyncio.timeout(WAIT_SECONDS):
-            text = await self.ws.recv()
-        assert isinstance(text, str)
-        self.raw.append(text)
-        msg = json.loads(text)
-        SERVER.validate_python(msg)  # every server message conforms to the protocol models
+        """The next message as a client sees it: a ``state`` frame (full or delta) becomes the
+        full state it leads to (``apply_state``; step fields kept), preceded, when it carried
+        events, by an ``events`` entry ``{"type": "events", "table_id", "version", "seat"
+        (the actor), "timeout", "events"}``."""
+        while not self._ready:
+            async with asyncio.timeout(WAIT_SECONDS):
+                text = await self.ws.recv()
+            assert isinstance(text, str)
+            self.raw.append(text)
+            frame = json.loads(text)
+            SERVER.validate_python(frame)  # every server message conforms to the protocol models
+            self.frames.append(frame)
+            self._ready.extend(self._decode(frame))
+        msg = self._ready.pop(0)
         self.received.append(msg)
-        return msg  # type: ignore[no-any-return]
+        return msg
+
+    def _decode(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
+        if frame["type"] != "state":
+            return [frame]
+        out = []
+        if frame.get("events"):
+            out.append({"type": "events", "table_id": frame["table_id"],
+                        "version": frame["version"], "seat": frame.get("actor"),
+                        "timeout": frame.get("timeout", False), "events": frame["events"]})
+        table = frame["table_id"]
+        state = apply_state(self.states.get(table), frame)  # a gap fails the test
+        self.states[table] = state
+        out.append({**state, **{k: frame[k] for k in STEP_FIELDS if k in frame}})
+        return out
 
     async def until(self, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """Receive until a message satisfies ``pred``; return it."""
@@ -140,11 +167,18 @@ async def client(live: LiveServer, token: str | None = None) -> AsyncIterator[Cl
 class Audit:
     """What the server sent each player's sockets, with the hidden cards at that moment.
 
-    Patches :meth:`QueueConnection.send`; entries are ``(message type, hidden cards, seed hex)``
-    in send order, so the n-th entry matches the n-th message the client received."""
+    Patches :meth:`QueueConnection.send`; entries are ``(message type, hidden cards now, hidden
+    cards at the previous frame, cards the step's public events showed, seed hex)`` in send
+    order, so the n-th entry matches the n-th frame the client received (``Client.frames``).
+
+    A frame reports a whole step, which may show a card publicly and hide it again (Blot: the
+    last trick, then the next deal): its events are judged by what was hidden before and after
+    the step, less what a public event of the step showed (each event's own content is judged
+    per action by the engine's LeakChecker in self-play); the rest by what is hidden now."""
 
     def __init__(self, live: LiveServer, monkeypatch: Any) -> None:
-        self.sent: dict[str, list[tuple[str, set[str], str | None]]] = {}
+        self.sent: dict[str, list[tuple[str, set[str], set[str], set[str], str | None]]] = {}
+        self._last: dict[str, set[str]] = {}
         original = QueueConnection.send
         audit = self
 
@@ -157,26 +191,35 @@ class Audit:
 
     def _record(self, live: LiveServer, conn: QueueConnection, msg: Any) -> None:
         hidden: set[str] = set()
+        public: set[str] = set()
         seed = None
-        table = live.tables.get(getattr(msg, "table_id", None) or "")
-        if table is not None and table.recorder is not None and msg.type != "game_over":
+        data = msg.data if isinstance(msg, Frame) else msg.model_dump()
+        table = live.tables.get(data.get("table_id") or "")
+        if table is not None and table.recorder is not None and data["type"] != "game_over":
             seat = table.seat_of(conn)
             gs = None if seat is None else table.game_seat(seat.index)
             hidden = table.recorder.state.hidden_from(gs)
             seed = table.seed.hex() if table.seed else None
-        self.sent.setdefault(conn.player.id, []).append((msg.type, hidden, seed))
+            public = set(strings_in([e.to_json() for e in table.fanout._events
+                                     if e.visible_to(None)]))
+        before = self._last.get(conn.id, hidden)
+        self._last[conn.id] = hidden
+        self.sent.setdefault(conn.player.id, []).append(
+            (data["type"], hidden, before, public, seed))
 
-    def violations(self, player_id: str, received: list[dict[str, Any]]) -> list[str]:
-        """Cards or the seed a client received that were hidden from it when sent."""
+    def violations(self, player_id: str, frames: list[dict[str, Any]]) -> list[str]:
+        """Cards or the seed a client received (``Client.frames``) that were hidden from it."""
         sent = self.sent.get(player_id, [])
         out = []
-        for i, msg in enumerate(received):
-            kind, hidden, seed = sent[i]
+        for i, msg in enumerate(frames):
+            kind, hidden, before, public, seed = sent[i]
             assert kind == msg["type"], (i, kind, msg["type"])
-            seen = set(strings_in(msg))
-            if hidden & seen:
-                out.append(f"message {i} ({kind}) shows hidden {sorted(hidden & seen)}")
-            if seed is not None and seed in seen:
+            seen = set(strings_in({k: v for k, v in msg.items() if k != "events"}))
+            in_events = set(strings_in(msg.get("events") or []))
+            leaked = (hidden & seen) | (hidden & before & (in_events - public))
+            if leaked:
+                out.append(f"message {i} ({kind}) shows hidden {sorted(leaked)}")
+            if seed is not None and seed in seen | in_events:
                 out.append(f"message {i} ({kind}) shows the seed")
         return out
 

@@ -51,3 +51,24 @@ async def test_replay_bad_seat_and_unknown_game(client: httpx.AsyncClient) -> No
     assert r.status_code == 422 and r.json()["error"]["code"] == "table.bad_seat"
     r = await client.get("/api/games/nope/replay")
     assert r.status_code == 404 and r.json()["error"]["code"] == "game.not_found"
+
+
+async def test_replay_of_an_abandoned_game_ends_with_the_abandon_step(
+        client: httpx.AsyncClient) -> None:
+    """A game the table abandoned is stored with the ``abandon`` step last; the route replays
+    it to the ``abandoned`` outcome and shows the step's public event."""
+    rec, _, _ = play_one("palace_poker", 3, seed=5, check=False, max_steps=4)
+    assert not rec.state.is_over
+    rec.abandon(t_ms=60_000)
+    doc = rec.history.to_json()
+    store = client._transport.app.state.store  # type: ignore[attr-defined]
+    await store.save_game(game_id="ab1", game="palace_poker", table_id="t1", history=doc,
+                          outcome=rec.state.outcome.to_json(), started_at=T0, ended_at=T0,
+                          results=[SeatResult(i, f"p{i}", 0, None, True) for i in range(3)])
+    steps = len(doc["actions"])
+    end = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps}")).json()
+    assert end["action"] == {"seat": None, "action": {"type": "abandon"}, "t_ms": 60_000}
+    assert end["outcome"]["reason"] == "abandoned" and end["outcome"]["returns"] == [0, 0, 0]
+    assert end["events"] == [{"kind": "abandoned", "returns": [0, 0, 0]}]
+    before = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps - 1}")).json()
+    assert before["outcome"] is None and before["to_act"] != []

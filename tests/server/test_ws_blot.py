@@ -48,7 +48,7 @@ async def test_full_blot_match_with_four_bot_driven_clients(
             over = await spectator.expect("game_over")
             assert all(o == over for o in overs)
             for (pid, _), c in zip(players, [*seats, spectator], strict=True):
-                assert audit.violations(pid, c.received) == []
+                assert audit.violations(pid, c.frames) == []
             hands = [m["view"] for m in spectator.received if m["type"] == "state" and m["view"]]
             assert hands, "the spectator saw no state"
         history = over["history"]

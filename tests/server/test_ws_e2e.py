@@ -54,7 +54,7 @@ async def test_two_clients_and_a_spectator_play_a_game_saved_and_replayed(
             over_e = await eve.expect("game_over")
             assert over_a == over_b == over_e
             for pid, c in ((pa, a), (pb, b), (pe, eve)):
-                assert audit.violations(pid, c.received) == []
+                assert audit.violations(pid, c.frames) == []
             spectator_views = [m["view"] for m in eve.received if m["type"] == "state"]
             assert spectator_views and all(v is None or v["hand"] is None for v in spectator_views)
             states = [m for m in a.received if m["type"] == "state"]

@@ -120,8 +120,8 @@ async def _run_hand(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str, 
             (over, had_decision), over_e = await asyncio.gather(
                 _play_seat(ana, tid, 7), eve.expect("game_over"))
             assert over["history"]["id"] == over_e["history"]["id"]
-            assert audit.violations(pa, ana.received) == []
-            assert audit.violations(pe, eve.received) == []
+            assert audit.violations(pa, ana.frames) == []
+            assert audit.violations(pe, eve.frames) == []
         history = over["history"]
         seat0 = 0  # every seat has chips in the first hand, so game seats are table seats
         timeouts = [a for a in history["actions"] if a.get("timeout")]

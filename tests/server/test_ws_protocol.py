@@ -23,7 +23,7 @@ def test_schema_names_every_message_type() -> None:
     client = set(schema["client"]["discriminator"]["mapping"])
     server = set(schema["server"]["discriminator"]["mapping"])
     assert client == {"hello", "join", "act", "leave", "ping", "resync"}
-    assert {"welcome", "state", "events", "error", "table_closed", "pong", "game_over",
+    assert {"welcome", "state", "error", "table_closed", "pong", "game_over",
             "joined", "accepted", "left"} == server
 
 

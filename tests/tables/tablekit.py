@@ -66,6 +66,26 @@ async def h(toy: None) -> AsyncIterator[Harness]:
     await manager.stop()
 
 
+def _step_events(table: Table) -> list[Any]:
+    """The events of the step being broadcast (the fan-out's queue; watched by wrapping
+    :meth:`Fanout.broadcast` so that the list survives until every frame of the step is sent)."""
+    return getattr(table.fanout, "_test_step", [])
+
+
+def _watch(table: Table) -> None:
+    fanout = table.fanout
+    if getattr(fanout, "_test_watched", False):
+        return
+    fanout._test_watched = True  # type: ignore[attr-defined]
+    broadcast = fanout.broadcast
+
+    def watched() -> None:
+        fanout._test_step = list(fanout._events)  # type: ignore[attr-defined]
+        broadcast()
+
+    fanout.broadcast = watched  # type: ignore[method-assign]
+
+
 class LeakCheckingConnection(RecordingConnection):
     """Checks every message at the moment it is sent against the table's state then: no card
     in ``hidden_from(its game seat)`` and never the seed before ``game_over``."""
@@ -75,19 +95,40 @@ class LeakCheckingConnection(RecordingConnection):
         self.table = table
         self.violations: list[str] = []
         self.checked = 0
+        self._hidden_before: set[str] | None = None
+        _watch(table)
 
     def send(self, msg: Any) -> None:
         super().send(msg)
         t = self.table
-        if t.recorder is None or isinstance(msg, p.GameOver):
+        frame = self.frames[-1]  # exactly what a socket would carry
+        if t.recorder is None or frame["type"] == "game_over":
             return
         seat = t.seat_of(self)
         gs = None if seat is None else t.game_seat(seat.index)
         hidden = t.recorder.state.hidden_from(gs)
-        seen = set(strings_in(msg.model_dump()))
+        # One frame reports a whole step, which may show a card publicly and hide it again
+        # (Blot: the last trick is played, then the next deal deals it): each event must be one
+        # of the step's events its game seat may see (Event.visible_to), and a card in an event
+        # counts as leaked when it was hidden before and after the step and no public event of
+        # the step showed it (what each event shows is judged per action by the engine's
+        # LeakChecker in self-play); the rest of the frame is judged by what is hidden now.
+        before, self._hidden_before = self._hidden_before, hidden
+        events = frame.get("events") or []
+        step = _step_events(t)
+        allowed = [e.to_json() for e in step if e.visible_to(gs)]
+        public = set(strings_in([e.to_json() for e in step if e.visible_to(None)]))
+        for ev in events:
+            if ev not in allowed:
+                self.violations.append(f"v{frame.get('version')}: event {ev} not for {gs}")
+        seen = set(strings_in({k: v for k, v in frame.items() if k != "events"}))
+        in_events = set(strings_in(events)) - public
+        leaked = (hidden & seen) | (hidden & (before or hidden) & in_events)
         self.checked += 1
-        if hidden & seen:
-            self.violations.append(f"{msg.type} v{msg.version} shows {sorted(hidden & seen)}")
+        if leaked:
+            self.violations.append(f"{frame['type']} v{frame.get('version')} shows "
+                                   f"{sorted(leaked)}")
+        seen |= set(strings_in(events))
         if t.seed is not None and t.seed.hex() in seen:
             self.violations.append(f"{msg.type} shows the seed")
 

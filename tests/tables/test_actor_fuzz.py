@@ -72,8 +72,10 @@ async def test_random_traffic_never_breaks_a_table(
     rng = random.Random(game)
     n = 4 if game == "bazaar_blot" else 3
     table = await h.manager.create(game, num_seats=n, bots={n - 1: "random"})
-    # everyone leaving between hands would (rightly) reap the table after 1 s; keep it open
-    table.spec = dataclasses.replace(table.spec, abandoned_ttl_seconds=1e9)
+    # everyone leaving between hands would (rightly) reap the table after 1 s, everyone
+    # disconnected for 60 s would abandon it; keep it open
+    table.spec = dataclasses.replace(table.spec, abandoned_ttl_seconds=1e9,
+                                     abandon_after_seconds=1e9)
     conns = [await h.player(f"p{i}") for i in range(5)]
     for step in range(1500):
         conn = rng.choice(conns)

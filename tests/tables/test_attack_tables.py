@@ -141,7 +141,7 @@ async def test_closing_right_after_the_last_move_saves_the_game_exactly_once(
     table.post(ClientRequest(last, act))  # a retry after the close is dropped
     await asyncio.wait_for(task, 2)
     assert len(h.store.games) == 1 and table.games_saved == 1
-    assert [m.type for m in last.messages[-3:]] == ["game_over", "state", "table_closed"]
+    assert [m.type for m in last.messages[-3:]] == ["state", "game_over", "table_closed"]
     assert h.clock.pending() == 0
 
 

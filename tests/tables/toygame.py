@@ -15,6 +15,7 @@ from typing import Any
 from cardhall.engine import Event, GameRules, GameState, Outcome
 from cardhall.engine.config import require
 from cardhall.engine.errors import IllegalActionError, MalformedActionError, NotYourTurnError
+from cardhall.engine.game import OutcomeReason
 
 DECK = [f"{r}{s}" for s in "cd" for r in "23456789"]
 
@@ -134,6 +135,11 @@ class ToyState(GameState):
             self._finish()
             events.append(Event("game_end", self._outcome.to_json()))  # type: ignore[union-attr]
         return events
+
+    def _abandon(self) -> None:
+        """Ended early: nobody wins or loses anything (every return 0)."""
+        self._outcome = Outcome(OutcomeReason.ABANDONED, (0,) * self.num_seats,
+                                {"abandoned": True})
 
     def _finish(self) -> None:
         totals = [sum(rank(c) for c in p) for p in self.played]

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..protocol import messages as p
+from ..protocol.frames import DELTA_ONLY
 
 log = logging.getLogger("cardhall.client")
 
@@ -60,15 +61,24 @@ class TableSession:
         self._task: asyncio.Future[None] | None = None
         self._game_over = asyncio.Queue[p.GameOver | None]()
         self._background: set[asyncio.Future[Any]] = set()
+        self._close_after_over: str | None = None
+        self._maybe_missed: tuple[str, int] | None = None
 
     # ----- what the reader feeds in ---------------------------------------------------------
     def handle(self, msg: Any) -> None:
         """Take one server message about this table."""
+        if self._maybe_missed is not None:
+            missed, self._maybe_missed = self._maybe_missed, None
+            if not (isinstance(msg, p.GameOver) and msg.game_id == missed[0]):
+                self._seen_over.add(missed[0])
+                self._spawn(self._recover(*missed))
         match msg:
             case p.Joined():
                 self.seat, self.seat_token = msg.seat, msg.seat_token or self.seat_token
             case p.State():
                 self._on_state(msg)
+            case p.StateDelta():
+                self._on_delta(msg)
             case p.Accepted():
                 if self._pending is not None and msg.action_id == self._pending.action_id:
                     self._pending = None
@@ -86,6 +96,8 @@ class TableSession:
         self.games.append(msg)
         self._game_over.put_nowait(msg)
         self._call_hook("on_game_over", msg)
+        if self._close_after_over is not None and self.closed is None:
+            self.close(self._close_after_over)
 
     def _check_missed(self, st: p.State) -> None:
         """A game that ended while the connection was down has no ``game_over`` here: its
@@ -93,8 +105,13 @@ class TableSession:
         cur = self._current_game
         if cur is not None and cur not in self._seen_over and (
                 st.game_id != cur or st.status != "playing"):
-            self._seen_over.add(cur)
-            self._spawn(self._recover(cur, st.version))
+            if st.events:
+                # the step that ended the game (its events are here) comes just before its
+                # game_over: missed only if the next message about this table is another one
+                self._maybe_missed = (cur, st.version)
+            else:  # a state taken afresh (reconnect, resync) after the game ended
+                self._seen_over.add(cur)
+                self._spawn(self._recover(cur, st.version))
         if st.status == "playing":
             self._current_game = st.game_id
 
@@ -156,6 +173,17 @@ class TableSession:
         self.state = None
         self._cancel()
 
+    def _on_delta(self, delta: p.StateDelta) -> None:
+        """Apply a delta to the state held (``docs/protocol.md``, "State"); on a gap (a frame
+        missed, or no state held after a reconnect) ask for a full state."""
+        old = self.state
+        if old is not None and delta.version <= old.version:
+            return  # overtaken by a newer (full) state
+        if old is None or old.version != delta.base_version:
+            self._spawn(self._send(p.Resync(type="resync", table_id=self.table_id)))
+            return
+        self._on_state(merge_delta(old, delta))
+
     def _on_state(self, st: p.State) -> None:
         old = self.state
         if old is not None and st.version < old.version:
@@ -163,7 +191,11 @@ class TableSession:
         self.state = st
         self._check_missed(st)
         if self._out_of_chips(st) and self.closed is None:
-            self.close("this seat is out of chips (fewer than the ante); leave to free it")
+            reason = "this seat is out of chips (fewer than the ante); leave to free it"
+            if st.game_id is not None and st.game_id not in self._seen_over:
+                self._close_after_over = reason  # the hand's game_over follows this state
+            else:
+                self.close(reason)
             return
         if old is not None and st.version == old.version and (
                 (self._task is not None and not self._task.done())
@@ -235,3 +267,18 @@ class TableSession:
                 self._spawn(result)
         except Exception:
             log.exception("bot hook %s failed", name)
+
+
+def merge_delta(state: p.State, delta: p.StateDelta) -> p.State:
+    """The full state after ``delta`` on top of ``state`` (whose ``version`` is the delta's
+    ``base_version``): the rule of :func:`cardhall.protocol.frames.apply_state` on the models.
+    Step fields (``events``, ``actor``, ``timeout``) are carried over from the delta."""
+    update: dict[str, Any] = {k: getattr(delta, k) for k in delta.model_fields_set
+                              if k not in DELTA_ONLY and k not in ("type", "full")}
+    update.update(events=delta.events, actor=delta.actor, timeout=delta.timeout)
+    if delta.view_patch or delta.view_removed:
+        view = {**(state.view or {}), **delta.view_patch}
+        for key in delta.view_removed:
+            view.pop(key, None)
+        update["view"] = view
+    return state.model_copy(update=update)

@@ -19,11 +19,22 @@ from .errors import (
 )
 from .events import Event, filter_events
 from .game import GameRules, GameState, Outcome, OutcomeReason, Shuffle
-from .history import History, LoggedAction, Recorder, ReplayError, SeatInfo, replay, start_state
+from .history import (
+    ABANDON,
+    History,
+    LoggedAction,
+    Recorder,
+    ReplayError,
+    SeatInfo,
+    apply_logged,
+    replay,
+    start_state,
+)
 from .registry import game_names, get_game
 from .shuffle import SeededShuffler, commitment, seeded_shuffle
 
 __all__ = [
+    "ABANDON",
     "ERROR_CODES",
     "Action",
     "EngineError",
@@ -46,6 +57,7 @@ __all__ = [
     "SeededShuffler",
     "Shuffle",
     "UnknownGameError",
+    "apply_logged",
     "commitment",
     "config_from_dict",
     "config_to_dict",

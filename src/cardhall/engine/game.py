@@ -45,6 +45,9 @@ class OutcomeReason(StrEnum):
     """Palace Poker: the seats left all share one banner suit and split the pot (PP rule 11b)."""
     TARGET_REACHED = "target_reached"
     """Bazaar Blot: a team reached the target score (BB rule 8)."""
+    ABANDONED = "abandoned"
+    """Any game: the table ended it early because no client was connected for its
+    ``abandon_after_seconds`` (:meth:`GameState.abandon`; a table rule, not a card rule)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +215,42 @@ class GameState(ABC):
     @abstractmethod
     def _do(self, seat: int | None, parsed: Any) -> list[Event]:
         """Apply a validated action; return the events it produced."""
+
+    @abstractmethod
+    def _abandon(self) -> None:
+        """End the running game now, as :meth:`abandon` describes: put the game's data in its
+        over phase (no seat to act, no chance action due, no chip left in a pot) and set the
+        outcome to ``Outcome(OutcomeReason.ABANDONED, returns, detail)`` with the returns of
+        the game's rule and ``detail["abandoned"] is True``."""
+
+    @final
+    def abandon(self) -> list[Event]:
+        """End the running game early with reason ``abandoned`` (a provisional *table* rule,
+        not a rule of any card game: the table calls it when no client has been connected for
+        its ``abandon_after_seconds``; ``docs/engine.md``, "Abandoned games").
+
+        What each game gives back (:attr:`Outcome.returns`):
+
+        * poker games (Soldier's Bluff, Palace Poker): every seat takes back what it put into
+          this hand (ante and bets), so every return is 0 and no stack changes;
+        * Bazaar Blot: the match score so far (team totals per seat, as at a normal end); the
+          unfinished deal scores nothing and ``detail.winner_team`` is ``None``.
+
+        ``detail`` carries ``"abandoned": True`` and the game's own facts. No card is shown.
+
+        Returns:
+            One public event ``{"kind": "abandoned", "returns": [...]}``.
+
+        Raises:
+            GameOverError: the game has already ended.
+        """
+        if self.outcome is not None:
+            raise GameOverError("the game is over; it cannot be abandoned")
+        self._abandon()
+        outcome = self.outcome
+        if outcome is None or outcome.reason is not OutcomeReason.ABANDONED:
+            raise AssertionError(f"{type(self).__name__}._abandon set outcome {outcome!r}")
+        return [Event("abandoned", {"returns": list(outcome.returns)})]
 
     @final
     def apply(self, seat: int | None, action: Action) -> list[Event]:

@@ -20,6 +20,11 @@ from .registry import get_game
 
 FORMAT = "cardhall-history/1"
 
+ABANDON: Action = {"type": "abandon"}
+"""The logged form of :meth:`GameState.abandon`: the last entry of an abandoned game's
+``actions`` is ``{"seat": null, "action": {"type": "abandon"}}``. The engine reserves this
+chance-action type (no game may use it); :func:`apply_logged` answers it with ``abandon()``."""
+
 
 @dataclass(slots=True)
 class SeatInfo:
@@ -175,6 +180,15 @@ def start_state(history: History) -> tuple[GameRules[Any], GameState]:
     return rules, state
 
 
+def apply_logged(state: GameState, seat: int | None, action: Action) -> list[Event]:
+    """Apply one logged entry of ``actions`` to ``state``: the :data:`ABANDON` step (seat
+    ``None``) ends the game with :meth:`GameState.abandon`, anything else goes through
+    :meth:`GameState.apply`. Returns the events; raises what those raise."""
+    if seat is None and action == ABANDON:
+        return state.abandon()
+    return state.apply(seat, action)
+
+
 def replay(history: History, upto: int | None = None) -> GameState:
     """Re-run the first ``upto`` actions (all by default) and return the state.
 
@@ -184,7 +198,7 @@ def replay(history: History, upto: int | None = None) -> GameState:
     _, state = start_state(history)
     for i, entry in enumerate(history.actions[:upto]):
         try:
-            state.apply(entry.seat, entry.action)
+            apply_logged(state, entry.seat, entry.action)
         except EngineError as exc:
             raise ReplayError(i, exc) from exc
     return state
@@ -221,4 +235,15 @@ class Recorder:
         :meth:`GameState.apply` raises (nothing logged)."""
         events = self.state.apply(seat, action)
         self.history.actions.append(LoggedAction(seat, copy_json(action), timeout, t_ms))
+        return events
+
+    def abandon(self, *, t_ms: int | None = None) -> list[Event]:
+        """End the game early (:meth:`GameState.abandon`) and log it as the :data:`ABANDON`
+        step, so :func:`replay` reaches the same outcome. Returns the events.
+
+        Raises:
+            GameOverError: the game has already ended (nothing logged).
+        """
+        events = self.state.abandon()
+        self.history.actions.append(LoggedAction(None, dict(ABANDON), False, t_ms))
         return events

@@ -24,7 +24,7 @@ from pydantic import (
 
 from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 CLOSE_CODES: dict[int, str] = {
@@ -76,7 +76,7 @@ class Join(_ClientMsg):
 class Act(_ClientMsg):
     """Play ``action`` (a concrete action matching a legal entry) against table ``version``.
     ``action_id`` makes retries idempotent. ``seat``, when given, must be the connection's
-    seat. Answered by ``accepted`` (then ``events`` + ``state``) or an ``error``."""
+    seat. Answered by ``accepted`` (then a ``state`` delta) or an ``error``."""
 
     type: Literal["act"]
     table_id: TableId
@@ -192,15 +192,20 @@ class Joined(_Msg):
 
 
 class State(_Msg):
-    """One full, redacted snapshot for one recipient.
+    """One full, redacted snapshot for one recipient (``full: true``).
 
     ``seat`` is the recipient's table seat (``None`` = spectator); ``game_seat`` its index in
     the running game (``seat_map[game_seat] == seat``: poker hands deal only to seats with
     chips); ``view`` is the engine's view for that seat (``None`` before the first game);
     ``legal_actions`` its legal entries now; ``to_act`` and ``timer_seat`` are table seats;
-    ``deadline_ms`` the milliseconds left on the running deadline (``None`` if none runs)."""
+    ``deadline_ms`` the milliseconds left on the running deadline (``None`` if none runs).
+
+    Sent on ``join``, resume and ``resync``, and in place of a :class:`StateDelta` to a
+    recipient whose state the server does not know. A full state sent after a step carries
+    that step's ``events``/``actor``/``timeout`` like a delta does (empty otherwise)."""
 
     type: Literal["state"] = "state"
+    full: Literal[True] = True
     table_id: str
     version: int
     game: str
@@ -218,19 +223,50 @@ class State(_Msg):
     turn_timeout_ms: int
     seed_commitment: str | None
     game_id: str | None
+    events: list[dict[str, Any]] = []
+    actor: int | None = None
+    timeout: bool = False
 
 
-class Events(_Msg):
-    """What happened in one step, filtered to what this recipient may see (``Event.visible_to``);
-    each event is ``{"kind": ..., ...data}``; ``seat`` is the acting table seat (``None`` for a
-    chance action or a table event), ``timeout`` marks a move made by the timer."""
+class StateDelta(_Msg):
+    """What one step changed for one recipient (``full: false``), applied on top of the state
+    of version ``base_version`` (:func:`cardhall.protocol.frames.apply_state`; on any other
+    base the client sends ``resync``).
 
-    type: Literal["events"] = "events"
+    The decision fields (``status``, ``hand``, ``seat``, ``game_seat``, ``legal_actions``,
+    ``to_act``, ``timer_seat``, ``deadline_ms``) are always present. ``view_patch`` maps each
+    top-level view key whose value changed to its new value (the whole view when the previous
+    one was ``None``); ``view_removed`` lists view keys to delete. ``seats``, ``seat_map``,
+    ``game_id`` and ``seed_commitment`` are present only when they changed. ``events`` are the
+    events of the step this recipient may see (``Event.visible_to``; each ``{"kind": ...,
+    ...data}``), ``actor`` the acting table seat (``None`` for a chance action or a table
+    event), ``timeout`` marks a move made by the timer."""
+
+    type: Literal["state"] = "state"
+    full: Literal[False] = False
     table_id: str
     version: int
+    base_version: int
+    status: Literal["waiting", "playing", "between_hands", "finished", "closed"]
+    hand: int
     seat: int | None
-    timeout: bool = False
+    game_seat: int | None
+    legal_actions: list[dict[str, Any]]
+    to_act: list[int]
+    timer_seat: int | None
+    deadline_ms: int | None
     events: list[dict[str, Any]]
+    actor: int | None
+    timeout: bool
+    view_patch: dict[str, Any]
+    view_removed: list[str] = []
+    seats: list[SeatPublic] | None = None
+    seat_map: list[int] | None = None
+    game_id: str | None = None
+    seed_commitment: str | None = None
+
+
+StateMessage = Annotated[State | StateDelta, Field(discriminator="full")]
 
 
 class Accepted(_Msg):
@@ -275,7 +311,8 @@ class Left(_Msg):
 
 class TableClosed(_Msg):
     """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``, ``idle``,
-    ``abandoned`` (everyone left after a game), ``error``)."""
+    ``abandoned`` (everyone left after a game, or no client was connected for
+    ``abandon_after_seconds``), ``error``)."""
 
     type: Literal["table_closed"] = "table_closed"
     table_id: str
@@ -290,7 +327,7 @@ class Pong(_Msg):
 
 
 ServerMessage = Annotated[
-    Welcome | Joined | State | Events | Accepted | Error | GameOver | Left | TableClosed | Pong,
+    Welcome | Joined | StateMessage | Accepted | Error | GameOver | Left | TableClosed | Pong,
     Field(discriminator="type"),
 ]
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)

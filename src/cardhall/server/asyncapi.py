@@ -26,13 +26,13 @@ CHANNEL = "ws"
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (p.Hello, p.Join, p.Act, p.Leave, p.Ping, p.Resync)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
-    p.Welcome, p.Joined, p.State, p.Events, p.Accepted, p.Error, p.GameOver, p.Left,
+    p.Welcome, p.Joined, p.State, p.StateDelta, p.Accepted, p.Error, p.GameOver, p.Left,
     p.TableClosed, p.Pong,
 )
 REPLIES: dict[str, tuple[str, ...]] = {
     "hello": ("welcome", "error"),
     "join": ("joined", "state", "error"),
-    "act": ("accepted", "events", "state", "game_over", "error"),
+    "act": ("accepted", "state_delta", "state", "game_over", "error"),
     "leave": ("left", "error"),
     "ping": ("pong",),
     "resync": ("state", "error"),
@@ -43,7 +43,9 @@ DESCRIPTION = (
     "JSON text frames, one message per frame, each an object with a `type`. Authenticate with "
     "`hello` (a player or bot token from `POST /api/players`), `join` a table (seat or "
     "spectate), answer each `state` whose `legal_actions` is non-empty with `act` carrying "
-    "the state's `version` and a fresh `action_id`. Every server message about a table carries "
+    "the state's `version` and a fresh `action_id`. A `state` is full (`full: true`: on join, "
+    "resume, resync) or a delta (`full: false`) on top of the state of version "
+    "`base_version`; on a gap, send `resync`. Every server message about a table carries "
     "`table_id` and `version`. Errors are `error` messages with the stable codes listed in "
     "`x-error-codes`; close codes are in `x-close-codes`. Guides: docs/protocol.md and "
     "docs/bots.md."
@@ -51,7 +53,11 @@ DESCRIPTION = (
 
 
 def _message_type(model: type[BaseModel]) -> str:
-    """The ``Literal`` value of the model's ``type`` field, e.g. ``"hello"``."""
+    """The AsyncAPI message name: the ``Literal`` value of the model's ``type`` field, e.g.
+    ``"hello"``; ``state_delta`` for the delta form of ``state`` (both have ``type`` ``state``
+    and are told apart by ``full``)."""
+    if model is p.StateDelta:
+        return "state_delta"
     args: tuple[Any, ...] = getattr(model.model_fields["type"].annotation, "__args__", ())
     return str(args[0])
 

@@ -25,7 +25,7 @@ from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
 from ..protocol.ratelimit import TokenBucket
 from ..storage.interface import PlayerRecord, Store
-from ..tables.connections import CLOSE, QueueConnection
+from ..tables.connections import CLOSE, QueueConnection, encode
 from ..tables.manager import TableManager
 from ..tables.messages import ClientRequest, Disconnected
 from .errors import ApiError
@@ -79,10 +79,13 @@ class Session:
                 with contextlib.suppress(Exception):
                     await self.ws.close(self.conn.close_code or 1000)
                 return
+            text = encode(msg)
+            del msg  # hold no reference to a sent frame while waiting for the next one
             try:
-                await self.ws.send_text(msg.model_dump_json())
+                await self.ws.send_text(text)
             except Exception:  # the socket is gone; the reader will see the disconnect
                 return
+            del text
 
     def error(self, code: ErrorCode, message: str, req: Any = None,
               table_id: str | None = None) -> None:

@@ -8,7 +8,8 @@ game state, so it does not make an action stale);
 an ``action_id`` already accepted for the seat is answered again, never re-applied. One turn
 deadline per table is armed through the injected clock; when it expires it posts a versioned
 :class:`~.messages.DeadlineExpired` and the actor applies the game's timeout action, logged with
-``timeout=True``. Game flow (start, chance, end, saving) lives in :mod:`.flow`.
+``timeout=True``. Game flow (start, chance, end, saving) lives in :mod:`.flow`; ending a game
+nobody plays (no client connected for ``abandon_after_seconds``) in :mod:`.abandon`.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from typing import Any
 from ..engine import EngineError, GameRules
 from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
+from ..protocol.frames import Frame
 from ..storage.interface import Store
+from .abandon import Abandonment, AbandonWatch
 from .clock import Clock, Handle
 from .connections import Connection
 from .errors import TableClosedError
 from .flow import GameFlow
 from .messages import (
+    AbandonExpired,
     ClientRequest,
     Close,
     Control,
@@ -59,6 +63,8 @@ class TableSpec:
         idle_ttl_seconds: an idle table (finished, or waiting with no person connected) closes
             after this long.
         abandoned_ttl_seconds: see the attribute.
+        abandon_after_seconds: a game or a table with no client connected for this long ends
+            as ``abandoned`` (:mod:`.abandon`).
     """
 
     game: str
@@ -73,9 +79,10 @@ class TableSpec:
     abandoned_ttl_seconds: float = 1.0
     """An abandoned table (a game was played, and every client has left its seat since)
     closes after this long instead of ``idle_ttl_seconds``."""
+    abandon_after_seconds: float = 60.0
 
 
-class Table(GameFlow):
+class Table(GameFlow, Abandonment):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
@@ -101,6 +108,7 @@ class Table(GameFlow):
         self.games_saved = 0
         self.had_client = False
         """Whether a client (person or SDK bot) ever held a seat here."""
+        self.abandon_watch = AbandonWatch(clock, self.post)
         GameFlow.__init__(self)
 
     # ----- outside interface ----------------------------------------------------------------
@@ -146,6 +154,7 @@ class Table(GameFlow):
                 try:
                     if await self._handle(msg):
                         return
+                    self.watch_abandon()
                 except Exception:  # a bug: log it and close the table (its state is suspect)
                     log.exception("table %s failed handling %s; closing it", self.id,
                                   type(msg).__name__)
@@ -156,6 +165,7 @@ class Table(GameFlow):
         finally:
             self.stopped = True
             self._cancel_timers()
+            self.abandon_watch.cancel()
             self._drain_inbox()
 
     def _drain_inbox(self) -> None:
@@ -183,6 +193,9 @@ class Table(GameFlow):
             case NextHand(hand):
                 if hand == self.hand and self.status == "between_hands":
                     await self.start_game_if_ready()
+            case AbandonExpired(arming):
+                if await self.abandon_expired(arming):
+                    return True
             case Reap(version):
                 if version == self.version and self.idle():
                     self._close("abandoned" if self.abandoned() else "idle")
@@ -226,7 +239,7 @@ class Table(GameFlow):
             self.spectators[conn.id] = conn
             conn.send(p.Joined(table_id=self.id, version=self.version, role="spectator",
                                seat=None, rid=m.rid))
-            conn.send(self.state_for(None))
+            conn.send(self.state_for(conn, None))
             return
         seat = self._resumable(conn, m)
         if own is not None and seat is None and m.seat_token is None:
@@ -285,7 +298,7 @@ class Table(GameFlow):
                            seat_token=seat.token, resumed=True, rid=m.rid))
         if self.status == "waiting" and await self.start_game_if_ready():
             return  # a poker table paused while nobody was connected deals again
-        conn.send(self.state_for(seat.index))
+        conn.send(self.state_for(conn, seat.index))
         self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
@@ -327,8 +340,8 @@ class Table(GameFlow):
                             f"action_id {m.action_id!r} was already accepted for another action "
                             f"(version {request[0]}); use a fresh id", m)
                 return
-            conn.send(answer.model_copy(update={"duplicate": True, "rid": m.rid}))
-            conn.send(self.state_for(seat.index))
+            conn.send(Frame({**answer.data, "duplicate": True, "rid": m.rid}))
+            conn.send(self.state_for(conn, seat.index))
             return
         if self.recorder is None or self.status != "playing":
             self._error(conn, "table.no_game", f"no game is running (status {self.status})", m)
@@ -348,14 +361,15 @@ class Table(GameFlow):
             self._error(conn, exc.code, exc.message, m)
             return
         self.version += 1
-        answer = p.Accepted(table_id=self.id, version=self.version, action_id=m.action_id,
-                            rid=m.rid)
+        answer = Frame({"type": "accepted", "table_id": self.id, "version": self.version,
+                        "action_id": m.action_id, "duplicate": False, "rid": m.rid})
         seat.remember(m.action_id, (m.version, copy.deepcopy(m.action)), answer)
         conn.send(answer)
         await self.after_action(events, seat.index, timeout=False)
 
     async def _leave(self, conn: Connection, m: p.Leave) -> None:
         self.spectators.pop(conn.id, None)
+        self.fanout.forget(conn)
         seat = self.seat_of(conn)
         conn.send(p.Left(table_id=self.id, version=self.version, rid=m.rid))
         if seat is not None:
@@ -388,10 +402,11 @@ class Table(GameFlow):
         if seat is None and conn.id not in self.spectators:
             self._error(conn, "table.not_joined", "join the table first", m)
             return
-        conn.send(self.state_for(None if seat is None else seat.index))
+        conn.send(self.state_for(conn, None if seat is None else seat.index))
 
     def _disconnected(self, conn: Connection) -> None:
         self.spectators.pop(conn.id, None)
+        self.fanout.forget(conn)
         for s in self.seats:
             if s.conn is conn:
                 s.conn = None
@@ -485,3 +500,4 @@ class Table(GameFlow):
         for s in self.seats:
             s.conn = None
         self.spectators.clear()
+        self.fanout.clear()

@@ -15,12 +15,12 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel
-
 from ..bots import Policy
 from ..protocol import messages as p
+from ..protocol.frames import Frame, StateGapError, apply_state
 from ..storage.interface import PlayerRecord
 from .clock import Clock, Handle
+from .connections import Outgoing
 from .messages import ClientRequest
 
 _ids = itertools.count(1)
@@ -47,19 +47,25 @@ class BotConnection:
         self._post = post
         self._rng = random.Random(secrets.randbits(64))
         self._pending: Handle | None = None
-        self._pending_state: p.State | None = None
+        self._pending_state: dict[str, Any] | None = None
+        self._state: dict[str, Any] | None = None
+        """The full state it holds (protocol 2 deltas are applied to it)."""
         self._moves = itertools.count(1)
         self.closed = False
         self.tables: set[str] = set()
         self.errors: list[p.Error] = []
 
-    def send(self, msg: BaseModel) -> None:
+    def send(self, msg: Outgoing) -> None:
         if self.closed:
             return
-        if isinstance(msg, p.State):
-            self._on_state(msg)
-        elif isinstance(msg, p.Error):
+        if isinstance(msg, Frame):
+            if msg.type == "state":
+                self._on_frame(msg.json())  # decoded exactly as a socket client would
+            return
+        if isinstance(msg, p.Error):
             self.errors = [*self.errors[-9:], msg]  # a stale move: the next state re-plans
+            if msg.code == "table.stale_version" and msg.table_id is not None:
+                self._state = None  # resynced by the next full state
         elif isinstance(msg, p.TableClosed):
             self.close()
 
@@ -69,28 +75,40 @@ class BotConnection:
             self._pending.cancel()
             self._pending = self._pending_state = None
 
-    def _on_state(self, state: p.State) -> None:
+    def _on_frame(self, frame: dict[str, Any]) -> None:
+        """Apply a ``state`` frame as a client would (a delta on a base it does not hold means
+        a frame was lost: ask for a full state)."""
+        try:
+            state = apply_state(self._state, frame)
+        except StateGapError:
+            self._state = None
+            self._post(ClientRequest(self, p.Resync(type="resync", table_id=frame["table_id"])))
+            return
+        self._state = state
+        self._on_state(state)
+
+    def _on_state(self, state: dict[str, Any]) -> None:
         before = self._pending_state
         if self._pending is not None and before is not None and _same_decision(before, state):
             return  # seats came or went, the decision did not change: keep thinking
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
-        if state.legal_actions and state.view is not None and state.status == "playing":
+        if state["legal_actions"] and state["view"] is not None and state["status"] == "playing":
             self._pending = self.clock.call_later(self.delay_seconds, self._move, state)
             self._pending_state = state
 
-    def _move(self, state: p.State) -> None:
+    def _move(self, state: dict[str, Any]) -> None:
         self._pending = self._pending_state = None
-        if self.closed or state.view is None:
+        if self.closed or state["view"] is None:
             return
-        action = self.policy.choose(state.view, list(state.legal_actions), self._rng)
-        act = p.Act(type="act", table_id=state.table_id, version=state.version,
+        action = self.policy.choose(state["view"], list(state["legal_actions"]), self._rng)
+        act = p.Act(type="act", table_id=state["table_id"], version=state["version"],
                     action_id=f"{self.id}-{next(self._moves)}", action=action)
         self._post(ClientRequest(self, act))
 
 
-def _same_decision(a: p.State, b: p.State) -> bool:
+def _same_decision(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """The same game, view and legal actions (the move planned for ``a`` is still valid)."""
-    return (a.game_id == b.game_id and b.status == "playing" and a.view == b.view
-            and a.legal_actions == b.legal_actions)
+    return (a["game_id"] == b["game_id"] and b["status"] == "playing" and a["view"] == b["view"]
+            and a["legal_actions"] == b["legal_actions"])

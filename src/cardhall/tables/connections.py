@@ -13,8 +13,11 @@ import asyncio
 import itertools
 from typing import Any, Protocol
 
+import orjson
 from pydantic import BaseModel
 
+from ..protocol import messages as p
+from ..protocol.frames import Frame, StateGapError, apply_state
 from ..protocol.messages import Error
 from ..storage.interface import PlayerRecord
 
@@ -27,12 +30,23 @@ class Connection(Protocol):
     id: str
     player: PlayerRecord
 
-    def send(self, msg: BaseModel) -> None:
-        """Enqueue ``msg`` (a :mod:`cardhall.protocol.messages` server message); never blocks."""
+    def send(self, msg: Outgoing) -> None:
+        """Enqueue ``msg`` (a :class:`~cardhall.protocol.frames.Frame`, or a
+        :mod:`cardhall.protocol.messages` server model); never blocks."""
 
     @property
     def closed(self) -> bool:
         """True once the connection can no longer receive."""
+
+
+Outgoing = Frame | BaseModel
+"""What a table sends: a :class:`Frame` (hot-path messages, encoded once however many
+recipients share it) or a pydantic server model (rare messages: errors, joined, closed)."""
+
+
+def encode(msg: Outgoing) -> str:
+    """The JSON text of an outgoing message."""
+    return msg.text() if isinstance(msg, Frame) else msg.model_dump_json()
 
 
 CLOSE = object()
@@ -60,7 +74,7 @@ class QueueConnection:
     def closed(self) -> bool:
         return self._closed
 
-    def send(self, msg: BaseModel) -> None:
+    def send(self, msg: Outgoing) -> None:
         if self._closed:
             return
         try:
@@ -94,19 +108,59 @@ class QueueConnection:
         self.queue.put_nowait(CLOSE)
 
 
+class RecordedEvents(BaseModel):
+    """The events of one ``state`` frame, as a :class:`RecordingConnection` lists them
+    (``type`` ``"events"``; ``seat`` is the frame's ``actor``)."""
+
+    type: str = "events"
+    table_id: str
+    version: int
+    seat: int | None
+    timeout: bool
+    events: list[dict[str, Any]]
+
+
 class RecordingConnection:
-    """Keeps every message it is sent (tests, and the admin's dry runs)."""
+    """Keeps every message it is sent, decoded as a client would (tests, and the admin's dry
+    runs).
+
+    Every message is encoded and parsed back through :data:`~cardhall.protocol.messages.SERVER`
+    (so a message that breaks the protocol schema fails here). ``messages`` holds the parsed
+    models, with each ``state`` frame (full or delta) replaced by the full
+    :class:`~cardhall.protocol.messages.State` it leads to (:func:`apply_state`), preceded by a
+    :class:`RecordedEvents` when it carried events. ``frames`` holds the raw JSON as sent.
+    """
 
     def __init__(self, player: PlayerRecord) -> None:
         self.id = f"r{next(_ids)}"
         self.player = player
-        self.messages: list[BaseModel] = []
+        self.messages: list[Any] = []
+        self.frames: list[dict[str, Any]] = []
+        self.states: dict[str, dict[str, Any]] = {}
+        self.gaps = 0
         self.closed = False
         self.tables: set[str] = set()
 
-    def send(self, msg: BaseModel) -> None:
-        if not self.closed:
-            self.messages.append(msg)
+    def send(self, msg: Outgoing) -> None:
+        if self.closed:
+            return
+        data = orjson.loads(encode(msg))
+        self.frames.append(data)
+        model = p.SERVER.validate_python(data)
+        if data.get("type") != "state":
+            self.messages.append(model)
+            return
+        if data.get("events"):
+            self.messages.append(RecordedEvents(
+                table_id=data["table_id"], version=data["version"], seat=data.get("actor"),
+                timeout=data.get("timeout", False), events=data["events"]))
+        try:
+            full = apply_state(self.states.get(data["table_id"]), data)
+        except StateGapError:
+            self.gaps += 1
+            return
+        self.states[data["table_id"]] = full
+        self.messages.append(p.State.model_validate(full))
 
     def of_type(self, kind: str) -> list[Any]:
         """Messages of one ``type``, in order."""

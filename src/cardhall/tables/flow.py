@@ -7,8 +7,9 @@ Mixed into :class:`~.actor.Table`; runs only inside the table's task.
   :class:`~cardhall.engine.SeededShuffler`; the seed's commitment is published in a
   ``game_started`` table event and every ``state``.
 * **Chance** actions are applied as soon as they are due, drawn from that shuffler.
-* **Fan-out**: each recipient gets the events it may see (``Event.visible_to`` of its game
-  seat; spectators and seats not in the hand see public events only) and its own view.
+* **Fan-out**: each step ends with one ``state`` frame per recipient: the events it may see
+  (``Event.visible_to`` of its game seat; spectators and seats not in the hand see public events
+  only) and what changed in its view (:mod:`.fanout`).
 * **End**: the deadline is cancelled in the same step; the history (with ``id``, ``table_id``,
   ``started_at``, ``ended_at``, ``outcome``, ``seed_commitment`` and the revealed ``seed``) is
   saved once with one :class:`~cardhall.storage.interface.SeatResult` per game seat; poker stacks
@@ -24,8 +25,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Event, Recorder, SeatInfo, SeededShuffler, commitment
-from ..protocol import messages as p
+from ..protocol.frames import Frame
 from ..storage.interface import SeatResult
+from .fanout import Fanout
 
 if TYPE_CHECKING:
     from .connections import Connection
@@ -57,6 +59,7 @@ class GameFlow:
         def people_present(self, among: list[int] | None = None) -> bool: ...
 
     def __init__(self) -> None:
+        self.fanout = Fanout(self)
         self.recorder: Recorder | None = None
         self.hand = 0
         self.seat_map: list[int] = []
@@ -176,50 +179,19 @@ class GameFlow:
         self.broadcast_state()
 
     def fan_events(self, events: list[Event], seat: int | None, *, timeout: bool) -> None:
-        """Send each recipient only the events its game seat may see."""
-        for s in self.seats:
-            if s.conn is not None:
-                self._send_events(s.conn, events, self.game_seat(s.index), seat, timeout)
-        for conn in self.spectators.values():
-            self._send_events(conn, events, None, seat, timeout)
-
-    def _send_events(self, conn: Connection, events: list[Event], gs: int | None,
-                     seat: int | None, timeout: bool) -> None:
-        visible = [e.to_json() for e in events if e.visible_to(gs)]
-        if visible:
-            conn.send(p.Events(table_id=self.id, version=self.version, seat=seat,
-                               timeout=timeout, events=visible))
+        """Queue ``events`` for the step's frames (each recipient gets those its game seat may
+        see, with the next :meth:`broadcast_state`)."""
+        self.fanout.add_events(events, seat, timeout=timeout)
 
     def broadcast_state(self) -> None:
-        """Send every seat and spectator its own full state."""
-        for s in self.seats:
-            if s.conn is not None:
-                s.conn.send(self.state_for(s.index))
-        for conn in self.spectators.values():
-            conn.send(self.state_for(None))
+        """Send every seat and spectator one ``state`` frame for the step: a delta on top of
+        what it holds, or a full state (:class:`~.fanout.Fanout`)."""
+        self.fanout.broadcast()
 
-    def state_for(self, seat: int | None) -> p.State:
-        """The redacted snapshot for table seat ``seat`` (``None`` = spectator)."""
-        gs = None if seat is None else self.game_seat(seat)
-        view = legal = to_act = None
-        timer = None
-        if self.recorder is not None:
-            st = self.recorder.state
-            view = st.view(gs)
-            legal = st.legal_actions(gs) if gs is not None and self.status == "playing" else []
-            to_act = [self.seat_map[g] for g in st.to_act()]
-            timer = self.table_seat(st.timer_seat()) if self.status == "playing" else None
-        return p.State(
-            table_id=self.id, version=self.version, game=self.rules.name,
-            status=self.status,  # type: ignore[arg-type]
-            hand=self.hand, seat=seat, game_seat=gs, seat_map=list(self.seat_map),
-            seats=[s.public(self.in_hand(s.index), self.out_of_chips(s.index))
-                   for s in self.seats],
-            view=view, legal_actions=legal or [], to_act=to_act or [], timer_seat=timer,
-            deadline_ms=self.deadline_ms() if timer is not None else None,
-            turn_timeout_ms=round(self.spec.turn_timeout_seconds * 1000),
-            seed_commitment=self.seed_commitment, game_id=self.game_id,
-        )
+    def state_for(self, conn: Connection, seat: int | None) -> Frame:
+        """The full redacted state of table seat ``seat`` (``None`` = spectator) for ``conn``
+        (join, resume, resync); later deltas to ``conn`` build on it."""
+        return self.fanout.full(conn, seat)
 
     # ----- end ------------------------------------------------------------------------------
     async def _finish(self) -> None:
@@ -230,10 +202,6 @@ class GameFlow:
         history = self.finished_history(ended_at)
         self.status = "between_hands" if self.rules.uses_stacks else "finished"
         await self._save(history, ended_at)
-        over = p.GameOver(table_id=self.id, version=self.version, game_id=self.game_id or "",
-                          outcome=outcome.to_json(), history=history)
-        for conn in self.connections():
-            conn.send(over)
         if self.rules.uses_stacks:
             for gs, ts in enumerate(self.seat_map):
                 seat = self.seats[ts]
@@ -244,7 +212,12 @@ class GameFlow:
                 if s.leaving:
                     s.free()
             self.version += 1
-        self.broadcast_state()
+        self.broadcast_state()  # the last step's events and the new status, before game_over
+        over = Frame({"type": "game_over", "table_id": self.id, "version": self.version,
+                      "game_id": self.game_id or "", "outcome": outcome.to_json(),
+                      "history": history})
+        for conn in self.connections():
+            conn.send(over)
         if self.rules.uses_stacks:
             self.arm_pause(self.spec.next_hand_pause_seconds)
         else:

@@ -104,7 +104,8 @@ class TableManager:
                          turn_timeout_seconds=float(timeout), starting_stack=stack, bots=bots,
                          next_hand_pause_seconds=self.settings.next_hand_pause_seconds,
                          bot_delay_seconds=self.settings.bot_delay_seconds,
-                         idle_ttl_seconds=self.settings.idle_table_ttl_seconds)
+                         idle_ttl_seconds=self.settings.idle_table_ttl_seconds,
+                         abandon_after_seconds=self.settings.abandon_after_seconds)
         return rules, cfg, spec
 
     async def create(self, game: str, **kwargs: Any) -> Table:

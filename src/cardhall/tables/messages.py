@@ -57,6 +57,15 @@ class Reap:
 
 
 @dataclass(frozen=True, slots=True)
+class AbandonExpired:
+    """The abandon timer armed as number ``arming`` ran out: no client has been connected to
+    the table since it was armed (ignored unless it is still the armed one; see
+    :mod:`.abandon`)."""
+
+    arming: int
+
+
+@dataclass(frozen=True, slots=True)
 class Control:
     """Run ``fn(table)`` inside the actor and resolve ``future`` with its result (admin)."""
 
@@ -72,5 +81,6 @@ class Close:
 
 
 InboxMessage = (
-    ClientRequest | Disconnected | DeadlineExpired | NextHand | Reap | Control | Close
+    ClientRequest | Disconnected | DeadlineExpired | NextHand | Reap | AbandonExpired | Control
+    | Close
 )

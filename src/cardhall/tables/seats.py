@@ -77,13 +77,19 @@ class Seat:
             self.answers.popitem(last=False)
 
     def public(self, in_hand: bool, out_of_chips: bool = False) -> SeatPublic:
-        return SeatPublic(
-            seat=self.index,
-            name=self.name,
-            player_id=self.player_id,
-            bot=self.bot,
-            connected=self.conn is not None and not self.conn.closed,
-            stack=self.stack,
-            in_hand=in_hand,
-            out_of_chips=out_of_chips,
-        )
+        """:meth:`public_json` as the wire model (lobby and admin answers)."""
+        return SeatPublic(**self.public_json(in_hand, out_of_chips))
+
+    def public_json(self, in_hand: bool, out_of_chips: bool = False) -> dict[str, Any]:
+        """The public facts of the seat, shaped like
+        :class:`~cardhall.protocol.messages.SeatPublic` (no token, no cards)."""
+        return {
+            "seat": self.index,
+            "name": self.name,
+            "player_id": self.player_id,
+            "bot": self.bot,
+            "connected": self.conn is not None and not self.conn.closed,
+            "stack": self.stack,
+            "in_hand": in_hand,
+            "out_of_chips": out_of_chips,
+        }

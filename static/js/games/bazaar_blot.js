@@ -164,6 +164,7 @@ export function describe(ev, ctx) {
       return ev.declarations.length ? t("blot.shown", { what: ev.declarations.map((d) => `${ctx.name(d.seat)} ${declText(d)}`).join("; ") }) : null;
     case "deal_scored": return t("blot.deal_scored", { n: ev.deal, a: ev.scores[0], b: ev.scores[1] });
     case "match_over": return t("blot.match_over", { team: ev.winner_team + 1, a: ev.totals[0], b: ev.totals[1] });
+    case "abandoned": return t("ev.abandoned");
     default: return undefined;
   }
 }
@@ -196,7 +197,9 @@ export function summary(outcome, ctx) {
   const totals = d.totals || outcome.returns.slice(0, 2);
   const last = d.deals?.[d.deals.length - 1];
   return h("div", { class: "match-summary" },
-    h("h2", {}, t("blot.match_over", { team: (d.winner_team ?? 0) + 1, a: totals[0], b: totals[1] })),
+    h("h2", {}, outcome.reason === "abandoned"
+      ? t("blot.match_abandoned", { a: totals[0], b: totals[1] })
+      : t("blot.match_over", { team: (d.winner_team ?? 0) + 1, a: totals[0], b: totals[1] })),
     h("p", { "data-reason": outcome.reason }, reasonText(outcome.reason)),
     last ? dealSummary(last, ctx) : null);
 }

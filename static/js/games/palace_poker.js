@@ -82,6 +82,7 @@ export function describe(ev, ctx) {
       return `${tn("pp.hand_end", winners.length, { names: winners.map((s) => ctx.name(s)).join(", "), pot: ev.pot })}${
         ev.reason && ev.reason !== "showdown" ? ` (${reasonText(ev.reason)})` : ""}`;
     }
+    case "abandoned": return t("ev.abandoned");
     default: return undefined;
   }
 }

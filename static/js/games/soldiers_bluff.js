@@ -63,6 +63,7 @@ export function describe(ev, ctx) {
     case "showdown": return `${t("sb.showdown")}: ${Object.entries(ev.hands || {}).map(([s, cs]) =>
       cs ? `${ctx.name(Number(s))} — ${cs.map((c) => sbName(c)).join(", ")}` : "").filter(Boolean).join("; ")}`;
     case "pot_awarded": return tn("sb.pot_awarded", ev.chips, { name, chips: ev.chips });
+    case "abandoned": return t("ev.abandoned");
     default: return undefined;
   }
 }

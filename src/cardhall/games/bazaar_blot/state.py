@@ -231,6 +231,20 @@ class BlotState(GameState):
         events.append(public("match_over", winner_team=winner, totals=[a, b]))
         return events
 
+    def _abandon(self) -> None:
+        """The table ended the match early (engine ``abandon``, a table rule, not a card rule):
+        the match score so far stands and the unfinished deal scores nothing. ``returns`` are
+        the team totals per seat as at a normal end; ``detail``: ``abandoned`` (true),
+        ``winner_team`` (``None``), ``totals``, ``deals`` (the scored deals). The hands stay
+        where they were (no card is shown)."""
+        m = self.match
+        a, b = m.match_score
+        m.phase = Phase.OVER
+        m.deal.turn = -1
+        detail = {"abandoned": True, "winner_team": None, "totals": [a, b],
+                  "deals": copy_json(m.deals)}
+        self._outcome = Outcome(OutcomeReason.ABANDONED, (a, b, a, b), detail)
+
     def _rotate_dealer(self) -> None:
         """BB-1: the dealer moves one seat left (or right)."""
         m = self.match

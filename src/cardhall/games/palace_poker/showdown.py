@@ -76,3 +76,18 @@ def award(h: Hand, won: HandWon) -> tuple[Outcome, list[Event]]:
     outcome = Outcome(won.reason, returns, detail)
     # the event gets its own copy: a caller mutating it must not reach the outcome
     return outcome, [public("hand_end", reason=won.reason.value, **copy_json(detail))]
+
+
+def refund(h: Hand) -> Outcome:
+    """An abandoned hand (engine ``abandon``, a table rule): every seat takes back the chips it
+    committed this hand (ante and bets) and the pot is emptied. Returns the outcome (reason
+    ``abandoned``, every return 0; ``detail``: ``abandoned``, ``pot`` refunded, ``refunds`` per
+    seat index as a string -> chips)."""
+    pot = h.pot
+    refunds = {str(s): c for s, c in enumerate(h.committed) if c}
+    for s, c in enumerate(h.committed):
+        h.chips[s] += c
+    h.committed = [0] * h.num_seats
+    returns = tuple(c - s for c, s in zip(h.chips, h.starting_chips, strict=True))
+    return Outcome(OutcomeReason.ABANDONED, returns,
+                   {"abandoned": True, "pot": pot, "refunds": refunds})

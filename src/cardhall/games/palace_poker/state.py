@@ -229,6 +229,14 @@ class PalaceState(GameState):
         h.to_act = seat
         return []
 
+    def _abandon(self) -> None:
+        """The table ended the hand early (engine ``abandon``, a table rule, not a card rule):
+        :func:`.showdown.refund` gives every seat back what it put in the pot this hand, so
+        every return is 0."""
+        h = self.hand
+        h.outcome = showdown.refund(h)
+        h.phase, h.to_act, h.battle, h.turn_seat = Phase.OVER, None, None, None
+
     def _end(self, won: HandWon) -> list[Event]:
         """Rules 8, 11: pay the pot and end the hand."""
         h = self.hand

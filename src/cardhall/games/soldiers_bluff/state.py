@@ -28,7 +28,7 @@ from typing import Any
 from ...engine.actions import Action
 from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event
-from ...engine.game import GameState, Outcome, Shuffle
+from ...engine.game import GameState, Outcome, OutcomeReason, Shuffle
 from . import betting, dealing, showdown, views
 from .actions import (
     Bet,
@@ -157,6 +157,18 @@ class SoldiersBluffState(HandModel, GameState):
         while step is not None:
             step = self._advance(step, events)
         return events
+
+    def _abandon(self) -> None:
+        """The table ended the hand early (engine ``abandon``, a table rule, not a card rule):
+        every seat takes back its ante and stake, so every return is 0 (``chips`` are the start
+        stacks again). The pot, antes and stakes stay as they were for the record; ``detail``:
+        ``abandoned`` (true), ``pot`` (the chips refunded), ``dealt`` (whether the deal had
+        happened)."""
+        dealt = self.phase is not Phase.DEAL
+        self.phase = Phase.OVER
+        self.queue = []
+        self.outcome = Outcome(OutcomeReason.ABANDONED, (0,) * self.num_seats,
+                               {"abandoned": True, "pot": self.pot, "dealt": dealt})
 
     def _advance(self, step: Transition, events: list[Event]) -> Transition | None:
         """Follow one transition: change the phase, open what comes next (appending its

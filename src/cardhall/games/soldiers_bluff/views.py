@@ -111,7 +111,10 @@ def invariant_violations(m: HandModel) -> list[str]:
         out.append(f"a stake in {stakes} exceeds the cap {m.cap}")
     if any(m.chips(s) < 0 for s in range(m.num_seats)):
         out.append("a seat has negative chips behind")
-    if m.phase is not Phase.DEAL:
+    outcome = m.outcome
+    undealt = m.phase is Phase.DEAL or (  # a hand abandoned before its deal has no cards
+        outcome is not None and outcome.detail is not None and outcome.detail.get("dealt") is False)
+    if not undealt:
         cards = [c for p in seats for c in p.hand] + m.stock + [c for p in seats for c in p.discarded]
         if len(cards) != len(_ALL) or set(cards) != _ALL:
             out.append("hands, stock and discards are not the 40 cards exactly once")

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from ...engine import EngineError, History, filter_events, game_names, replay
+from ...engine import EngineError, History, apply_logged, filter_events, game_names, replay
 from ...storage.interface import GameSummary
 from ...storage.models import as_utc
 from ..deps import StoreDep
@@ -123,7 +123,7 @@ async def replay_step(
     try:  # a stored game this build's rules no longer accept (a removed config field, ...)
         state = replay(history, upto=max(0, step - 1))
         entry = history.actions[step - 1] if step > 0 else None
-        applied = [] if entry is None else state.apply(entry.seat, entry.action)
+        applied = [] if entry is None else apply_logged(state, entry.seat, entry.action)
     except EngineError as exc:
         raise ApiError("game.not_found", f"game {game_id!r} cannot be replayed by this "
                        f"build: [{exc.code}] {exc.message}") from exc
