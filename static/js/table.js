@@ -6,6 +6,7 @@ import { t, onLang } from "./i18n.js";
 import { TableConn } from "./conn.js";
 import { forget } from "./api.js";
 import { GAMES } from "./games/index.js";
+import { applyState, isFull, stepOf } from "./state.js";
 
 const LOG_MAX = 200;
 
@@ -120,6 +121,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
 
   let pending = [];
   let first = true;
+  let resyncing = false;  // a resync was sent for a missed delta and no full state came yet
 
   function onEvents(msg) {
     if (!state) { pending.push(msg); return; }  // the game module is known from the first state
@@ -143,28 +145,41 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     }
   }
 
+  // A state frame: its step's events are logged against the state held before it (protocol 1
+  // sent them as an `events` message ahead of the state), then the state is merged and drawn.
+  // A delta that does not fit the state held (a missed frame) asks for a full state instead.
+  function onState(msg) {
+    const next = applyState(state, msg);
+    if (next === null) {  // one resync per gap: later deltas miss too until the full state comes
+      if (!resyncing) { resyncing = true; conn.resync(tableId); }
+      return;
+    }
+    if (isFull(msg)) resyncing = false;
+    const step = stepOf(msg);
+    if (step && step.events.length) onEvents(step);
+    state = next;
+    seatMap = next.seat_map?.length ? next.seat_map : next.seats.map((s) => s.seat);
+    busy = false;
+    deadlineAt = next.deadline_ms === null || next.deadline_ms === undefined ? null
+      : performance.now() + next.deadline_ms;
+    if (first) {
+      first = false;
+      // joined (or reloaded) during a hand whose start this log does not hold
+      if (next.status === "playing" && next.hand && logHand !== next.hand
+          && !pending.some((p) => p.events.some((e) => e.kind === "game_started"))) {
+        addLog(t("table.joined_mid_hand"), "note");
+        logHand = next.hand;
+        saveLog();
+      }
+    }
+    if (pending.length) { const early = pending; pending = []; early.forEach(onEvents); }
+    render();
+  }
+
   function onMessage(msg) {
     switch (msg.type) {
-      case "state":
-        state = msg;
-        seatMap = msg.seat_map?.length ? msg.seat_map : msg.seats.map((s) => s.seat);
-        busy = false;
-        deadlineAt = msg.deadline_ms === null || msg.deadline_ms === undefined ? null
-          : performance.now() + msg.deadline_ms;
-        if (first) {
-          first = false;
-          // joined (or reloaded) during a hand whose start this log does not hold
-          if (msg.status === "playing" && msg.hand && logHand !== msg.hand
-              && !pending.some((p) => p.events.some((e) => e.kind === "game_started"))) {
-            addLog(t("table.joined_mid_hand"), "note");
-            logHand = msg.hand;
-            saveLog();
-          }
-        }
-        if (pending.length) { const early = pending; pending = []; early.forEach(onEvents); }
-        render();
-        break;
-      case "events": onEvents(msg); break;
+      case "state": onState(msg); break;
+      case "events": onEvents(msg); break;  // protocol 1
       case "game_over": {
         const m = mod();
         const view = state?.view;
@@ -175,6 +190,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
         busy = false;
         lastError = `${msg.code}: ${msg.message}`;
         if (msg.code === "table.stale_version") conn.resync(tableId);
+        if (msg.code === "table.not_joined") resyncing = false;
         if (msg.code === "table.not_found") lastError = t("table.not_found");
         if (msg.code === "auth.invalid_token") {  // e.g. the server forgot its guests: sign in again
           conn.close(); forget(); window.dispatchEvent(new Event("hashchange")); return;
