@@ -120,6 +120,20 @@ class Client:
             await self.ws.send(orjson.dumps({"type": "hello", "token": self.token}).decode())
             await self.ws.send(orjson.dumps({"type": "join", "table_id": self.table.id,
                                              "seat": self.seat}).decode())
+            await self.until_joined()
+
+    async def until_joined(self) -> None:
+        """Read until ``joined`` (so set-up goes at the server's pace, not faster); frames
+        before it go to the handler. Raises ``RuntimeError`` on an ``error`` answer."""
+        while True:
+            msg = orjson.loads(await self.ws.recv(decode=False))
+            kind = msg.get("type")
+            if kind == "joined":
+                return
+            if kind == "error":
+                raise RuntimeError(f"seat {self.seat} of {self.table.id}: {msg.get('code')}")
+            if kind != "welcome":
+                await self.on_cardhall(msg, time.perf_counter())
 
     async def run(self) -> None:
         """Read frames until the socket closes; dispatch each to the mode's handler."""
@@ -246,7 +260,10 @@ async def create_tables(args: argparse.Namespace) -> list[tuple[str, list[str]]]
             body = {"game": "bazaar_blot", "seats": SEATS,
                     "turn_timeout_seconds": args.turn_timeout,
                     "config": {"target_score": args.target_score}}
-            return (await post("/api/tables", body, tokens[0]))["id"], tokens
+            made = (await post("/api/tables", body, tokens[0]))["id"], tokens
+            if (t + 1) % 500 == 0:
+                note(f"table {t + 1} created")
+            return made
 
         return await asyncio.gather(*(table(t) for t in range(args.tables)))
 
@@ -290,25 +307,31 @@ class LoadGen:
             t += period
 
     async def setup(self) -> None:
-        """Tables (cardhall: over REST), then every client connected (64 at a time)."""
+        """Tables (cardhall: over REST), then every client connected and joined, 16 at a time."""
         rng = random.Random(self.args.seed)
+        t = time.perf_counter()
         if self.args.target == "cardhall":
             made = await create_tables(self.args)
+            note(f"{len(made)} tables created over REST in {time.perf_counter() - t:.1f} s")
         else:
             made = [(f"r{t}", [""] * SEATS) for t in range(self.args.tables)]
-        sem = asyncio.Semaphore(64)
+        sem = asyncio.Semaphore(16)
+
+        self.readers: list[asyncio.Task[None]] = []
 
         async def connect(c: Client) -> None:
             async with sem:
                 await c.connect()
+            self.readers.append(asyncio.create_task(c.run()))  # read from the first frame on
 
         for table_id, tokens in made:
             table = Table(table_id, random.Random(rng.random()))
             table.seats = [Client(self, table, s, tokens[s]) for s in range(SEATS)]
             self.tables.append(table)
         clients = [c for t in self.tables for c in t.seats]
+        t = time.perf_counter()
         await asyncio.gather(*(connect(c) for c in clients))
-        self.readers = [asyncio.create_task(c.run()) for c in clients]
+        note(f"{len(clients)} clients connected in {time.perf_counter() - t:.1f} s")
 
     async def run(self) -> dict[str, Any]:
         """The whole run; returns the result object."""
@@ -379,6 +402,11 @@ class LoadGen:
             out["turn_timeout_s"] = a.turn_timeout
             out["timer_lateness"] = summarize_ms(s.lateness)
         return out
+
+
+def note(text: str) -> None:
+    """Progress on stderr."""
+    print(f"[loadgen] {text}", file=sys.stderr, flush=True)
 
 
 def emit(obj: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ import importlib.util
 import json
 import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
@@ -57,7 +58,7 @@ class Plan:
     closed_rounds: int = 2
     closed_duration: float = 15.0
     open_tables: tuple[int, ...] = (250, 1000, 2500)
-    open_duration: float = 30.0
+    open_duration: float = 20.0
     timer_tables: int = 1000
     timer_timeout: float = 2.0
     timer_duration: float = 30.0
@@ -288,6 +289,8 @@ def main(argv: list[str] | None = None) -> None:
     unknown = only - set(PARTS)
     if unknown:
         ap.error(f"unknown parts: {sorted(unknown)}")
+    # SIGTERM unwinds like an exception, so every arm's ``finally`` stops its server
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     out = asyncio.run(run_all(QUICK if a.quick else Plan(), a.quick, only))
     print(json.dumps(out, indent=2))
 
