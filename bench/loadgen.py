@@ -6,8 +6,9 @@
 Runs in its own process (``bench/run.py`` starts it as a subprocess) with the ``websockets``
 client library, four clients per table. Modes:
 
-* ``closed``: every client answers every ``state`` that offers it legal actions with an ``act``
-  at once (a random legal entry made concrete) - the table's peak rate.
+* ``closed``: once every client is connected, every client answers every ``state`` that offers
+  it legal actions with an ``act`` at once (a random legal entry made concrete) - the table's
+  peak rate.
 * ``open``: each table acts ``--rate`` times per second on a fixed schedule (random phase): at
   each tick one seat holding an offer for the table's newest version acts; a tick that finds no
   offer (the server has not answered the previous act yet) fires as soon as one arrives and is
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
 import contextlib
 import random
 import secrets
@@ -42,57 +42,17 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from loadstats import StateInfo, pick_action, rate_per_second, read_state, summarize_ms
+from loadstats import (
+    StateInfo,
+    Stats,
+    Table,
+    pick_action,
+    rate_per_second,
+    read_state,
+    summarize_ms,
+)
 
 SEATS = 4
-
-
-class Stats:
-    """Counters of the measurement window (``on``); latencies in seconds."""
-
-    def __init__(self) -> None:
-        self.on = False
-        self.start = self.end = 0.0
-        self.latency: list[float] = []
-        self.lateness: list[float] = []
-        self.frames = self.bytes = self.acts_sent = self.late_ticks = self.game_overs = 0
-        self.errors: collections.Counter[str] = collections.Counter()
-        self.closed = 0
-
-    def in_window(self, t: float) -> bool:
-        """True if ``t`` (perf_counter seconds) lies in the measurement window."""
-        return self.start <= t <= (self.end or float("inf")) and self.start > 0
-
-
-class Table:
-    """One table (or bare room) of four clients and its open-loop schedule state."""
-
-    def __init__(self, table_id: str, rng: random.Random) -> None:
-        self.id, self.rng = table_id, rng
-        self.seats: list[Client] = []
-        self.offers: dict[int, StateInfo] = {}
-        self.acted_version = -1
-        self.pending = False
-        self.turn = 0  # bare rooms: whose move it is
-        self.in_flight = False  # bare rooms: a move awaits its broadcast
-
-    def offer(self, seat: int, info: StateInfo) -> None:
-        """Remember ``seat``'s latest state; drop its offer when the state offers nothing."""
-        if info.offers and info.version > self.acted_version:
-            self.offers[seat] = info
-        else:
-            self.offers.pop(seat, None)
-
-    def take_offer(self) -> tuple[int, StateInfo] | None:
-        """One random seat's offer at the newest offered version, consumed; ``None`` if none."""
-        if not self.offers:
-            return None
-        top = max(i.version for i in self.offers.values())
-        seat = self.rng.choice(sorted(s for s, i in self.offers.items() if i.version == top))
-        info = self.offers[seat]
-        self.acted_version = top
-        self.offers.clear()
-        return seat, info
 
 
 class Client:
@@ -104,6 +64,7 @@ class Client:
         self.sent: dict[str, float] = {}
         self.prefix, self.n = secrets.token_hex(3), 0
         self.pending_deadline: tuple[int, float] | None = None  # silent mode: (version, due)
+        self.latest: StateInfo | None = None  # closed mode: the last state before the start
 
     async def connect(self) -> None:
         """Open the socket; for cardhall send ``hello`` + ``join`` (answers are read in ``run``)."""
@@ -165,7 +126,9 @@ class Client:
             if mode == "silent":
                 self.track_deadline(info, now)
             elif mode == "closed":
-                if info.offers:
+                if not self.lg.started:
+                    self.latest = info  # answered when every client is connected
+                elif info.offers:
                     await self.act(info)
             else:
                 self.table.offer(self.seat, info)
@@ -306,6 +269,17 @@ class LoadGen:
             await self.fire(table)
             t += period
 
+    async def start_closed_loop(self) -> None:
+        """Closed loop, once every client is connected: bare rooms get their first move (seat
+        0); cardhall clients answer the last state they got if it offers legal actions."""
+        for t in self.tables:
+            if self.args.target == "bare":
+                await t.seats[0].move()
+                continue
+            for c in t.seats:
+                if c.latest is not None and c.latest.offers:
+                    await c.act(c.latest)
+
     async def setup(self) -> None:
         """Tables (cardhall: over REST), then every client connected and joined, 16 at a time."""
         rng = random.Random(self.args.seed)
@@ -345,9 +319,8 @@ class LoadGen:
         tickers = []
         if a.mode == "open":
             tickers = [asyncio.create_task(self.ticker(t, end)) for t in self.tables]
-        elif a.mode == "closed" and a.target == "bare":
-            for t in self.tables:
-                await t.seats[0].move()
+        elif a.mode == "closed":
+            await self.start_closed_loop()
         await asyncio.sleep(a.warmup)
         cpu0 = time.process_time()
         stats.start, stats.on = time.perf_counter(), True

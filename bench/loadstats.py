@@ -1,10 +1,12 @@
 """Pure helpers of the load generator (``bench/loadgen.py``): percentiles, latency summaries,
 legal entry -> concrete action, and the reading of a ``state`` frame that works for protocol
-v1 (full states) and v2 (``"full": false`` deltas). No I/O; tested in ``tests/bench``.
+v1 (full states) and v2 (``"full": false`` deltas), the window counters and the open-loop
+choice of which seat acts. No I/O; tested in ``tests/bench``.
 """
 
 from __future__ import annotations
 
+import collections
 import math
 import random
 import statistics
@@ -86,3 +88,51 @@ def read_state(msg: dict[str, Any]) -> StateInfo | None:
 def rate_per_second(count: int, seconds: float) -> float:
     """``count / seconds`` rounded to 0.1; 0.0 for a non-positive duration."""
     return round(count / seconds, 1) if seconds > 0 and math.isfinite(seconds) else 0.0
+
+
+class Stats:
+    """Counters of the measurement window (``on``); latencies in seconds."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.start = self.end = 0.0
+        self.latency: list[float] = []
+        self.lateness: list[float] = []
+        self.frames = self.bytes = self.acts_sent = self.late_ticks = self.game_overs = 0
+        self.errors: collections.Counter[str] = collections.Counter()
+        self.closed = 0
+
+    def in_window(self, t: float) -> bool:
+        """True if ``t`` (perf_counter seconds) lies in the measurement window."""
+        return self.start <= t <= (self.end or float("inf")) and self.start > 0
+
+
+class Table:
+    """One table (or bare room) of four clients and its open-loop schedule state."""
+
+    def __init__(self, table_id: str, rng: random.Random) -> None:
+        self.id, self.rng = table_id, rng
+        self.seats: list[Any] = []  # the table's loadgen clients, by seat
+        self.offers: dict[int, StateInfo] = {}
+        self.acted_version = -1
+        self.pending = False
+        self.turn = 0  # bare rooms: whose move it is
+        self.in_flight = False  # bare rooms: a move awaits its broadcast
+
+    def offer(self, seat: int, info: StateInfo) -> None:
+        """Remember ``seat``'s latest state; drop its offer when the state offers nothing."""
+        if info.offers and info.version > self.acted_version:
+            self.offers[seat] = info
+        else:
+            self.offers.pop(seat, None)
+
+    def take_offer(self) -> tuple[int, StateInfo] | None:
+        """One random seat's offer at the newest offered version, consumed; ``None`` if none."""
+        if not self.offers:
+            return None
+        top = max(i.version for i in self.offers.values())
+        seat = self.rng.choice(sorted(s for s, i in self.offers.items() if i.version == top))
+        info = self.offers[seat]
+        self.acted_version = top
+        self.offers.clear()
+        return seat, info

@@ -17,8 +17,17 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from gcwatch import GcWatch
-from loadgen import Client, Stats, Table
-from loadstats import StateInfo, concrete_action, percentile, pick_action, read_state, summarize_ms
+from loadgen import Client
+from loadstats import (
+    StateInfo,
+    Stats,
+    Table,
+    concrete_action,
+    percentile,
+    pick_action,
+    read_state,
+    summarize_ms,
+)
 from servers import metric_window
 
 from cardhall.engine.actions import matches
