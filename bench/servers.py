@@ -120,7 +120,6 @@ class Server:
         """cardhall's ``cardhall_gc_pause_seconds`` histogram per ``generation`` label
         (``{"count", "sum", "buckets": {le: cumulative count}}``), ``None`` if absent."""
         import httpx
-        from prometheus_client.parser import text_string_to_metric_families
 
         if self.kind != "cardhall":
             return None
@@ -129,20 +128,7 @@ class Server:
                 text = (await http.get("/metrics")).text
         except httpx.HTTPError:
             return None
-        out: dict[str, dict[str, Any]] = {}
-        for family in text_string_to_metric_families(text):
-            if family.name != GC_METRIC:
-                continue
-            for s in family.samples:
-                gen = out.setdefault(s.labels.get("generation", "?"),
-                                     {"count": 0.0, "sum": 0.0, "buckets": {}})
-                if s.name.endswith("_bucket"):
-                    gen["buckets"][float(s.labels["le"])] = s.value
-                elif s.name.endswith("_count"):
-                    gen["count"] = s.value
-                elif s.name.endswith("_sum"):
-                    gen["sum"] = s.value
-        return out or None
+        return parse_gc_metric(text)
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL after 10 s. Safe to call twice."""
@@ -154,6 +140,27 @@ class Server:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(10)
+
+
+def parse_gc_metric(text: str) -> dict[str, dict[str, Any]] | None:
+    """``cardhall_gc_pause_seconds`` of a Prometheus text exposition, per ``generation``
+    label: ``{"count", "sum", "buckets": {le (s): cumulative count}}``; ``None`` if absent."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    out: dict[str, dict[str, Any]] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name != GC_METRIC:
+            continue
+        for s in family.samples:
+            gen = out.setdefault(s.labels.get("generation", "?"),
+                                 {"count": 0.0, "sum": 0.0, "buckets": {}})
+            if s.name.endswith("_bucket"):
+                gen["buckets"][float(s.labels["le"])] = s.value
+            elif s.name.endswith("_count"):
+                gen["count"] = s.value
+            elif s.name.endswith("_sum"):
+                gen["sum"] = s.value
+    return out or None
 
 
 def metric_window(before: dict[str, Any] | None,

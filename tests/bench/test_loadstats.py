@@ -28,7 +28,7 @@ from loadstats import (
     read_state,
     summarize_ms,
 )
-from servers import metric_window
+from servers import metric_window, parse_gc_metric
 
 from cardhall.engine.actions import matches
 
@@ -147,3 +147,18 @@ def test_metric_window_takes_the_difference_of_two_scrapes() -> None:
     assert metric_window(before, after) == {
         "2": {"count": 2, "total_ms": pytest.approx(600.0), "max_le_ms": 1000.0}}
     assert metric_window(None, None) is None
+
+
+def test_parse_gc_metric_reads_the_histogram_per_generation() -> None:
+    from prometheus_client import CollectorRegistry, Histogram, generate_latest
+
+    registry = CollectorRegistry()
+    hist = Histogram("cardhall_gc_pause_seconds", "GC pauses", ["generation"],
+                     buckets=(0.01, 0.1, 1.0), registry=registry)
+    hist.labels(generation="2").observe(0.05)
+    hist.labels(generation="0").observe(0.001)
+    parsed = parse_gc_metric(generate_latest(registry).decode())
+    assert parsed is not None
+    assert parsed["2"]["count"] == 1 and parsed["2"]["buckets"][0.1] == 1
+    assert parsed["2"]["buckets"][0.01] == 0 and parsed["0"]["sum"] == pytest.approx(0.001)
+    assert parse_gc_metric("# no such metric\n") is None
