@@ -10,7 +10,8 @@ it. Three ways:
 * ``concurrent_16``: the same with 16 saves in flight (tables finishing together), with the
   per-save latency p50/p99;
 * ``batched``: ``await store.save_games(records)`` in batches of ``--batch`` (one transaction
-  per batch) when the store has that method, else ``null``.
+  per batch) when the store has that method, else ``null`` (``batched_error`` says why a
+  ``save_games`` call failed).
 
 SQLite runs on a temporary file on disk; PostgreSQL in a database created for the run and
 dropped after it (``CARDHALL_BENCH_POSTGRES_URL``, else ``CARDHALL_TEST_POSTGRES_URL``, else
@@ -88,15 +89,17 @@ async def measure(url: str, n: int, batch: int) -> dict[str, Any]:
             await store.save_game(**r)
         out["single_per_s"] = rate_per_second(n, time.perf_counter() - t)
         out["concurrent_16"] = await concurrent(store, records(n, history), 16)
+        out["batched_per_s"] = None
         if hasattr(store, "save_games"):
+            out["batch_size"] = batch
             recs = records(n, history)
             t = time.perf_counter()
-            for i in range(0, n, batch):
-                await store.save_games(batch_items(recs[i:i + batch]))
-            out["batched_per_s"] = rate_per_second(n, time.perf_counter() - t)
-            out["batch_size"] = batch
-        else:
-            out["batched_per_s"] = None
+            try:
+                for i in range(0, n, batch):
+                    await store.save_games(batch_items(recs[i:i + batch]))
+                out["batched_per_s"] = rate_per_second(n, time.perf_counter() - t)
+            except Exception as e:  # a save_games of another shape: keep the other figures
+                out["batched_error"] = f"{type(e).__name__}: {e}"[:300]
     finally:
         await store.close()
     return out
