@@ -29,7 +29,7 @@ test-browser: $(STAMP)
 	$(BIN)/python -m pytest -q -m browser tests/web
 
 bench: $(STAMP)
-	@$(BIN)/python bench/run.py
+	@$(BIN)/python bench/run.py $(if $(QUICK),--quick)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -1,31 +1,174 @@
-"""``make bench``: benchmarks, printed as one JSON object on stdout.
+"""``make bench``: every benchmark of cardhall in one run, printed as one JSON object on stdout.
 
-Generic part: random self-play speed (no invariant checks) for every available game, on one
-core. Game-specific parts: every ``bench/bench_<name>.py`` module exposing ``run() -> dict`` is
-run and its result stored under ``<name>``.
+    make bench            # full: ~10-15 minutes
+    make bench QUICK=1    # sanity run for CI: small counts, short windows, under 2 minutes
+
+WebSocket arms (``bench/arms.py``; each on a fresh server subprocess, the load generator
+``bench/loadgen.py`` in a process of its own), interleaved so that machine noise hits both
+sides of a ratio alike:
+
+* ``closed_loop``: bare baseline (``bench/bare_server.py``) and cardhall, alternately, N tables
+  x 4 clients answering at once -> actions/s, act -> accepted latency, and the ratio;
+* ``open_loop``: 1 action/s per table for each table count, bare then cardhall -> p50/p99/max,
+  server CPU (cores), RSS per connection, GC pauses, frames and bytes per action;
+* ``timer``: bare ``call_at`` timers (``bench/timer_anchor.py``), then cardhall tables of silent
+  clients with a short turn timeout -> timer lateness.
+
+Then ``saves`` (``bench/saves.py``: SQLite and PostgreSQL, single and batched) and the engine:
+random self-play speed for every game plus every ``bench/bench_<name>.py`` module exposing
+``run() -> dict`` (stored under ``<name>``). An arm that fails is reported in ``errors`` and the
+run goes on. Method and figures: ``docs/performance.md``.
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import importlib.util
 import json
+import os
 import platform
+import signal
+import statistics
+import subprocess
 import sys
+import time
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from arms import load_arm, timer_anchor
 
 from cardhall.engine import game_names, get_game
 from cardhall.selfplay import run as selfplay
 
+BENCH = Path(__file__).resolve().parent
 SELFPLAY_GAMES = {"bazaar_blot": 200, "soldiers_bluff": 2000, "palace_poker": 300}
 
 
-def selfplay_speed(game: str) -> dict[str, object]:
+@dataclass(frozen=True)
+class Plan:
+    """Sizes of one run (seconds, counts)."""
+
+    closed_tables: int = 100
+    closed_rounds: int = 2
+    closed_duration: float = 15.0
+    open_tables: tuple[int, ...] = (250, 1000, 2500)
+    open_duration: float = 20.0
+    timer_tables: int = 1000
+    timer_timeout: float = 2.0
+    timer_duration: float = 30.0
+    anchor_timers: int = 100_000
+    anchor_spread: float = 5.0
+    saves: int = 1000
+    save_batch: int = 100
+    warmup: float = 3.0
+    selfplay_scale: float = 1.0
+    modules: bool = True
+    postgres: bool = True
+
+
+QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),
+             open_duration=3.0, timer_tables=25, timer_timeout=0.5, timer_duration=3.0,
+             anchor_timers=10_000, anchor_spread=2.0, saves=100, warmup=1.0,
+             selfplay_scale=0.1, modules=False)
+
+
+def note(text: str) -> None:
+    """Progress on stderr (stdout is the JSON object)."""
+    print(f"[bench {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+async def guarded(errors: list[str], name: str, coro: Any) -> dict[str, Any] | None:
+    """Await ``coro``; on an exception record ``name: error`` in ``errors`` and answer None."""
+    note(name)
+    try:
+        return dict(await coro)
+    except Exception as e:
+        errors.append(f"{name}: {type(e).__name__}: {e}")
+        note(f"{name} FAILED: {e}")
+        return None
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    """``a / b`` rounded to 3 places, ``None`` when either is missing or ``b`` is 0."""
+    return round(a / b, 3) if a is not None and b else None
+
+
+def median_of(results: list[dict[str, Any] | None], *path: str) -> float | None:
+    """The median of ``result[path...]`` over the results that have it."""
+    values = []
+    for r in results:
+        for key in path:
+            r = None if r is None else r.get(key)
+        if r is not None:
+            values.append(float(r))  # type: ignore[arg-type]
+    return round(statistics.median(values), 2) if values else None
+
+
+async def closed_loop(plan: Plan, errors: list[str]) -> dict[str, Any]:
+    """Bare and cardhall alternately, ``closed_rounds`` times each; medians and ratios."""
+    n, dur, wu = plan.closed_tables, plan.closed_duration, plan.warmup
+    rounds = []
+    for r in range(plan.closed_rounds):
+        bare = await guarded(errors, f"closed loop round {r + 1}: bare {n}",
+                             load_arm("bare", "closed", n, dur, wu))
+        card = await guarded(errors, f"closed loop round {r + 1}: cardhall {n}",
+                             load_arm("cardhall", "closed", n, dur, wu))
+        rounds.append({"bare": bare, "cardhall": card})
+    bares, cards = [r["bare"] for r in rounds], [r["cardhall"] for r in rounds]
+    b_rate = median_of(bares, "actions_per_s")
+    c_rate = median_of(cards, "actions_per_s")
+    return {
+        "tables": n, "clients": 4 * n,
+        "bare_moves_per_s": b_rate, "cardhall_actions_per_s": c_rate,
+        "ratio": ratio(c_rate, b_rate),
+        "bare_latency_p50_ms": median_of(bares, "latency", "p50_ms"),
+        "bare_latency_p99_ms": median_of(bares, "latency", "p99_ms"),
+        "cardhall_latency_p50_ms": median_of(cards, "latency", "p50_ms"),
+        "cardhall_latency_p99_ms": median_of(cards, "latency", "p99_ms"),
+        "cardhall_frames_per_action": median_of(cards, "frames_per_action"),
+        "cardhall_bytes_per_action": median_of(cards, "bytes_per_action"),
+        "rounds": rounds,
+    }
+
+
+async def open_loop(plan: Plan, errors: list[str]) -> dict[str, Any]:
+    """1 action/s per table at each table count: bare then cardhall."""
+    out: dict[str, Any] = {}
+    for n in plan.open_tables:
+        bare = await guarded(errors, f"open loop {n}: bare",
+                             load_arm("bare", "open", n, plan.open_duration, plan.warmup,
+                                      rate=1.0))
+        card = await guarded(errors, f"open loop {n}: cardhall",
+                             load_arm("cardhall", "open", n, plan.open_duration, plan.warmup,
+                                      rate=1.0))
+        c99 = (card or {}).get("latency", {}).get("p99_ms")
+        b99 = (bare or {}).get("latency", {}).get("p99_ms")
+        out[str(n)] = {"p99_ratio_to_bare": ratio(c99, b99), "bare": bare, "cardhall": card}
+    return out
+
+
+async def timers(plan: Plan, errors: list[str]) -> dict[str, Any]:
+    """The bare-timer anchor, then cardhall's silent tables."""
+    anchor = await guarded(errors, f"timer anchor: {plan.anchor_timers} call_at timers",
+                           timer_anchor(plan.anchor_timers, plan.anchor_spread))
+    card = await guarded(errors, f"timer lateness: cardhall {plan.timer_tables} silent tables",
+                         load_arm("cardhall", "silent", plan.timer_tables, plan.timer_duration,
+                                  plan.warmup, turn_timeout=plan.timer_timeout))
+    return {"anchor": anchor, "cardhall": card}
+
+
+def selfplay_speed(game: str, scale: float = 1.0) -> dict[str, object]:
     """Random self-play speed: games, steps and deals/hands per second."""
     rules = get_game(game)
     seats = 6 if game == "palace_poker" else rules.min_seats
-    rep = selfplay(game, SELFPLAY_GAMES.get(game, 200), seed=1, seats=seats, check=False)
+    games = max(1, round(SELFPLAY_GAMES.get(game, 200) * scale))
+    rep = selfplay(game, games, seed=1, seats=seats, check=False)
     secs = rep.seconds or 1e-9
     return {
         "seats": seats,
@@ -38,16 +181,117 @@ def selfplay_speed(game: str) -> dict[str, object]:
     }
 
 
-def main() -> None:
-    out: dict[str, object] = {"python": platform.python_version(), "selfplay": {}}
-    for game in game_names():
-        out["selfplay"][game] = selfplay_speed(game)  # type: ignore[index]
-    for path in sorted(Path(__file__).parent.glob("bench_*.py")):
+def engine(plan: Plan, out: dict[str, Any]) -> None:
+    """Self-play of every game into ``out["selfplay"]``; the ``bench_<name>.py`` modules into
+    ``out[<name>]`` (full runs only)."""
+    note("engine: self-play")
+    out["selfplay"] = {g: selfplay_speed(g, plan.selfplay_scale) for g in game_names()}
+    if not plan.modules:
+        return
+    for path in sorted(BENCH.glob("bench_*.py")):
+        note(f"engine: {path.name}")
         spec = importlib.util.spec_from_file_location(path.stem, path)
         assert spec and spec.loader
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         out[path.stem.removeprefix("bench_")] = mod.run()
+
+
+def gc_max(arm: dict[str, Any] | None, gen: str = "2") -> float | None:
+    """The longest GC pause (ms) of generation ``gen`` in an arm's window (gcwatch)."""
+    pauses = ((arm or {}).get("server") or {}).get("gc_pauses") or {}
+    return (pauses.get(gen) or {}).get("max_ms")
+
+
+def summary(out: dict[str, Any]) -> dict[str, Any]:
+    """The headline figures (each with the same-run baseline it is compared with)."""
+    closed = out.get("closed_loop") or {}
+    s: dict[str, Any] = {k: closed.get(k) for k in (
+        "bare_moves_per_s", "cardhall_actions_per_s", "ratio", "cardhall_latency_p50_ms",
+        "cardhall_latency_p99_ms", "bare_latency_p50_ms", "bare_latency_p99_ms",
+        "cardhall_frames_per_action", "cardhall_bytes_per_action")}
+    s["closed_loop_ratio"] = s.pop("ratio")
+    for n, arms in (out.get("open_loop") or {}).items():
+        card, bare = arms.get("cardhall") or {}, arms.get("bare") or {}
+        srv = card.get("server") or {}
+        s[f"open_{n}"] = {
+            "p50_ms": card.get("latency", {}).get("p50_ms"),
+            "p99_ms": card.get("latency", {}).get("p99_ms"),
+            "max_ms": card.get("latency", {}).get("max_ms"),
+            "bare_p99_ms": bare.get("latency", {}).get("p99_ms"),
+            "server_cpu_cores": srv.get("cpu_cores"),
+            "rss_per_connection_kb": srv.get("rss_per_connection_kb"),
+            "gc_gen2_max_ms": gc_max(card), "bare_gc_gen2_max_ms": gc_max(bare),
+            "late_ticks": card.get("late_ticks"),
+        }
+    timer = out.get("timer") or {}
+    s["timer_lateness_ms"] = ((timer.get("cardhall") or {}).get("timer_lateness"))
+    s["timer_anchor_ms"] = ((timer.get("anchor") or {}).get("lateness"))
+    saves = out.get("saves") or {}
+    for db in ("sqlite", "postgresql"):
+        d = saves.get(db) or {}
+        s[f"saves_{db}"] = {"single_per_s": d.get("single_per_s"),
+                            "batched_per_s": d.get("batched_per_s"),
+                            "concurrent_16_p99_ms": (d.get("concurrent_16") or {})
+                            .get("latency", {}).get("p99_ms"), "skipped": d.get("skipped")}
+    blot = (out.get("selfplay") or {}).get("bazaar_blot") or {}
+    s["blot_deals_per_s"] = blot.get("units_per_second")
+    return s
+
+
+def meta(plan: Plan, quick: bool) -> dict[str, Any]:
+    """Run context: when, which commit, which machine, how loaded it was."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=BENCH,
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return {"started": datetime.now(UTC).isoformat(timespec="seconds"), "commit": commit,
+            "python": platform.python_version(), "cpus": os.cpu_count(), "quick": quick,
+            "loadavg_start": os.getloadavg(), "plan": asdict(plan)}
+
+
+async def run_all(plan: Plan, quick: bool, only: set[str]) -> dict[str, Any]:
+    """Every part in order; a failing arm lands in ``errors``."""
+    from saves import run_all as saves_all
+
+    t0 = time.perf_counter()
+    out: dict[str, Any] = {"meta": meta(plan, quick), "errors": []}
+    errors: list[str] = out["errors"]
+    if "closed" in only:
+        out["closed_loop"] = await closed_loop(plan, errors)
+    if "open" in only:
+        out["open_loop"] = await open_loop(plan, errors)
+    if "timer" in only:
+        out["timer"] = await timers(plan, errors)
+    if "saves" in only:
+        out["saves"] = await guarded(errors, "saves", saves_all(
+            plan.saves, plan.save_batch, plan.postgres))
+    if "engine" in only:
+        engine(plan, out)
+    out["summary"] = summary(out)
+    out["meta"]["seconds"] = round(time.perf_counter() - t0, 1)
+    out["meta"]["loadavg_end"] = os.getloadavg()
+    return out
+
+
+PARTS = ("closed", "open", "timer", "saves", "engine")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse ``--quick`` / ``--only``, run, print the JSON object."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small CI sanity run (< 2 minutes)")
+    ap.add_argument("--only", default=",".join(PARTS),
+                    help=f"comma-separated parts to run (default: all of {','.join(PARTS)})")
+    a = ap.parse_args(argv)
+    only = set(a.only.split(","))
+    unknown = only - set(PARTS)
+    if unknown:
+        ap.error(f"unknown parts: {sorted(unknown)}")
+    # SIGTERM unwinds like an exception, so every arm's ``finally`` stops its server
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    out = asyncio.run(run_all(QUICK if a.quick else Plan(), a.quick, only))
     print(json.dumps(out, indent=2))
 
 

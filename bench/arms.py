@@ -1,0 +1,121 @@
+"""The WebSocket arms of ``make bench``: one fresh server + one load-generator process each.
+
+:func:`load_arm` starts a server (``bench/servers.py``), runs ``bench/loadgen.py`` against it
+in a subprocess, and samples the server in step with the load generator's phase lines: RSS
+when idle and once every client is connected, CPU time and GC pauses over the measurement
+window. The server is always stopped, also on errors and timeouts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from servers import Server, metric_window
+
+BENCH = Path(__file__).resolve().parent
+
+
+def loadgen_argv(server: Server, mode: str, tables: int, duration: float, warmup: float,
+                 **extra: Any) -> list[str]:
+    """The load generator's command line (``extra``: ``turn_timeout=1.0`` -> ``--turn-timeout
+    1.0``)."""
+    argv = [sys.executable, str(BENCH / "loadgen.py"), "--target", server.kind,
+            "--base", server.base, "--mode", mode, "--tables", str(tables),
+            "--duration", str(duration), "--warmup", str(warmup)]
+    for key, value in extra.items():
+        argv += [f"--{key.replace('_', '-')}", str(value)]
+    return argv
+
+
+async def load_arm(kind: str, mode: str, tables: int, duration: float, warmup: float,
+                   setup_timeout: float = 300.0, **extra: Any) -> dict[str, Any]:
+    """One arm: the load generator's result plus ``server`` figures (``cpu_cores`` over the
+    window, ``rss_idle_mb``, ``rss_loaded_mb``, ``rss_per_connection_kb``, ``gc_pauses`` from
+    gcwatch, ``gc_metric`` from ``/metrics`` or ``None``). Raises ``RuntimeError`` when the
+    server or the load generator fails or overruns its bound."""
+    with tempfile.TemporaryDirectory(prefix=f"cardhall-bench-{kind}-") as d:
+        server = Server(kind, Path(d))
+        try:
+            await server.start()
+            argv = loadgen_argv(server, mode, tables, duration, warmup,
+                                setup_timeout=setup_timeout, **extra)
+            bound = setup_timeout + warmup + duration + 60
+            return await asyncio.wait_for(drive(server, argv), bound)
+        except TimeoutError as e:
+            raise RuntimeError(f"{kind} {mode} {tables}: over its time bound") from e
+        finally:
+            server.stop()
+
+
+async def drive(server: Server, argv: list[str]) -> dict[str, Any]:
+    """Run the load generator; sample ``server`` at its phase lines; return the result."""
+    rss_idle = server.rss_bytes()
+    proc = await asyncio.create_subprocess_exec(*argv, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    sampled: dict[str, Any] = {}
+    result: dict[str, Any] | None = None
+    try:
+        while result is None:
+            line = await proc.stdout.readline()
+            if not line:
+                break
+            msg = json.loads(line)
+            phase = msg.pop("phase")
+            if phase == "connected":
+                sampled["rss_loaded"] = server.rss_bytes()
+                sampled["connections"] = msg["connections"]
+            elif phase == "measure_start":
+                await server.gc_dump()  # forget the set-up's pauses
+                sampled["metric0"] = await server.gc_metric()
+                sampled["cpu0"], sampled["t0"] = server.cpu_seconds(), time.monotonic()
+            elif phase == "measure_end":
+                sampled["cpu1"], sampled["t1"] = server.cpu_seconds(), time.monotonic()
+                sampled["gc"] = await server.gc_dump()
+                sampled["metric1"] = await server.gc_metric()
+            elif phase == "result":
+                result = msg
+        await proc.wait()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    if result is None:
+        raise RuntimeError(f"load generator exited {proc.returncode} without a result; "
+                           f"server log: {server.log_tail()}")
+    result["server"] = server_figures(rss_idle, sampled)
+    return result
+
+
+def server_figures(rss_idle: int, s: dict[str, Any]) -> dict[str, Any]:
+    """The server's figures of one arm from the samples taken by :func:`drive`."""
+    wall = s.get("t1", 0.0) - s.get("t0", 0.0)
+    loaded = s.get("rss_loaded", rss_idle)
+    conns = s.get("connections") or 0
+    return {
+        "cpu_cores": round((s["cpu1"] - s["cpu0"]) / wall, 2) if wall > 0 else None,
+        "rss_idle_mb": round(rss_idle / 2**20, 1),
+        "rss_loaded_mb": round(loaded / 2**20, 1),
+        "rss_per_connection_kb": round((loaded - rss_idle) / conns / 1024, 1) if conns else None,
+        "gc_pauses": s.get("gc"),
+        "gc_metric": metric_window(s.get("metric0"), s.get("metric1")),
+    }
+
+
+async def timer_anchor(timers: int, spread: float) -> dict[str, Any]:
+    """``bench/timer_anchor.py`` in a subprocess (bounded: spread + 60 s)."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(BENCH / "timer_anchor.py"), "--timers", str(timers),
+        "--spread", str(spread), stdout=asyncio.subprocess.PIPE)
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(), spread + 60)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return dict(json.loads(out))

@@ -1,0 +1,424 @@
+"""The load generator of ``make bench``: WebSocket clients against cardhall or the bare server.
+
+    python bench/loadgen.py --target cardhall --base http://127.0.0.1:8000 --mode closed \
+        --tables 100 --duration 20
+
+Runs in its own process (``bench/run.py`` starts it as a subprocess) with the ``websockets``
+client library, four clients per table. Modes:
+
+* ``closed``: once every client is connected, every client answers every ``state`` that offers
+  it legal actions with an ``act`` at once (a random legal entry made concrete) - the table's
+  peak rate.
+* ``open``: each table acts ``--rate`` times per second on a fixed schedule (random phase): at
+  each tick one seat holding an offer for the table's newest version acts; a tick that finds no
+  offer (the server has not answered the previous act yet) fires as soon as one arrives and is
+  counted in ``late_ticks``.
+* ``silent``: nobody acts (cardhall only); with a short turn timeout the server's timer moves for
+  everyone; seat 0's client measures timer lateness = arrival of the next ``state`` - (arrival of
+  the state with ``deadline_ms`` + ``deadline_ms``).
+
+Against the bare server (``bench/bare_server.py``) a "move" replaces the act, its ``ack`` the
+``accepted``, and the broadcast's ``next`` says whose turn it is.
+
+Stdout carries one JSON object per line: ``{"phase": "connected"}``, ``{"phase":
+"measure_start"}``, ``{"phase": "measure_end"}`` (so the orchestrator can sample the server's
+CPU, RSS and GC in step), then ``{"phase": "result", ...}``. Every loop is bounded: setup by
+``--setup-timeout``, the run by ``--warmup`` + ``--duration``, the close by 20 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import secrets
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from loadstats import (
+    StateInfo,
+    Stats,
+    Table,
+    pick_action,
+    rate_per_second,
+    read_state,
+    summarize_ms,
+)
+
+SEATS = 4
+
+
+class Client:
+    """One WebSocket client at one seat; ``run`` reads until the socket closes."""
+
+    def __init__(self, lg: LoadGen, table: Table, seat: int, token: str | None) -> None:
+        self.lg, self.table, self.seat, self.token = lg, table, seat, token
+        self.ws: Any = None
+        self.sent: dict[str, float] = {}
+        self.prefix, self.n = secrets.token_hex(3), 0
+        self.pending_deadline: tuple[int, float] | None = None  # silent mode: (version, due)
+        self.latest: StateInfo | None = None  # closed mode: the last state before the start
+
+    async def connect(self) -> None:
+        """Open the socket; for cardhall send ``hello`` + ``join`` (answers are read in ``run``)."""
+        from websockets.asyncio.client import connect
+
+        lg = self.lg
+        if lg.args.target == "bare":
+            url = f"{lg.ws_url}?room={self.table.id}&seat={self.seat}"
+        else:
+            url = lg.ws_url
+        self.ws = await connect(url, max_size=2**23, compression=None, ping_interval=None,
+                                open_timeout=lg.args.setup_timeout, close_timeout=2)
+        if lg.args.target == "cardhall":
+            await self.ws.send(orjson.dumps({"type": "hello", "token": self.token}).decode())
+            await self.ws.send(orjson.dumps({"type": "join", "table_id": self.table.id,
+                                             "seat": self.seat}).decode())
+            await self.until_joined()
+
+    async def until_joined(self) -> None:
+        """Read until ``joined`` (so set-up goes at the server's pace, not faster); frames
+        before it go to the handler. Raises ``RuntimeError`` on an ``error`` answer."""
+        while True:
+            msg = orjson.loads(await self.ws.recv(decode=False))
+            kind = msg.get("type")
+            if kind == "joined":
+                return
+            if kind == "error":
+                raise RuntimeError(f"seat {self.seat} of {self.table.id}: {msg.get('code')}")
+            if kind != "welcome":
+                await self.on_cardhall(msg, time.perf_counter())
+
+    async def run(self) -> None:
+        """Read frames until the socket closes; dispatch each to the mode's handler."""
+        from websockets.exceptions import ConnectionClosed
+
+        stats = self.lg.stats
+        try:
+            while True:
+                raw = await self.ws.recv(decode=False)
+                now = time.perf_counter()
+                if stats.on:
+                    stats.frames += 1
+                    stats.bytes += len(raw)
+                msg = orjson.loads(raw)
+                if self.lg.args.target == "bare":
+                    await self.on_bare(msg, now)
+                else:
+                    await self.on_cardhall(msg, now)
+        except ConnectionClosed:
+            if not self.lg.closing:
+                stats.closed += 1
+
+    async def on_cardhall(self, msg: dict[str, Any], now: float) -> None:
+        """Handle one cardhall server message."""
+        kind, stats, mode = msg.get("type"), self.lg.stats, self.lg.args.mode
+        if kind == "state":
+            info = read_state(msg)
+            assert info is not None
+            if mode == "silent":
+                self.track_deadline(info, now)
+            elif mode == "closed":
+                if not self.lg.started:
+                    self.latest = info  # answered when every client is connected
+                elif info.offers:
+                    await self.act(info)
+            else:
+                self.table.offer(self.seat, info)
+                if self.table.pending:
+                    await self.lg.fire(self.table)
+        elif kind == "accepted":
+            self.record(self.sent.pop(str(msg.get("action_id")), None), now)
+        elif kind == "error":
+            request = msg.get("request") or {}
+            t0 = self.sent.pop(str(request.get("action_id")), None)
+            if stats.on or (t0 is not None and stats.in_window(t0)):
+                stats.errors[str(msg.get("code"))] += 1
+        elif kind == "game_over":
+            stats.game_overs += 1
+
+    async def on_bare(self, msg: dict[str, Any], now: float) -> None:
+        """Handle one bare-server message (``ack`` or ``move`` broadcast)."""
+        if msg.get("type") == "ack":
+            self.record(self.sent.pop(str(msg.get("id")), None), now)
+            return
+        table = self.table
+        table.turn, table.in_flight = int(msg["next"]), False
+        if self.seat != table.turn or not self.lg.started:
+            return
+        if self.lg.args.mode == "closed":
+            await self.move()
+        elif table.pending:
+            await self.lg.fire(table)
+
+    def record(self, t0: float | None, now: float) -> None:
+        """Count an accepted act/ack sent at ``t0`` if it was sent in the window."""
+        stats = self.lg.stats
+        if t0 is not None and stats.in_window(t0):
+            stats.latency.append(now - t0)
+
+    def track_deadline(self, info: StateInfo, now: float) -> None:
+        """Silent mode, seat 0: timer lateness from the frames' versions and deadlines."""
+        if self.seat != 0:
+            return
+        pend = self.pending_deadline
+        if pend is not None and info.version <= pend[0]:
+            return  # the same version again (e.g. presence): keep the first receipt
+        if pend is not None and self.lg.stats.in_window(pend[1]):
+            self.lg.stats.lateness.append(now - pend[1])
+        self.pending_deadline = (None if info.deadline_ms is None or info.status != "playing"
+                                 else (info.version, now + info.deadline_ms / 1000))
+
+    async def act(self, info: StateInfo) -> None:
+        """Send an ``act`` against ``info.version`` with a random legal action."""
+        self.n += 1
+        aid = f"{self.prefix}-{self.n}"
+        action = pick_action(info.legal_actions, self.table.rng)
+        self.sent[aid] = time.perf_counter()
+        if self.lg.stats.on:
+            self.lg.stats.acts_sent += 1
+        await self.ws.send(orjson.dumps({"type": "act", "table_id": info.table_id,
+                                         "version": info.version, "action_id": aid,
+                                         "action": action}).decode())
+
+    async def move(self) -> None:
+        """Bare server: send a move."""
+        self.n += 1
+        mid = f"{self.prefix}-{self.n}"
+        self.table.in_flight = True
+        self.sent[mid] = time.perf_counter()
+        if self.lg.stats.on:
+            self.lg.stats.acts_sent += 1
+        await self.ws.send(orjson.dumps({"type": "move", "id": mid}).decode())
+
+
+async def create_tables(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
+    """Cardhall: ``4 * tables`` guests (``POST /api/players``) and ``tables`` Bazaar Blot
+    tables (``POST /api/tables``); returns ``[(table_id, [token per seat])]``. 16 requests in
+    flight; raises ``httpx.HTTPStatusError`` on a refused request."""
+    import httpx
+
+    sem = asyncio.Semaphore(16)
+    limits = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=args.base, timeout=args.setup_timeout,
+                                 limits=limits) as http:
+        async def post(path: str, body: dict[str, Any], token: str | None = None) -> Any:
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            async with sem:
+                r = await http.post(path, json=body, headers=headers)
+            r.raise_for_status()
+            return r.json()
+
+        async def table(t: int) -> tuple[str, list[str]]:
+            players = await asyncio.gather(*(post("/api/players", {"name": f"b{t}-{s}"})
+                                             for s in range(SEATS)))
+            tokens = [p["token"] for p in players]
+            body = {"game": "bazaar_blot", "seats": SEATS,
+                    "turn_timeout_seconds": args.turn_timeout,
+                    "config": {"target_score": args.target_score}}
+            made = (await post("/api/tables", body, tokens[0]))["id"], tokens
+            if (t + 1) % 500 == 0:
+                note(f"table {t + 1} created")
+            return made
+
+        return await asyncio.gather(*(table(t) for t in range(args.tables)))
+
+
+class LoadGen:
+    """One run: set up the tables, connect, warm up, measure, close, report."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.stats = Stats()
+        self.tables: list[Table] = []
+        self.started = self.closing = False
+        host = args.base.split("://", 1)[1]
+        self.ws_url = f"ws://{host}/ws"
+
+    async def fire(self, table: Table) -> None:
+        """An open-loop tick (or a late one): one seat of ``table`` acts/moves, if it can."""
+        if self.args.target == "bare":
+            if table.in_flight:
+                table.pending = True
+                return
+            table.pending = False
+            await table.seats[table.turn].move()
+            return
+        taken = table.take_offer()
+        if taken is None:
+            table.pending = True
+            return
+        table.pending = False
+        await table.seats[taken[0]].act(taken[1])
+
+    async def ticker(self, table: Table, end: float) -> None:
+        """Open loop: ``--rate`` ticks per second at ``table`` (random phase) until ``end``."""
+        period = 1.0 / self.args.rate
+        t = time.perf_counter() + table.rng.random() * period
+        while t < end:
+            await asyncio.sleep(max(0.0, t - time.perf_counter()))
+            if table.pending and self.stats.on:
+                self.stats.late_ticks += 1  # the previous tick is still waiting
+            await self.fire(table)
+            t += period
+
+    async def start_closed_loop(self) -> None:
+        """Closed loop, once every client is connected: bare rooms get their first move (seat
+        0); cardhall clients answer the last state they got if it offers legal actions."""
+        for t in self.tables:
+            if self.args.target == "bare":
+                await t.seats[0].move()
+                continue
+            for c in t.seats:
+                if c.latest is not None and c.latest.offers:
+                    await c.act(c.latest)
+
+    async def setup(self) -> None:
+        """Tables (cardhall: over REST), then every client connected and joined, 16 at a time."""
+        rng = random.Random(self.args.seed)
+        t = time.perf_counter()
+        if self.args.target == "cardhall":
+            made = await create_tables(self.args)
+            note(f"{len(made)} tables created over REST in {time.perf_counter() - t:.1f} s")
+        else:
+            made = [(f"r{t}", [""] * SEATS) for t in range(self.args.tables)]
+        sem = asyncio.Semaphore(16)
+
+        self.readers: list[asyncio.Task[None]] = []
+
+        async def connect(c: Client) -> None:
+            async with sem:
+                await c.connect()
+            self.readers.append(asyncio.create_task(c.run()))  # read from the first frame on
+
+        for table_id, tokens in made:
+            table = Table(table_id, random.Random(rng.random()))
+            table.seats = [Client(self, table, s, tokens[s]) for s in range(SEATS)]
+            self.tables.append(table)
+        clients = [c for t in self.tables for c in t.seats]
+        t = time.perf_counter()
+        await asyncio.gather(*(connect(c) for c in clients))
+        note(f"{len(clients)} clients connected in {time.perf_counter() - t:.1f} s")
+
+    async def run(self) -> dict[str, Any]:
+        """The whole run; returns the result object."""
+        a, stats = self.args, self.stats
+        t_setup = time.perf_counter()
+        await asyncio.wait_for(self.setup(), a.setup_timeout)
+        setup_s = time.perf_counter() - t_setup
+        emit({"phase": "connected", "connections": SEATS * len(self.tables)})
+        self.started = True
+        end = time.perf_counter() + a.warmup + a.duration
+        tickers = []
+        if a.mode == "open":
+            tickers = [asyncio.create_task(self.ticker(t, end)) for t in self.tables]
+        elif a.mode == "closed":
+            await self.start_closed_loop()
+        await asyncio.sleep(a.warmup)
+        cpu0 = time.process_time()
+        stats.start, stats.on = time.perf_counter(), True
+        emit({"phase": "measure_start"})
+        await asyncio.sleep(a.duration)
+        stats.end, stats.on = time.perf_counter(), False
+        cpu = time.process_time() - cpu0
+        emit({"phase": "measure_end"})
+        await asyncio.sleep(min(2.0, a.duration))  # let answers to acts of the window arrive
+        await self.close(tickers)
+        return self.report(setup_s, cpu)
+
+    async def close(self, tickers: list[asyncio.Task[None]]) -> None:
+        """Stop the tickers, close every socket (bounded: 20 s), stop the readers."""
+        self.closing = True
+        for task in tickers:
+            task.cancel()
+
+        async def close_one(c: Client) -> None:
+            with contextlib.suppress(Exception):  # a socket that is already gone
+                await c.ws.close()
+
+        clients = [c for t in self.tables for c in t.seats]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(close_one(c) for c in clients)), 20)
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*self.readers, *tickers, return_exceptions=True)
+
+    def report(self, setup_s: float, cpu: float) -> dict[str, Any]:
+        """The result object of the window (see the module docstring)."""
+        a, s = self.args, self.stats
+        secs = s.end - s.start
+        n = len(s.latency)
+        out: dict[str, Any] = {
+            "target": a.target, "mode": a.mode, "tables": len(self.tables),
+            "connections": SEATS * len(self.tables), "setup_s": round(setup_s, 2),
+            "duration_s": round(secs, 2), "actions": n,
+            "actions_per_s": rate_per_second(n, secs), "latency": summarize_ms(s.latency),
+            "acts_sent": s.acts_sent, "errors": dict(s.errors),
+            "frames_per_action": round(s.frames / n, 2) if n else None,
+            "bytes_per_action": round(s.bytes / n) if n else None,
+            "bytes_per_frame": round(s.bytes / s.frames) if s.frames else None,
+            "frames_per_s": rate_per_second(s.frames, secs),
+            "game_overs": s.game_overs, "closed_by_server": s.closed,
+            "loadgen_cpu_cores": round(cpu / secs, 2) if secs > 0 else None,
+        }
+        if a.mode == "open":
+            out["rate_per_table"] = a.rate
+            out["late_ticks"] = s.late_ticks
+        if a.mode == "silent":
+            out["turn_timeout_s"] = a.turn_timeout
+            out["timer_lateness"] = summarize_ms(s.lateness)
+        return out
+
+
+def note(text: str) -> None:
+    """Progress on stderr."""
+    print(f"[loadgen] {text}", file=sys.stderr, flush=True)
+
+
+def emit(obj: dict[str, Any]) -> None:
+    """One JSON line on stdout, flushed (the orchestrator reads them as they come)."""
+    sys.stdout.write(orjson.dumps(obj).decode() + "\n")
+    sys.stdout.flush()
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line options (see ``--help``)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--target", choices=["cardhall", "bare"], default="cardhall")
+    ap.add_argument("--base", required=True, help="http://HOST:PORT of the server")
+    ap.add_argument("--mode", choices=["closed", "open", "silent"], default="closed")
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--duration", type=float, default=20.0, help="measured seconds")
+    ap.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    ap.add_argument("--rate", type=float, default=1.0, help="open loop: actions/s per table")
+    ap.add_argument("--turn-timeout", type=float, default=600.0, help="table turn timeout, s")
+    ap.add_argument("--target-score", type=int, default=1001, help="Blot match target")
+    ap.add_argument("--setup-timeout", type=float, default=300.0)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.target == "bare" and args.mode == "silent":
+        ap.error("silent mode needs cardhall's turn timer")
+    return args
+
+
+def main() -> None:
+    """Run once and print the result line; uvloop when installed."""
+    args = parse_args()
+    try:
+        import uvloop
+        runner: Any = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    result = runner(LoadGen(args).run())
+    emit({"phase": "result", **result})
+
+
+if __name__ == "__main__":
+    main()
