@@ -14,7 +14,8 @@ sides of a ratio alike:
 * ``timer``: bare ``call_at`` timers (``bench/timer_anchor.py``), then cardhall tables of silent
   clients with a short turn timeout -> timer lateness.
 
-Then ``saves`` (``bench/saves.py``: SQLite and PostgreSQL, single and batched) and the engine:
+Then ``saves`` (``bench/saves.py``: SQLite and PostgreSQL; the pre-issue ORM save, single,
+batched and through the game writer, each as a ratio to single) and the engine:
 random self-play speed for every game plus every ``bench/bench_<name>.py`` module exposing
 ``run() -> dict`` (stored under ``<name>``). An arm that fails is reported in ``errors`` and the
 run goes on. Method and figures: ``docs/performance.md``.
@@ -64,17 +65,14 @@ class Plan:
     timer_duration: float = 30.0
     anchor_timers: int = 100_000
     anchor_spread: float = 5.0
-    saves: int = 1000
-    save_batch: int = 100
     warmup: float = 3.0
     selfplay_scale: float = 1.0
     modules: bool = True
-    postgres: bool = True
 
 
 QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),
              open_duration=3.0, timer_tables=25, timer_timeout=0.5, timer_duration=3.0,
-             anchor_timers=10_000, anchor_spread=2.0, saves=100, warmup=1.0,
+             anchor_timers=10_000, anchor_spread=2.0, warmup=1.0,
              selfplay_scale=0.1, modules=False)
 
 
@@ -230,10 +228,14 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
     saves = out.get("saves") or {}
     for db in ("sqlite", "postgresql"):
         d = saves.get(db) or {}
-        s[f"saves_{db}"] = {"single_per_s": d.get("single_per_s"),
-                            "batched_per_s": d.get("batched_per_s"),
-                            "concurrent_16_p99_ms": (d.get("concurrent_16") or {})
-                            .get("latency", {}).get("p99_ms"), "skipped": d.get("skipped")}
+        latency = d.get("latency_16_producers") or {}
+        s[f"saves_{db}"] = {
+            "single_per_s": (d.get("single") or {}).get("saves_per_s"),
+            "batched_per_s": (d.get("batched_100") or {}).get("saves_per_s"),
+            "writer_per_s": (d.get("writer") or {}).get("saves_per_s"),
+            "before_orm_single_per_s": (d.get("orm_single_before") or {}).get("saves_per_s"),
+            "save_game_16_awaited_p99_ms": (latency.get("save_game_awaited") or {}).get("p99_ms"),
+            "skipped": saves.get(f"{db}_skipped")}
     blot = (out.get("selfplay") or {}).get("bazaar_blot") or {}
     s["blot_deals_per_s"] = blot.get("units_per_second")
     return s
@@ -265,8 +267,7 @@ async def run_all(plan: Plan, quick: bool, only: set[str]) -> dict[str, Any]:
     if "timer" in only:
         out["timer"] = await timers(plan, errors)
     if "saves" in only:
-        out["saves"] = await guarded(errors, "saves", saves_all(
-            plan.saves, plan.save_batch, plan.postgres))
+        out["saves"] = await guarded(errors, "saves", saves_all(quick))
     if "engine" in only:
         engine(plan, out)
     out["summary"] = summary(out)
