@@ -63,8 +63,9 @@ class Settings(BaseSettings):
     (CPython's default is 700)."""
     gc_freeze_interval_seconds: Annotated[float, Field(gt=0, le=86_400)] = 60.0
     """Seconds between re-freezes of the long-lived heap."""
-    gc_full_collect_every: Annotated[int, Field(ge=0, le=1_000_000)] = 60
-    """Every this many re-freezes, unfreeze and collect everything once (0: never)."""
+    gc_full_collect_every: Annotated[int, Field(ge=1, le=1_000_000)] = 60
+    """Every this many re-freezes, unfreeze and collect everything once (frozen cyclic garbage
+    is freed only then, so there is no "never")."""
     metrics_enabled: bool = True
     """Serve Prometheus metrics at ``GET /metrics``."""
     static_dir: Path | None = None
