@@ -14,7 +14,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import History, Recorder, SeatInfo, SeededShuffler, get_game, replay, sample
+from .engine import (
+    History,
+    LoggedAction,
+    Recorder,
+    SeatInfo,
+    SeededShuffler,
+    get_game,
+    replay,
+    sample,
+)
 from .engine.game import Shuffle
 from .engine.inspect import (
     LeakChecker,
@@ -120,17 +129,17 @@ def random_steps(rec: Recorder, rng: random.Random, shuffle: Shuffle, max_steps:
     """Play ``rec``'s game on with uniformly random legal actions, unchecked, until it ends or
     ``max_steps`` steps were taken; returns the steps taken. The same draws from ``rng`` as the
     checked loop of :func:`play_one` without ``probe`` (a seat of ``to_act``, an entry, then
-    :func:`sample`), so a seed plays the same game either way; the benchmarks' hot loop (``make bench``)."""
+    :func:`sample`), so a seed plays the same game either way; the benchmarks' hot loop (``make
+    bench``). Each step is drawn by :meth:`GameState.random_step` (parsed already), applied by
+    :meth:`GameState.apply_drawn` (no checks, no events) and logged as :meth:`Recorder.act`
+    logs it."""
     state = rec.state
-    act, choice = rec.act, rng.choice
-    to_act, chance_due, legal_actions = state.to_act, state.chance_due, state.legal_actions
+    draw, apply, log = state.random_step, state.apply_drawn, rec.history.actions.append
     steps = 0
     while steps < max_steps and state.outcome is None:
-        if chance_due():
-            act(None, state.chance_action(shuffle), copy=False)
-        else:
-            seat = choice(to_act())
-            act(seat, sample(choice(legal_actions(seat)), rng), copy=False)
+        seat, action, parsed = draw(rng, shuffle)
+        apply(seat, parsed)
+        log(LoggedAction(seat, action))
         steps += 1
     return steps
 
