@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...engine.actions import RandomSource
 from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, public
 from ...engine.game import GameState, Outcome, OutcomeReason, Shuffle
 from . import auction, declarations, scoring, tricks, views
-from .actions import BlotAction, Deal, Play, parse_action
+from .actions import PLAYS, BlotAction, Deal, Play, parse_action
 from .auction import AuctionClosed, ContraCalled, Redeal
-from .cards import CODES, codes
+from .cards import CARD_OF, CODES, codes
 from .config import BlotConfig
 from .model import AUCTION, CONTRA_RESPONSE, DEAL, OVER, PLAY, DealState, Match, Phase
 from .scoring import DealScored
@@ -176,6 +177,43 @@ class BlotState(GameState):
         while step is not None:
             step = self._follow(step, events)
         return events
+
+    # ----- the unchecked random driver ---------------------------------------------------------
+    def random_step(self, rng: RandomSource, shuffle: Shuffle) -> tuple[int | None, dict[str, Any],
+                                                                         BlotAction]:
+        """The engine's random step (same draws, same action), cheaper on the hot path: a plain
+        play after trick 1 draws the seat from ``(turn,)`` (what :meth:`to_act` answers in
+        play) and the card straight from the legal cards (the entries are one plain play per
+        legal card, in that order); the deal is parsed from its own ints. Trick 1 (which
+        offers declarations) and the auction take the engine's generic path."""
+        m = self.match
+        phase = m.phase
+        if phase is PLAY:
+            deal = m.deal
+            if deal.tricks_played:
+                seat = rng.choice((deal.turn,))
+                card = rng.choice(tricks.legal_now(deal, m.config))
+                return seat, {"type": "play", "card": CODES[card]}, PLAYS[card]
+        elif phase is DEAL:
+            action = self.chance_action(shuffle)
+            get = CARD_OF.__getitem__
+            hands = tuple(tuple(sorted(map(get, hand))) for hand in action["hands"])
+            return None, action, Deal(hands)
+        return super().random_step(rng, shuffle)
+
+    def _do_quiet(self, seat: int | None, parsed: BlotAction) -> None:
+        """A plain play without its events (:func:`.tricks.play_card`); anything else through
+        :meth:`_do`."""
+        if type(parsed) is Play and parsed.declare is None:
+            m = self.match
+            assert seat is not None  # a play is a seat's action
+            step: Transition | None = tricks.play_card(m.deal, m.config, seat, parsed.card)
+            if step is not None:
+                events: list[Event] = []  # the transitions' events, dropped
+                while step is not None:
+                    step = self._follow(step, events)
+            return
+        self._do(seat, parsed)
 
     def _follow(self, step: Transition, events: list[Event]) -> Transition | None:
         """Move the match on after ``step``, appending the events it causes; returns the next
