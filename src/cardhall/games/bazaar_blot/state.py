@@ -18,10 +18,10 @@ from ...engine.actions import RandomSource
 from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, public
 from ...engine.game import GameState, Outcome, OutcomeReason, Shuffle
-from . import auction, declarations, scoring, tricks, views
-from .actions import PLAYS, BlotAction, Deal, Play, parse_action
+from . import auction, declarations, driver, scoring, tricks, views
+from .actions import BlotAction, Deal, Play, parse_action
 from .auction import AuctionClosed, ContraCalled, Redeal
-from .cards import CARD_OF, CODES, codes
+from .cards import CODES, codes
 from .config import BlotConfig
 from .model import AUCTION, CONTRA_RESPONSE, DEAL, OVER, PLAY, DealState, Match, Phase
 from .scoring import DealScored
@@ -181,25 +181,23 @@ class BlotState(GameState):
     # ----- the unchecked random driver ---------------------------------------------------------
     def random_step(self, rng: RandomSource, shuffle: Shuffle) -> tuple[int | None, dict[str, Any],
                                                                          BlotAction]:
-        """The engine's random step (same draws, same action), cheaper on the hot path: a plain
-        play after trick 1 draws the seat from ``(turn,)`` (what :meth:`to_act` answers in
-        play) and the card straight from the legal cards (the entries are one plain play per
-        legal card, in that order); the deal is parsed from its own ints. Trick 1 (which
-        offers declarations) and the auction take the engine's generic path."""
+        """The engine's random step (same draws, same action), without building entries or
+        parsing (:mod:`.driver`): the seat is drawn from :meth:`to_act` (in play, its
+        ``(turn,)``), the action by the phase's driver function; the deal is parsed from its
+        own ints."""
         m = self.match
         phase = m.phase
         if phase is PLAY:
             deal = m.deal
-            if deal.tricks_played:
-                seat = rng.choice((deal.turn,))
-                card = rng.choice(tricks.legal_now(deal, m.config))
-                return seat, {"type": "play", "card": CODES[card]}, PLAYS[card]
-        elif phase is DEAL:
+            seat = rng.choice((deal.turn,))
+            return seat, *driver.random_play(deal, m.config, seat, rng)
+        if phase is DEAL:
             action = self.chance_action(shuffle)
-            get = CARD_OF.__getitem__
-            hands = tuple(tuple(sorted(map(get, hand))) for hand in action["hands"])
-            return None, action, Deal(hands)
-        return super().random_step(rng, shuffle)
+            return None, action, Deal(driver.parsed_deal(action["hands"]))
+        seat = rng.choice(self.to_act())
+        if phase is AUCTION:
+            return seat, *driver.random_call(m.deal, m.config, seat, rng)
+        return seat, *driver.random_response(rng)
 
     def _do_quiet(self, seat: int | None, parsed: BlotAction) -> None:
         """A plain play without its events (:func:`.tricks.play_card`); anything else through
