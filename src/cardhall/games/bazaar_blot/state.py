@@ -19,7 +19,7 @@ from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, public
 from ...engine.game import GameState, Outcome, OutcomeReason, Shuffle
 from . import auction, declarations, driver, scoring, tricks, views
-from .actions import BlotAction, Deal, Play, parse_action
+from .actions import PLAYS, BlotAction, Deal, Play, parse_action
 from .auction import AuctionClosed, ContraCalled, Redeal
 from .cards import CODES, codes
 from .config import BlotConfig
@@ -190,6 +190,9 @@ class BlotState(GameState):
         if phase is PLAY:
             deal = m.deal
             seat = rng.choice((deal.turn,))
+            if deal.tricks_played:  # the hot path: one plain play per legal card (inlined)
+                card = rng.choice(tricks.legal_now(deal, m.config))
+                return seat, {"type": "play", "card": CODES[card]}, PLAYS[card]
             return seat, *driver.random_play(deal, m.config, seat, rng)
         if phase is DEAL:
             action = self.chance_action(shuffle)

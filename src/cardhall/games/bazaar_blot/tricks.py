@@ -233,11 +233,18 @@ def play_card(deal: DealState, cfg: BlotConfig, seat: int, card: int) -> TrickTa
     contract = deal.contract
     assert contract is not None  # cards are played only under a contract
     trump = contract.trump
-    key = card_key(card, cards[0] >> 3 if cards else card >> 3, trump)
-    if not cards or key > trick.winning_strength:
-        trick.winning_index, trick.winning_strength = len(cards), key
+    s = card >> 3  # card_key, inlined
+    if s == trump:
+        key = 100 + TRUMP_STRENGTH[card & 7]
+    elif not cards or s == cards[0] >> 3:
+        key = PLAIN_STRENGTH[card & 7]
+    else:
+        key = -1
+    n = len(cards)
+    if not n or key > trick.winning_strength:
+        trick.winning_index, trick.winning_strength = n, key
     cards.append(card)
-    if len(cards) < 4:
+    if n < 3:
         deal.turn = (seat + 1) & 3
         return None
     finish_trick(deal, cfg, trump)
