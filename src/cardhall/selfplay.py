@@ -24,6 +24,7 @@ from .engine import (
     replay,
     sample,
 )
+from .engine.actions import Action
 from .engine.game import Shuffle
 from .engine.inspect import (
     LeakChecker,
@@ -130,18 +131,15 @@ def random_steps(rec: Recorder, rng: random.Random, shuffle: Shuffle, max_steps:
     ``max_steps`` steps were taken; returns the steps taken. The same draws from ``rng`` as the
     checked loop of :func:`play_one` without ``probe`` (a seat of ``to_act``, an entry, then
     :func:`sample`), so a seed plays the same game either way; the benchmarks' hot loop (``make
-    bench``). Each step is drawn by :meth:`GameState.random_step` (parsed already), applied by
-    :meth:`GameState.apply_drawn` (no checks, no events) and logged as :meth:`Recorder.act`
-    logs it."""
-    state = rec.state
-    draw, apply, log = state.random_step, state.apply_drawn, rec.history.actions.append
-    steps = 0
-    while steps < max_steps and state.outcome is None:
-        seat, action, parsed = draw(rng, shuffle)
-        apply(seat, parsed)
-        log(LoggedAction(seat, action))
-        steps += 1
-    return steps
+    bench``). The game plays itself on (:meth:`GameState.play_random`: each step drawn
+    already parsed, applied without checks or events); each step is logged as
+    :meth:`Recorder.act` logs it."""
+    actions = rec.history.actions
+
+    def log(seat: int | None, action: Action) -> None:
+        actions.append(LoggedAction(seat, action))
+
+    return rec.state.play_random(rng, shuffle, max_steps, log)
 
 
 def final_violations(rec: Recorder) -> list[str]:

@@ -75,3 +75,38 @@ def test_random_step_draws_and_applies_what_the_public_api_does(game: str) -> No
         assert end is not None and other_end is not None and end.to_json() == other_end.to_json()
     assert steps > 20  # every game took several steps
 
+
+
+def run_random(state: GameState, rng: random.Random, shuffle: SeededShuffler, max_steps: int,
+               *, generic: bool) -> tuple[int, list[tuple[int | None, Action]]]:
+    """``play_random`` of the game (or the engine's base loop): steps taken and the log."""
+    log: list[tuple[int | None, Action]] = []
+    play = GameState.play_random if generic else type(state).play_random
+    steps = play(state, rng, shuffle, max_steps, lambda seat, action: log.append((seat, action)))
+    return steps, log
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_random_plays_what_the_engine_loop_plays(game: str) -> None:
+    # whole games, and games cut after every few steps (a game's tight inner loop must stop at
+    # max_steps and go on from there exactly as the base loop does)
+    for seed in range(4):
+        for cut in (100_000, 1, 7, 33):
+            state, rng, shuffle = new_game(game, seed)
+            base, base_rng, base_shuffle = new_game(game, seed)
+            played: list[tuple[int | None, Action]] = []
+            while base.outcome is None:
+                steps, log = run_random(state, rng, shuffle, cut, generic=False)
+                base_steps, base_log = run_random(base, base_rng, base_shuffle, cut, generic=True)
+                assert (steps, log) == (base_steps, base_log)
+                assert steps == cut or state.outcome is not None
+                assert fingerprint(state) == fingerprint(base)
+                assert rng.getstate() == base_rng.getstate()
+                assert shuffle.count == base_shuffle.count
+                played += log
+            assert state.outcome is not None
+            # the logged actions replay through the checked apply to the same state
+            again, _, _ = new_game(game, seed)
+            for seat, action in played:
+                again.apply(seat, action)
+            assert fingerprint(again) == fingerprint(state)

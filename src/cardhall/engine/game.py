@@ -358,6 +358,22 @@ class GameState(ABC):
         ``apply(seat, action)`` leaves (tested for every game)."""
         self._do_quiet(seat, parsed)
 
+    def play_random(self, rng: RandomSource, shuffle: Shuffle, max_steps: int,
+                    log: Callable[[int | None, Action], None]) -> int:
+        """Play on with :meth:`random_step` and :meth:`apply_drawn` until the game is over or
+        ``max_steps`` steps were taken, calling ``log(seat, action)`` after each step (the
+        action is fresh: the callee may keep it). Returns the steps taken. A game may override
+        it with a tighter loop over its hot phase that makes the same draws and leaves the
+        same state (the engine tests hold every game to this base)."""
+        steps = 0
+        draw, apply = self.random_step, self._do_quiet
+        while steps < max_steps and self.outcome is None:
+            seat, action, parsed = draw(rng, shuffle)
+            apply(seat, parsed)
+            log(seat, action)
+            steps += 1
+        return steps
+
     def _do_quiet(self, seat: int | None, parsed: Any) -> None:
         """Apply a legal parsed action whose events nobody wants. The base calls :meth:`_do`
         and drops its events; a game may skip building them on its hot path."""

@@ -12,6 +12,7 @@ strings appear only in actions, entries, views, events and snapshots.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...engine.actions import RandomSource
@@ -202,9 +203,47 @@ class BlotState(GameState):
             return seat, *driver.random_call(m.deal, m.config, seat, rng)
         return seat, *driver.random_response(rng)
 
+    def play_random(self, rng: RandomSource, shuffle: Shuffle, max_steps: int,
+                    log: Callable[[int | None, dict[str, Any]], None]) -> int:
+        """The engine's loop, with each deal's card play (32 of its ~37 steps) in a tight
+        inner loop: the same draws as :meth:`random_step`, the same state as
+        :meth:`_do_quiet` (events only where a transition builds them anyway)."""
+        m = self.match
+        choice, legal_now, play_card = rng.choice, tricks.legal_now, tricks.play_card
+        steps = 0
+        while steps < max_steps and self._outcome is None:
+            if m.phase is not PLAY:
+                seat, action, parsed = self.random_step(rng, shuffle)
+                self._do_quiet(seat, parsed)
+                log(seat, action)
+                steps += 1
+                continue
+            deal, cfg = m.deal, m.config
+            while steps < max_steps:
+                seat = choice((deal.turn,))
+                if deal.tricks_played:
+                    card = choice(legal_now(deal, cfg))
+                    log(seat, {"type": "play", "card": CODES[card]})
+                else:  # trick 1: declarations are offered
+                    action, parsed = driver.random_play(deal, cfg, seat, rng)
+                    log(seat, action)
+                    assert type(parsed) is Play
+                    card = parsed.card
+                    if parsed.declare is not None:
+                        declarations.declare(deal, cfg, seat, parsed.declare)
+                steps += 1
+                step: Transition | None = play_card(deal, cfg, seat, card)
+                if step is not None:
+                    events: list[Event] = []  # the transitions' events, dropped
+                    while step is not None:
+                        step = self._follow(step, events)
+                    if m.phase is not PLAY:
+                        break
+        return steps
+
     def _do_quiet(self, seat: int | None, parsed: BlotAction) -> None:
-        """A plain play without its events (:func:`.tricks.play_card`); anything else through
-        :meth:`_do`."""
+        """A plain play (:func:`.tricks.play_card`) or the deal without their events; anything
+        else through :meth:`_do`."""
         if type(parsed) is Play and parsed.declare is None:
             m = self.match
             assert seat is not None  # a play is a seat's action
@@ -213,6 +252,9 @@ class BlotState(GameState):
                 events: list[Event] = []  # the transitions' events, dropped
                 while step is not None:
                     step = self._follow(step, events)
+            return
+        if type(parsed) is Deal:
+            self._deal(parsed, quiet=True)
             return
         self._do(seat, parsed)
 
@@ -238,12 +280,15 @@ class BlotState(GameState):
                 events += self._deal_scored(result)
         return None
 
-    def _deal(self, action: Deal) -> list[Event]:
-        """Rule 3: 8 cards to each player; the auction starts left of the dealer."""
+    def _deal(self, action: Deal, quiet: bool = False) -> list[Event]:
+        """Rule 3: 8 cards to each player; the auction starts left of the dealer. Returns the
+        ``dealt`` events (none when ``quiet``)."""
         m = self.match
         m.deal = DealState(hands=[list(h) for h in action.hands], turn=(m.dealer + 1) & 3)
         m.deal_number += 1
         m.phase = Phase.AUCTION
+        if quiet:
+            return []
         hands = m.deal.hands
         events = [Event("dealt", {"seat": s, "cards": codes(hands[s])}, ONLY[s]) for s in range(4)]
         events.append(public("dealt", dealer=m.dealer, deal_number=m.deal_number))
