@@ -209,7 +209,7 @@ class BlotState(GameState):
         inner loop: the same draws as :meth:`random_step`, the same state as
         :meth:`_do_quiet` (events only where a transition builds them anyway)."""
         m = self.match
-        choice, legal_now, play_card = rng.choice, tricks.legal_now, tricks.play_card
+        choice, legal_cards, play_card = rng.choice, tricks.legal_cards, tricks.play_card
         steps = 0
         while steps < max_steps and self._outcome is None:
             if m.phase is not PLAY:
@@ -218,11 +218,20 @@ class BlotState(GameState):
                 log(seat, action)
                 steps += 1
                 continue
-            deal, cfg = m.deal, m.config
+            deal, cfg, hands = m.deal, m.config, m.deal.hands
+            assert deal.contract is not None  # cards are played only under a contract
+            trump = deal.contract.trump  # the arguments tricks.legal_now passes, fixed per deal
+            forced = cfg.undertrump_when_cannot_overtrump == "forced"
+            must_ruff = cfg.partner_winning == "must_ruff"
             while steps < max_steps:
                 seat = choice((deal.turn,))
                 if deal.tricks_played:
-                    card = choice(legal_now(deal, cfg))
+                    trick = deal.trick  # tricks.legal_now without its cache (reset every card)
+                    strength = trick.winning_strength
+                    card = choice(legal_cards(
+                        hands[seat], trick.cards, trump,
+                        ((trick.leader + trick.winning_index) ^ seat) & 1 == 0,
+                        forced, must_ruff, strength - 100 if strength >= 100 else -1))
                     log(seat, {"type": "play", "card": CODES[card]})
                 else:  # trick 1: declarations are offered
                     action, parsed = driver.random_play(deal, cfg, seat, rng)
@@ -233,7 +242,7 @@ class BlotState(GameState):
                         declarations.declare(deal, cfg, seat, parsed.declare)
                 steps += 1
                 step: Transition | None = play_card(deal, cfg, seat, card)
-                if step is not None:
+                if step is not None and deal.tricks_played in (1, 8):  # _follow does nothing else
                     events: list[Event] = []  # the transitions' events, dropped
                     while step is not None:
                         step = self._follow(step, events)
