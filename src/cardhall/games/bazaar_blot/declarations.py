@@ -191,12 +191,14 @@ def declare(deal: DealState, cfg: BlotConfig, seat: int, cards: tuple[int, ...])
     return public("declared", seat=seat, combination=d.kind, length=d.length, value=d.value)
 
 
-def reveal(deal: DealState, cfg: BlotConfig) -> Event:
+def reveal(deal: DealState, cfg: BlotConfig, quiet: bool = False) -> Event | None:
     """Rule 6: after trick 1 all declared cards are shown and the best combination decides;
-    returns the public ``declarations_shown`` event."""
+    returns the public ``declarations_shown`` event (``None`` when ``quiet``)."""
     trump = deal.contract.trump if deal.contract is not None else -1
     deal.declarations_winner_team, deal.declarations_awarded = award(deal.declarations, trump, cfg)
     deal.declarations_shown = True
+    if quiet:
+        return None
     return public("declarations_shown", declarations=declarations_json(deal, cfg, True),
                   winner_team=deal.declarations_winner_team)
 

@@ -243,38 +243,46 @@ class BlotState(GameState):
                 steps += 1
                 step: Transition | None = play_card(deal, cfg, seat, card)
                 if step is not None and deal.tricks_played in (1, 8):  # _follow does nothing else
-                    events: list[Event] = []  # the transitions' events, dropped
                     while step is not None:
-                        step = self._follow(step, events)
+                        step = self._follow(step, None)
                     if m.phase is not PLAY:
                         break
         return steps
 
     def _do_quiet(self, seat: int | None, parsed: BlotAction) -> None:
-        """A plain play (:func:`.tricks.play_card`) or the deal without their events; anything
-        else through :meth:`_do`."""
-        if type(parsed) is Play and parsed.declare is None:
-            m = self.match
-            assert seat is not None  # a play is a seat's action
-            step: Transition | None = tricks.play_card(m.deal, m.config, seat, parsed.card)
-            if step is not None:
-                events: list[Event] = []  # the transitions' events, dropped
-                while step is not None:
-                    step = self._follow(step, events)
-            return
+        """:meth:`_do` without the events: the deal, plays (:func:`.tricks.play_card`, a
+        declaration recorded first) and the transitions build none; a call still builds its
+        small ``call`` event (dropped)."""
+        m = self.match
         if type(parsed) is Deal:
             self._deal(parsed, quiet=True)
             return
-        self._do(seat, parsed)
+        assert seat is not None  # only the deal is a chance action
+        step: Transition | None
+        if type(parsed) is Play:
+            if parsed.declare is not None:
+                declarations.declare(m.deal, m.config, seat, parsed.declare)
+            step = tricks.play_card(m.deal, m.config, seat, parsed.card)
+        else:
+            assert not isinstance(parsed, Play | Deal)
+            if m.phase is AUCTION:
+                step = auction.do_call(m.deal, m.config, seat, parsed)[1]
+            else:
+                step = auction.do_response(m.deal, seat, parsed)[1]
+        while step is not None:
+            step = self._follow(step, None)
 
-    def _follow(self, step: Transition, events: list[Event]) -> Transition | None:
-        """Move the match on after ``step``, appending the events it causes; returns the next
-        transition to follow, if any."""
+    def _follow(self, step: Transition, events: list[Event] | None) -> Transition | None:
+        """Move the match on after ``step``, appending the events it causes (``events`` is
+        ``None`` when nobody wants them: the random driver); returns the next transition to
+        follow, if any."""
         m = self.match
         match step:
             case TrickTaken(number=number):
                 if number == 1:
-                    events.append(declarations.reveal(m.deal, m.config))
+                    shown = declarations.reveal(m.deal, m.config, quiet=events is None)
+                    if events is not None and shown is not None:
+                        events.append(shown)
                 if number == 8:
                     return scoring.score(m.deal, m.config)
             case ContraCalled():
@@ -282,11 +290,16 @@ class BlotState(GameState):
             case AuctionClosed(contract=contract):
                 m.phase = Phase.PLAY
                 tricks.start(m.deal, contract, (m.dealer + 1) & 3)
-                events.append(public("contract", **(views.contract_json(contract) or {})))
+                if events is not None:
+                    events.append(public("contract", **(views.contract_json(contract) or {})))
             case Redeal():
-                events += self._redeal()
+                redealt = self._redeal()
+                if events is not None:
+                    events += redealt
             case DealScored(result=result):
-                events += self._deal_scored(result)
+                scored = self._deal_scored(result, quiet=events is None)
+                if events is not None:
+                    events += scored
         return None
 
     def _deal(self, action: Deal, quiet: bool = False) -> list[Event]:
@@ -313,13 +326,14 @@ class BlotState(GameState):
         m.deal.turn = -1
         return [public("redeal", dealer=m.dealer)]
 
-    def _deal_scored(self, result: scoring.DealResult) -> list[Event]:
-        """Rules 7-8: add the deal to the match; end the match or rotate the dealer."""
+    def _deal_scored(self, result: scoring.DealResult, quiet: bool = False) -> list[Event]:
+        """Rules 7-8: add the deal to the match; end the match or rotate the dealer. Returns
+        the ``deal_scored`` (and ``match_over``) events; none when ``quiet``."""
         m = self.match
         a, b = m.match_score[0] + result.scores[0], m.match_score[1] + result.scores[1]
         m.match_score = [a, b]
         m.deals = [*m.deals, views.deal_record(m, result)]  # never mutated: views share it
-        events = [Event("deal_scored", views.deal_record(m, result))]  # a fresh equal record
+        events = [] if quiet else [Event("deal_scored", views.deal_record(m, result))]
         m.deal.hands = [[], [], [], []]
         m.deal.turn = -1
         winner = scoring.match_winner(m.match_score, m.config.target_score)
@@ -332,7 +346,8 @@ class BlotState(GameState):
         # records are never mutated, so it shares them
         detail = {"winner_team": winner, "totals": [a, b], "deals": m.deals}
         self._outcome = Outcome(OutcomeReason.TARGET_REACHED, (a, b, a, b), detail)
-        events.append(public("match_over", winner_team=winner, totals=[a, b]))
+        if not quiet:
+            events.append(public("match_over", winner_team=winner, totals=[a, b]))
         return events
 
     def _abandon(self) -> None:
