@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
+
 import pytest
 
 from cardhall.engine import SeededShuffler, game_names, get_game, is_legal, sample
