@@ -205,48 +205,60 @@ class BlotState(GameState):
 
     def play_random(self, rng: RandomSource, shuffle: Shuffle, max_steps: int,
                     log: Callable[[int | None, dict[str, Any]], None]) -> int:
-        """The engine's loop, with each deal's card play (32 of its ~37 steps) in a tight
-        inner loop: the same draws as :meth:`random_step`, the same state as
-        :meth:`_do_quiet` (events only where a transition builds them anyway)."""
+        """The engine's loop, with each deal's card play (32 of its ~37 steps) in the tight
+        loop of :meth:`_play_cards_randomly`: the same draws as :meth:`random_step`, the same
+        state as :meth:`_do_quiet`."""
         m = self.match
-        choice, legal_cards, play_card = rng.choice, tricks.legal_cards, tricks.play_card
         steps = 0
         while steps < max_steps and self._outcome is None:
-            if m.phase is not PLAY:
-                seat, action, parsed = self.random_step(rng, shuffle)
-                self._do_quiet(seat, parsed)
-                log(seat, action)
-                steps += 1
+            if m.phase is PLAY:
+                steps += self._play_cards_randomly(rng, max_steps - steps, log)
                 continue
-            deal, cfg, hands = m.deal, m.config, m.deal.hands
-            assert deal.contract is not None  # cards are played only under a contract
-            trump = deal.contract.trump  # the arguments tricks.legal_now passes, fixed per deal
-            forced = cfg.undertrump_when_cannot_overtrump == "forced"
-            must_ruff = cfg.partner_winning == "must_ruff"
-            while steps < max_steps:
-                seat = choice((deal.turn,))
-                if deal.tricks_played:
-                    trick = deal.trick  # tricks.legal_now without its cache (reset every card)
-                    strength = trick.winning_strength
-                    card = choice(legal_cards(
-                        hands[seat], trick.cards, trump,
-                        ((trick.leader + trick.winning_index) ^ seat) & 1 == 0,
-                        forced, must_ruff, strength - 100 if strength >= 100 else -1))
-                    log(seat, {"type": "play", "card": CODES[card]})
-                else:  # trick 1: declarations are offered
-                    action, parsed = driver.random_play(deal, cfg, seat, rng)
-                    log(seat, action)
-                    assert type(parsed) is Play
-                    card = parsed.card
-                    if parsed.declare is not None:
-                        declarations.declare(deal, cfg, seat, parsed.declare)
-                steps += 1
-                step: Transition | None = play_card(deal, cfg, seat, card)
-                if step is not None and deal.tricks_played in (1, 8):  # _follow does nothing else
-                    while step is not None:
-                        step = self._follow(step, None)
-                    if m.phase is not PLAY:
-                        break
+            seat, action, parsed = self.random_step(rng, shuffle)
+            self._do_quiet(seat, parsed)
+            log(seat, action)
+            steps += 1
+        return steps
+
+    def _play_cards_randomly(self, rng: RandomSource, max_steps: int,
+                             log: Callable[[int | None, dict[str, Any]], None]) -> int:
+        """Play the deal's cards on randomly until play ends or ``max_steps`` (> 0) cards were
+        played; returns the cards played. Legal cards come from :func:`.tricks.legal_cards`
+        with the arguments :func:`.tricks.legal_now` would pass, without its cache (reset by
+        every card); :meth:`_follow` runs after tricks 1 and 8 only (it does nothing after the
+        others)."""
+        m = self.match
+        choice, legal_cards, play_card = rng.choice, tricks.legal_cards, tricks.play_card
+        deal, cfg, hands = m.deal, m.config, m.deal.hands
+        assert deal.contract is not None  # cards are played only under a contract
+        trump = deal.contract.trump
+        forced = cfg.undertrump_when_cannot_overtrump == "forced"
+        must_ruff = cfg.partner_winning == "must_ruff"
+        steps = 0
+        while steps < max_steps:
+            seat = choice((deal.turn,))
+            if deal.tricks_played:
+                trick = deal.trick
+                strength = trick.winning_strength
+                card = choice(legal_cards(
+                    hands[seat], trick.cards, trump,
+                    ((trick.leader + trick.winning_index) ^ seat) & 1 == 0,
+                    forced, must_ruff, strength - 100 if strength >= 100 else -1))
+                log(seat, {"type": "play", "card": CODES[card]})
+            else:  # trick 1: declarations are offered
+                action, parsed = driver.random_play(deal, cfg, seat, rng)
+                log(seat, action)
+                assert type(parsed) is Play
+                card = parsed.card
+                if parsed.declare is not None:
+                    declarations.declare(deal, cfg, seat, parsed.declare)
+            steps += 1
+            step: Transition | None = play_card(deal, cfg, seat, card)
+            if step is not None and deal.tricks_played in (1, 8):
+                while step is not None:
+                    step = self._follow(step, None)
+                if m.phase is not PLAY:
+                    break
         return steps
 
     def _do_quiet(self, seat: int | None, parsed: BlotAction) -> None:
