@@ -14,7 +14,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import History, Recorder, SeatInfo, SeededShuffler, get_game, replay, sample
+from .engine import (
+    History,
+    LoggedAction,
+    Recorder,
+    SeatInfo,
+    SeededShuffler,
+    get_game,
+    replay,
+    sample,
+)
+from .engine.actions import Action
 from .engine.game import Shuffle
 from .engine.inspect import (
     LeakChecker,
@@ -120,19 +130,16 @@ def random_steps(rec: Recorder, rng: random.Random, shuffle: Shuffle, max_steps:
     """Play ``rec``'s game on with uniformly random legal actions, unchecked, until it ends or
     ``max_steps`` steps were taken; returns the steps taken. The same draws from ``rng`` as the
     checked loop of :func:`play_one` without ``probe`` (a seat of ``to_act``, an entry, then
-    :func:`sample`), so a seed plays the same game either way; the benchmarks' hot loop (``make bench``)."""
-    state = rec.state
-    act, choice = rec.act, rng.choice
-    to_act, chance_due, legal_actions = state.to_act, state.chance_due, state.legal_actions
-    steps = 0
-    while steps < max_steps and state.outcome is None:
-        if chance_due():
-            act(None, state.chance_action(shuffle), copy=False)
-        else:
-            seat = choice(to_act())
-            act(seat, sample(choice(legal_actions(seat)), rng), copy=False)
-        steps += 1
-    return steps
+    :func:`sample`), so a seed plays the same game either way; the benchmarks' hot loop (``make
+    bench``). The game plays itself on (:meth:`GameState.play_random`: each step drawn
+    already parsed, applied without checks or events); each step is logged as
+    :meth:`Recorder.act` logs it."""
+    actions = rec.history.actions
+
+    def log(seat: int | None, action: Action) -> None:
+        actions.append(LoggedAction(seat, action))
+
+    return rec.state.play_random(rng, shuffle, max_steps, log)
 
 
 def final_violations(rec: Recorder) -> list[str]:

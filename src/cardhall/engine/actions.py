@@ -17,17 +17,22 @@ random source (the engine never draws random numbers itself).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
 
 Action = dict[str, Any]
 
+T = TypeVar("T")
+
 
 class RandomSource(Protocol):
-    """The subset of :class:`random.Random` the helpers need."""
+    """The subset of :class:`random.Random` the helpers and the random driver need."""
 
     def randint(self, a: int, b: int) -> int: ...
 
     def sample(self, population: list[Any], k: int) -> list[Any]: ...
+
+    def choice(self, seq: Sequence[T]) -> T: ...
 
 
 _CONTAINERS = (dict, list, tuple)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar, final
 
-from .actions import Action, copy_json
+from .actions import Action, RandomSource, copy_json, sample
 from .config import config_from_dict
 from .errors import GameOverError, InvalidConfigError, MalformedActionError, NotYourTurnError
 from .events import Event
@@ -327,6 +327,57 @@ class GameState(ABC):
             raise NotYourTurnError(f"seat {seat} may not act now; to act: {list(self.to_act())}")
         self._check(seat, parsed)
         return self._do(seat, parsed)
+
+    # ----- the unchecked random driver (self-play and its benchmark only) ---------------------
+    def random_step(self, rng: RandomSource, shuffle: Shuffle) -> tuple[int | None, Action, Any]:
+        """Draw the next step of a uniformly random game (the game must not be over):
+        ``(seat, action, parsed)``, ``seat`` ``None`` for a chance step, ``action`` its fresh
+        JSON (for the history) and ``parsed`` the game's parsed form of it, for
+        :meth:`apply_drawn`.
+
+        The draws are fixed, so a seed names one game: a chance step draws through ``shuffle``
+        (:meth:`chance_action`) and nothing from ``rng``; a seat's step is ``rng.choice`` of
+        :meth:`to_act`, ``rng.choice`` of that seat's :meth:`legal_actions` entries, then
+        :func:`~cardhall.engine.actions.sample` of the entry. The base does exactly that
+        through the public API and :meth:`_parse`; a game may override it with a cheaper
+        version that makes the same draws and answers the same action (the engine tests hold
+        every game to the base's answer).
+        """
+        if self.chance_due():
+            action = self.chance_action(shuffle)
+            return None, action, self._parse(None, action)
+        seat = rng.choice(self.to_act())
+        action = sample(rng.choice(self._legal_actions(seat)), rng)
+        return seat, action, self._parse(seat, action)
+
+    @final
+    def apply_drawn(self, seat: int | None, parsed: Any) -> None:
+        """Apply a step :meth:`random_step` drew just now, **unchecked** and without its events
+        (the unchecked self-play loop, which throws events away). Never for actions from
+        outside: nothing is validated (use :meth:`apply`). The state afterwards equals what
+        ``apply(seat, action)`` leaves (tested for every game)."""
+        self._do_quiet(seat, parsed)
+
+    def play_random(self, rng: RandomSource, shuffle: Shuffle, max_steps: int,
+                    log: Callable[[int | None, Action], None]) -> int:
+        """Play on with :meth:`random_step` and :meth:`apply_drawn` until the game is over or
+        ``max_steps`` steps were taken, calling ``log(seat, action)`` after each step (the
+        action is fresh: the callee may keep it). Returns the steps taken. A game may override
+        it with a tighter loop over its hot phase that makes the same draws and leaves the
+        same state (the engine tests hold every game to this base)."""
+        steps = 0
+        draw, apply = self.random_step, self._do_quiet
+        while steps < max_steps and self.outcome is None:
+            seat, action, parsed = draw(rng, shuffle)
+            apply(seat, parsed)
+            log(seat, action)
+            steps += 1
+        return steps
+
+    def _do_quiet(self, seat: int | None, parsed: Any) -> None:
+        """Apply a legal parsed action whose events nobody wants. The base calls :meth:`_do`
+        and drops its events; a game may skip building them on its hot path."""
+        self._do(seat, parsed)
 
     def after(self: S, seat: int | None, action: Action) -> tuple[S, list[Event]]:
         """Functional form of :meth:`apply`: returns ``(new_state, events)`` and leaves this

@@ -46,6 +46,30 @@ class Described(NamedTuple):
     key: tuple[int, int, int, int, int]
 
 
+def _runs(bits: int) -> tuple[tuple[int, int], ...]:
+    """The maximal runs of 3 or more set bits of an 8-bit rank pattern, as (start, end)."""
+    out = []
+    r = 0
+    while bits >> r:
+        if not (bits >> r) & 1:
+            r += 1
+            continue
+        start = r
+        while (bits >> r) & 1:
+            r += 1
+        if r - start >= 3:
+            out.append((start, r))
+    return tuple(out)
+
+
+_SUIT_RUNS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(tuple(tuple(range(8 * s + a, 8 * s + b)) for a, b in _runs(bits)) for bits in range(256))
+    for s in range(4))
+"""``_SUIT_RUNS[suit][rank pattern]``: the sequences (card-int tuples) of that suit's cards."""
+_QUADS = tuple((0x01010101 << r, (r, 8 + r, 16 + r, 24 + r)) for r in (2, 3, 4, 5, 6, 7))
+"""Each scoring rank's four-of-a-kind mask and cards (9, T, J, Q, K, A)."""
+
+
 def combinations(hand: list[int]) -> list[tuple[int, ...]]:
     """The combinations a hand may declare (see module docstring), runs first (by suit), then
     carrés (by rank)."""
@@ -54,21 +78,10 @@ def combinations(hand: list[int]) -> list[tuple[int, ...]]:
         mask |= 1 << c
     out: list[tuple[int, ...]] = []
     for s in range(4):
-        bits = (mask >> (8 * s)) & 0xFF
-        r = 0
-        while bits >> r:
-            if not (bits >> r) & 1:
-                r += 1
-                continue
-            start = r
-            while (bits >> r) & 1:
-                r += 1
-            if r - start >= 3:
-                out.append(tuple(range(8 * s + start, 8 * s + r)))
-    for r in (2, 3, 4, 5, 6, 7):
-        quad = 0x01010101 << r
+        out += _SUIT_RUNS[s][(mask >> (8 * s)) & 0xFF]
+    for quad, cards in _QUADS:
         if mask & quad == quad:
-            out.append((r, 8 + r, 16 + r, 24 + r))
+            out.append(cards)
     return out
 
 
@@ -178,12 +191,14 @@ def declare(deal: DealState, cfg: BlotConfig, seat: int, cards: tuple[int, ...])
     return public("declared", seat=seat, combination=d.kind, length=d.length, value=d.value)
 
 
-def reveal(deal: DealState, cfg: BlotConfig) -> Event:
+def reveal(deal: DealState, cfg: BlotConfig, quiet: bool = False) -> Event | None:
     """Rule 6: after trick 1 all declared cards are shown and the best combination decides;
-    returns the public ``declarations_shown`` event."""
+    returns the public ``declarations_shown`` event (``None`` when ``quiet``)."""
     trump = deal.contract.trump if deal.contract is not None else -1
     deal.declarations_winner_team, deal.declarations_awarded = award(deal.declarations, trump, cfg)
     deal.declarations_shown = True
+    if quiet:
+        return None
     return public("declarations_shown", declarations=declarations_json(deal, cfg, True),
                   winner_team=deal.declarations_winner_team)
 

@@ -12,13 +12,15 @@ strings appear only in actions, entries, views, events and snapshots.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ...engine.actions import RandomSource
 from ...engine.errors import IllegalActionError, NotYourTurnError
 from ...engine.events import Event, public
 from ...engine.game import GameState, Outcome, OutcomeReason, Shuffle
-from . import auction, declarations, scoring, tricks, views
-from .actions import BlotAction, Deal, Play, parse_action
+from . import auction, declarations, driver, scoring, tricks, views
+from .actions import PLAYS, BlotAction, Deal, Play, parse_action
 from .auction import AuctionClosed, ContraCalled, Redeal
 from .cards import CODES, codes
 from .config import BlotConfig
@@ -177,14 +179,122 @@ class BlotState(GameState):
             step = self._follow(step, events)
         return events
 
-    def _follow(self, step: Transition, events: list[Event]) -> Transition | None:
-        """Move the match on after ``step``, appending the events it causes; returns the next
-        transition to follow, if any."""
+    # ----- the unchecked random driver ---------------------------------------------------------
+    def random_step(self, rng: RandomSource, shuffle: Shuffle) -> tuple[int | None, dict[str, Any],
+                                                                         BlotAction]:
+        """The engine's random step (same draws, same action), without building entries or
+        parsing (:mod:`.driver`): the seat is drawn from :meth:`to_act` (in play, its
+        ``(turn,)``), the action by the phase's driver function; the deal is parsed from its
+        own ints."""
+        m = self.match
+        phase = m.phase
+        if phase is PLAY:
+            deal = m.deal
+            seat = rng.choice((deal.turn,))
+            if deal.tricks_played:  # the hot path: one plain play per legal card (inlined)
+                card = rng.choice(tricks.legal_now(deal, m.config))
+                return seat, {"type": "play", "card": CODES[card]}, PLAYS[card]
+            return seat, *driver.random_play(deal, m.config, seat, rng)
+        if phase is DEAL:
+            action = self.chance_action(shuffle)
+            return None, action, Deal(driver.parsed_deal(action["hands"]))
+        seat = rng.choice(self.to_act())
+        if phase is AUCTION:
+            return seat, *driver.random_call(m.deal, m.config, seat, rng)
+        return seat, *driver.random_response(rng)
+
+    def play_random(self, rng: RandomSource, shuffle: Shuffle, max_steps: int,
+                    log: Callable[[int | None, dict[str, Any]], None]) -> int:
+        """The engine's loop, with each deal's card play (32 of its ~37 steps) in the tight
+        loop of :meth:`_play_cards_randomly`: the same draws as :meth:`random_step`, the same
+        state as :meth:`_do_quiet`."""
+        m = self.match
+        steps = 0
+        while steps < max_steps and self._outcome is None:
+            if m.phase is PLAY:
+                steps += self._play_cards_randomly(rng, max_steps - steps, log)
+                continue
+            seat, action, parsed = self.random_step(rng, shuffle)
+            self._do_quiet(seat, parsed)
+            log(seat, action)
+            steps += 1
+        return steps
+
+    def _play_cards_randomly(self, rng: RandomSource, max_steps: int,
+                             log: Callable[[int | None, dict[str, Any]], None]) -> int:
+        """Play the deal's cards on randomly until play ends or ``max_steps`` (> 0) cards were
+        played; returns the cards played. Legal cards come from :func:`.tricks.legal_cards`
+        with the arguments :func:`.tricks.legal_now` would pass, without its cache (reset by
+        every card); :meth:`_follow` runs after tricks 1 and 8 only (it does nothing after the
+        others)."""
+        m = self.match
+        choice, legal_cards, play_card = rng.choice, tricks.legal_cards, tricks.play_card
+        deal, cfg, hands = m.deal, m.config, m.deal.hands
+        assert deal.contract is not None  # cards are played only under a contract
+        trump = deal.contract.trump
+        forced = cfg.undertrump_when_cannot_overtrump == "forced"
+        must_ruff = cfg.partner_winning == "must_ruff"
+        steps = 0
+        while steps < max_steps:
+            seat = choice((deal.turn,))
+            if deal.tricks_played:
+                trick = deal.trick
+                strength = trick.winning_strength
+                card = choice(legal_cards(
+                    hands[seat], trick.cards, trump,
+                    ((trick.leader + trick.winning_index) ^ seat) & 1 == 0,
+                    forced, must_ruff, strength - 100 if strength >= 100 else -1))
+                log(seat, {"type": "play", "card": CODES[card]})
+            else:  # trick 1: declarations are offered
+                action, parsed = driver.random_play(deal, cfg, seat, rng)
+                log(seat, action)
+                assert type(parsed) is Play
+                card = parsed.card
+                if parsed.declare is not None:
+                    declarations.declare(deal, cfg, seat, parsed.declare)
+            steps += 1
+            step: Transition | None = play_card(deal, cfg, seat, card)
+            if step is not None and deal.tricks_played in (1, 8):
+                while step is not None:
+                    step = self._follow(step, None)
+                if m.phase is not PLAY:
+                    break
+        return steps
+
+    def _do_quiet(self, seat: int | None, parsed: BlotAction) -> None:
+        """:meth:`_do` without the events: the deal, plays (:func:`.tricks.play_card`, a
+        declaration recorded first) and the transitions build none; a call still builds its
+        small ``call`` event (dropped)."""
+        m = self.match
+        if type(parsed) is Deal:
+            self._deal(parsed, quiet=True)
+            return
+        assert seat is not None  # only the deal is a chance action
+        step: Transition | None
+        if type(parsed) is Play:
+            if parsed.declare is not None:
+                declarations.declare(m.deal, m.config, seat, parsed.declare)
+            step = tricks.play_card(m.deal, m.config, seat, parsed.card)
+        else:
+            assert not isinstance(parsed, Play | Deal)
+            if m.phase is AUCTION:
+                step = auction.do_call(m.deal, m.config, seat, parsed)[1]
+            else:
+                step = auction.do_response(m.deal, seat, parsed)[1]
+        while step is not None:
+            step = self._follow(step, None)
+
+    def _follow(self, step: Transition, events: list[Event] | None) -> Transition | None:
+        """Move the match on after ``step``, appending the events it causes (``events`` is
+        ``None`` when nobody wants them: the random driver); returns the next transition to
+        follow, if any."""
         m = self.match
         match step:
             case TrickTaken(number=number):
                 if number == 1:
-                    events.append(declarations.reveal(m.deal, m.config))
+                    shown = declarations.reveal(m.deal, m.config, quiet=events is None)
+                    if events is not None and shown is not None:
+                        events.append(shown)
                 if number == 8:
                     return scoring.score(m.deal, m.config)
             case ContraCalled():
@@ -192,19 +302,27 @@ class BlotState(GameState):
             case AuctionClosed(contract=contract):
                 m.phase = Phase.PLAY
                 tricks.start(m.deal, contract, (m.dealer + 1) & 3)
-                events.append(public("contract", **(views.contract_json(contract) or {})))
+                if events is not None:
+                    events.append(public("contract", **(views.contract_json(contract) or {})))
             case Redeal():
-                events += self._redeal()
+                redealt = self._redeal()
+                if events is not None:
+                    events += redealt
             case DealScored(result=result):
-                events += self._deal_scored(result)
+                scored = self._deal_scored(result, quiet=events is None)
+                if events is not None:
+                    events += scored
         return None
 
-    def _deal(self, action: Deal) -> list[Event]:
-        """Rule 3: 8 cards to each player; the auction starts left of the dealer."""
+    def _deal(self, action: Deal, quiet: bool = False) -> list[Event]:
+        """Rule 3: 8 cards to each player; the auction starts left of the dealer. Returns the
+        ``dealt`` events (none when ``quiet``)."""
         m = self.match
         m.deal = DealState(hands=[list(h) for h in action.hands], turn=(m.dealer + 1) & 3)
         m.deal_number += 1
         m.phase = Phase.AUCTION
+        if quiet:
+            return []
         hands = m.deal.hands
         events = [Event("dealt", {"seat": s, "cards": codes(hands[s])}, ONLY[s]) for s in range(4)]
         events.append(public("dealt", dealer=m.dealer, deal_number=m.deal_number))
@@ -220,13 +338,14 @@ class BlotState(GameState):
         m.deal.turn = -1
         return [public("redeal", dealer=m.dealer)]
 
-    def _deal_scored(self, result: scoring.DealResult) -> list[Event]:
-        """Rules 7-8: add the deal to the match; end the match or rotate the dealer."""
+    def _deal_scored(self, result: scoring.DealResult, quiet: bool = False) -> list[Event]:
+        """Rules 7-8: add the deal to the match; end the match or rotate the dealer. Returns
+        the ``deal_scored`` (and ``match_over``) events; none when ``quiet``."""
         m = self.match
         a, b = m.match_score[0] + result.scores[0], m.match_score[1] + result.scores[1]
         m.match_score = [a, b]
         m.deals = [*m.deals, views.deal_record(m, result)]  # never mutated: views share it
-        events = [Event("deal_scored", views.deal_record(m, result))]  # a fresh equal record
+        events = [] if quiet else [Event("deal_scored", views.deal_record(m, result))]
         m.deal.hands = [[], [], [], []]
         m.deal.turn = -1
         winner = scoring.match_winner(m.match_score, m.config.target_score)
@@ -239,7 +358,8 @@ class BlotState(GameState):
         # records are never mutated, so it shares them
         detail = {"winner_team": winner, "totals": [a, b], "deals": m.deals}
         self._outcome = Outcome(OutcomeReason.TARGET_REACHED, (a, b, a, b), detail)
-        events.append(public("match_over", winner_team=winner, totals=[a, b]))
+        if not quiet:
+            events.append(public("match_over", winner_team=winner, totals=[a, b]))
         return events
 
     def _abandon(self) -> None:

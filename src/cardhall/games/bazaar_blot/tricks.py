@@ -215,6 +215,17 @@ def do_play(deal: DealState, cfg: BlotConfig, seat: int, card: int,
     events = []
     if declare is not None:
         events.append(declarations.declare(deal, cfg, seat, declare))
+    step = play_card(deal, cfg, seat, card)
+    events.append(Event("played", {"seat": seat, "card": CODES[card]}))
+    if step is not None:
+        events.append(trick_won(deal, cfg))
+    return events, step
+
+
+def play_card(deal: DealState, cfg: BlotConfig, seat: int, card: int) -> TrickTaken | None:
+    """Apply a checked play of ``card`` without a declaration and without events (what
+    :func:`do_play` does besides its events; the unchecked self-play loop calls it alone).
+    Returns :class:`TrickTaken` when the card completed the trick."""
     deal.legal_cards_cache = None
     deal.hands[seat].remove(card)
     trick = deal.trick
@@ -222,27 +233,37 @@ def do_play(deal: DealState, cfg: BlotConfig, seat: int, card: int,
     contract = deal.contract
     assert contract is not None  # cards are played only under a contract
     trump = contract.trump
-    key = card_key(card, cards[0] >> 3 if cards else card >> 3, trump)
-    if not cards or key > trick.winning_strength:
-        trick.winning_index, trick.winning_strength = len(cards), key
+    s = card >> 3  # card_key, inlined
+    if s == trump:
+        key = 100 + TRUMP_STRENGTH[card & 7]
+    elif not cards or s == cards[0] >> 3:
+        key = PLAIN_STRENGTH[card & 7]
+    else:
+        key = -1
+    n = len(cards)
+    if not n or key > trick.winning_strength:
+        trick.winning_index, trick.winning_strength = n, key
     cards.append(card)
-    events.append(Event("played", {"seat": seat, "card": CODES[card]}))
-    if len(cards) < 4:
+    if n < 3:
         deal.turn = (seat + 1) & 3
-        return events, None
-    events.append(finish_trick(deal, cfg, trump))
-    return events, TRICKS_TAKEN[deal.tricks_played]
+        return None
+    finish_trick(deal, cfg, trump)
+    return TRICKS_TAKEN[deal.tricks_played]
 
 
-def finish_trick(deal: DealState, cfg: BlotConfig, trump: int) -> Event:
-    """Close the full trick: the winner's team takes the trick and its points (+ the last-trick
-    bonus after trick 8, BB-3); the winner leads the next trick. Returns the ``trick_won``
-    event."""
-    trick = deal.trick
-    cards = trick.cards
-    winner = (trick.leader + trick.winning_index) & 3
+def trick_points(cards: list[int], trump: int) -> int:
+    """Big points of a full trick's four ``cards`` under ``trump`` (rule 3 table)."""
     table = POINTS[trump]
-    points = table[cards[0]] + table[cards[1]] + table[cards[2]] + table[cards[3]]
+    return table[cards[0]] + table[cards[1]] + table[cards[2]] + table[cards[3]]
+
+
+def finish_trick(deal: DealState, cfg: BlotConfig, trump: int) -> None:
+    """Close the full trick: the winner's team takes the trick and its points (+ the last-trick
+    bonus after trick 8, BB-3); the winner leads the next trick; the trick becomes
+    :attr:`.model.DealState.last_trick`."""
+    trick = deal.trick
+    winner = (trick.leader + trick.winning_index) & 3
+    points = trick_points(trick.cards, trump)
     deal.tricks_played += 1
     if deal.tricks_played == 8:
         points += cfg.last_trick_bonus
@@ -252,4 +273,16 @@ def finish_trick(deal: DealState, cfg: BlotConfig, trump: int) -> Event:
     deal.last_trick = trick
     deal.trick = Trick(winner)
     deal.turn = winner
-    return Event("trick_won", {"seat": winner, "cards": codes(cards), "points": points})
+
+
+def trick_won(deal: DealState, cfg: BlotConfig) -> Event:
+    """The public ``trick_won`` event of the trick :func:`finish_trick` just closed
+    (``deal.last_trick``): its winner seat, cards in play order and points (with the last-trick
+    bonus after trick 8)."""
+    trick = deal.last_trick
+    assert trick is not None and deal.contract is not None  # a trick was just closed
+    points = trick_points(trick.cards, deal.contract.trump)
+    if deal.tricks_played == 8:
+        points += cfg.last_trick_bonus
+    return Event("trick_won", {"seat": trick.winner, "cards": codes(trick.cards),
+                               "points": points})
