@@ -116,9 +116,18 @@ class Table(GameFlow, Abandonment):
 
     # ----- outside interface ----------------------------------------------------------------
     def post(self, msg: InboxMessage) -> None:
-        """Enqueue a message for the actor (never blocks; safe from any task or timer)."""
+        """Enqueue a message for the actor (never blocks; safe from any task or timer). A
+        client request reaching a table that has stopped is answered ``table.not_found``
+        (the socket handler may still find it in the registry for a moment)."""
         if not self.stopped:
             self.inbox.put_nowait(msg)
+        elif isinstance(msg, ClientRequest):
+            self._refuse_closed(msg)
+
+    def _refuse_closed(self, msg: ClientRequest) -> None:
+        """Answer a request the closed table will never handle (else a client resuming as
+        the table closes waits forever for ``joined``)."""
+        self._error(msg.conn, "table.not_found", f"table {self.id!r} is closed", msg.msg)
 
     async def call(self, fn: Any) -> Any:
         """Run ``fn(table)`` inside the actor and return its result (admin inspection).
@@ -176,6 +185,8 @@ class Table(GameFlow, Abandonment):
             msg = self.inbox.get_nowait()
             if isinstance(msg, Control) and not msg.future.done():
                 msg.future.set_exception(TableClosedError(f"table {self.id!r} closed"))
+            elif isinstance(msg, ClientRequest):
+                self._refuse_closed(msg)
             self.inbox.task_done()
 
     async def _handle(self, msg: InboxMessage) -> bool:
