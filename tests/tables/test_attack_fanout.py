@@ -164,3 +164,23 @@ async def test_random_role_switches_never_diverge_or_leak(h: Harness, game: str,
     assert leaks == [], leaks[:5]
     assert problems == [], problems[:3]
 
+
+
+async def test_spectate_and_resync_answers_carry_no_step_taking_a_seat_does(
+        h: Harness) -> None:
+    """``docs/protocol.md``: the answers to a spectator's join and a resync carry no
+    ``events``/``actor``/``timeout``; taking a seat is a step, whose full state (sent in
+    place of a delta: the recipient's base is unknown) carries it."""
+    table = await h.manager.create("toy_duel", num_seats=2)
+    ana, bob, eve = await h.player("ana"), await h.player("bob"), await h.player("eve")
+    await h.join(table, eve, spectate=True)
+    assert not {"events", "actor", "timeout"} & set(eve.frames[-1])
+    await h.join(table, ana, seat=0)
+    assert ana.frames[-1]["full"] is True and ana.frames[-1]["events"] == []
+    await h.join(table, bob, seat=1)  # the game starts: bob's base is unknown, a full state
+    started = bob.frames[-1]
+    assert started["type"] == "state" and started["full"] is True
+    assert [e["kind"] for e in started["events"]][:1] == ["game_started"]
+    table.post(ClientRequest(bob, p.Resync(type="resync", table_id=table.id)))
+    await h.settle(table)
+    assert bob.frames[-1]["full"] is True and "events" not in bob.frames[-1]
