@@ -138,10 +138,12 @@ async def test_closing_right_after_the_last_move_saves_the_game_exactly_once(
                 action={"type": "play", "card": last.last("state").view["hand"][0]})
     table.post(ClientRequest(last, act))  # the last move and the close arrive together
     table.post(Close("closed"))
-    table.post(ClientRequest(last, act))  # a retry after the close is dropped
+    table.post(ClientRequest(last, act))  # a retry after the close is refused, not applied
     await asyncio.wait_for(task, 2)
     assert len(h.store.games) == 1 and table.games_saved == 1
-    assert [m.type for m in last.messages[-3:]] == ["state", "game_over", "table_closed"]
+    assert [m.type for m in last.messages[-4:]] == ["state", "game_over", "table_closed",
+                                                    "error"]
+    assert last.messages[-1].code == "table.not_found"
     assert h.clock.pending() == 0
 
 

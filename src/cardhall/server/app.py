@@ -16,7 +16,7 @@ from ..config import Settings
 from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from ..storage.factory import make_store
-from ..storage.writer import GameWriter
+from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from ..tables.manager import TableManager
 from . import gctune, ws
 from .errors import install_error_handlers
@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await refreezer.stop()
             try:
                 await manager.stop()
-                await writer.close()
+                await writer.close(timeout=CLOSE_TIMEOUT_SECONDS)
             finally:
                 await store.close()
 

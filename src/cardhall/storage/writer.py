@@ -38,6 +38,11 @@ def record_error(exc: BaseException) -> bool:
     return False
 
 
+CLOSE_TIMEOUT_SECONDS = 30.0
+"""How long a server shutdown waits for the writer to save what is queued (:meth:`GameWriter.close`);
+a database that hangs past it loses those games (logged) instead of hanging the shutdown."""
+
+
 class WriterClosedError(RuntimeError):
     """:meth:`GameWriter.submit` after :meth:`GameWriter.close` began."""
 
@@ -82,6 +87,8 @@ class GameWriter:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._finished = 0
+        self._inflight: list[GameRecord] = []
+        """The batch being written (lost, and counted, if :meth:`close` gives up on it)."""
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         self.submitted = 0
         """Records accepted by :meth:`submit`."""
@@ -146,16 +153,31 @@ class GameWriter:
         self._waiters.append((target, fut))
         await fut
 
-    async def close(self) -> None:
+    async def close(self, timeout: float | None = None) -> None:
         """Refuse new records, save everything queued, then stop the task (idempotent).
+
+        ``timeout``: the most seconds to wait for that (``None``: as long as it takes). When
+        the database hangs (a transaction that never returns), the writer task is cancelled
+        then and what it had not saved is counted in :attr:`failed` and logged as lost,
+        instead of holding the server's shutdown forever.
 
         A writer that was never started counts what it holds as :attr:`failed`.
         """
         self._closing = True
-        if self._task is not None and not self._task.done():
+        task = self._task
+        if task is not None and not task.done():
             self._wake.set()
             with contextlib.suppress(Exception):  # a crashed task was logged by _task_done
-                await asyncio.shield(self._task)
+                await asyncio.wait_for(asyncio.shield(task), timeout)
+            if not task.done():  # timed out: the database does not answer
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if self._inflight:
+            self._give_up(self._inflight, "the writer stopped while saving them")
+            self._finished += len(self._inflight)
+            self._inflight = []
+            self._release_waiters()
         if self._queue:
             why = "the writer was never started" if self._task is None else "the writer stopped"
             self._give_up(list(self._queue), why)
@@ -174,7 +196,9 @@ class GameWriter:
                 continue
             n = min(self.batch_size, len(self._queue))
             batch = [self._queue.popleft() for _ in range(n)]
+            self._inflight = batch
             await self._write(batch)
+            self._inflight = []
             self._finished += n
             self._release_waiters()
 
@@ -244,6 +268,8 @@ class GameWriter:
         """Wake every :meth:`flush` if the task ended early (cancelled or a bug)."""
         if not task.cancelled() and task.exception() is not None:
             log.error("game writer task died", exc_info=task.exception())
+        if self._closing:
+            return  # close() counts what the task left and releases the waiters
         for _, fut in self._waiters:
             if not fut.done():
                 fut.set_exception(RuntimeError("the game writer task stopped"))

@@ -63,9 +63,9 @@ class BotConnection:
                 self._on_frame(msg.json())  # decoded exactly as a socket client would
             return
         if isinstance(msg, p.Error):
-            self.errors = [*self.errors[-9:], msg]  # a stale move: the next state re-plans
-            if msg.code == "table.stale_version" and msg.table_id is not None:
-                self._state = None  # resynced by the next full state
+            # a stale move: the state that overtook it was already sent and re-planned; the
+            # state held stays valid (a missed frame would show as a gap on the next delta)
+            self.errors = [*self.errors[-9:], msg]
         elif isinstance(msg, p.TableClosed):
             self.close()
 

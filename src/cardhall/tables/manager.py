@@ -18,7 +18,7 @@ from ..bots import get_policy, policy_names
 from ..config import Settings
 from ..engine import InvalidConfigError, get_game
 from ..storage.interface import Store
-from ..storage.writer import GameWriter
+from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from .actor import Table, TableSpec
 from .bots import BotConnection
 from .clock import Clock, RealClock
@@ -74,7 +74,7 @@ class TableManager:
         self.tables.clear()
         self.tasks.clear()
         if self._owns_writer:
-            await self.writer.close()
+            await self.writer.close(timeout=CLOSE_TIMEOUT_SECONDS)
         self._started = False
 
     def spec_for(self, game: str, *, config: dict[str, Any] | None = None,
