@@ -16,9 +16,10 @@ from cardhall.cli import main
 from cardhall.engine.actions import Action
 from cardhall.engine.errors import MalformedActionError
 from cardhall.engine.events import Event, private, public
-from cardhall.engine.game import GameRules, GameState, Outcome, OutcomeReason, Shuffle
+from cardhall.engine.game import GameState, Outcome, OutcomeReason, Shuffle
 from cardhall.engine.history import start_state
 from cardhall.engine.inspect import LeakChecker, hidden_sets, leaks
+from cardhall.engine.rules import GameRules
 from cardhall.selfplay import play_one
 
 

@@ -18,7 +18,7 @@ from .errors import (
     UnknownGameError,
 )
 from .events import Event, filter_events
-from .game import GameRules, GameState, Outcome, OutcomeReason, Shuffle
+from .game import GameState, Shuffle
 from .history import (
     ABANDON,
     History,
@@ -30,7 +30,9 @@ from .history import (
     replay,
     start_state,
 )
+from .outcome import Outcome, OutcomeReason
 from .registry import game_names, get_game
+from .rules import GameRules
 from .shuffle import SeededShuffler, commitment, seeded_shuffle
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The rules protocol every game implements (``design.md`` section 2).
 
-A game is a :class:`GameRules` object (registered by name) that builds :class:`GameState`
-objects. A state is mutable: :meth:`GameState.apply` validates an action completely *before*
+A game is a :class:`~.rules.GameRules` object (registered by name) that builds
+:class:`GameState` objects; how a game ends is an :class:`~.outcome.Outcome`. A state is mutable: :meth:`GameState.apply` validates an action completely *before*
 changing anything, so a rejected action leaves the state untouched; :meth:`GameState.clone`
 gives an independent copy for look-ahead. All transitions go through the one ``apply``, which
 checks, in this order: game over, well-formedness, whose turn, legality (the game's own
@@ -12,65 +12,19 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any, ClassVar, Generic, TypeVar, final
+from collections.abc import Callable
+from typing import Any, TypeVar, final
 
-from .actions import Action, RandomSource, copy_json, sample
-from .config import config_from_dict
-from .errors import GameOverError, InvalidConfigError, MalformedActionError, NotYourTurnError
+from .actions import Action, RandomSource, sample
+from .errors import GameOverError, MalformedActionError, NotYourTurnError
 from .events import Event
+from .outcome import Outcome as Outcome
+from .outcome import OutcomeReason as OutcomeReason
 
 Shuffle = Callable[[list[str]], list[str]]
 """A caller-supplied shuffle: returns a permutation of the cards it is given."""
 
-C = TypeVar("C")
 S = TypeVar("S", bound="GameState")
-
-
-class OutcomeReason(StrEnum):
-    """Every way a game can end: the one set of :attr:`Outcome.reason` values (documented in
-    ``docs/engine.md``; a game that needs a new way to end adds it here)."""
-
-    SHOWDOWN = "showdown"
-    """Poker games: the hands still in were compared (SB rule 9, PP rule 11c)."""
-    UNCONTESTED = "uncontested"
-    """Soldier's Bluff: every other seat folded (SB rule 8)."""
-    LAST_PLAYER = "last_player"
-    """Palace Poker: one seat is left in the hand (PP rule 11a)."""
-    BATTLE_SPLIT = "battle_split"
-    """Palace Poker: the last two seats tied their battle and split the pot (PP rule 8)."""
-    SAME_BANNER_SPLIT = "same_banner_split"
-    """Palace Poker: the seats left all share one banner suit and split the pot (PP rule 11b)."""
-    TARGET_REACHED = "target_reached"
-    """Bazaar Blot: a team reached the target score (BB rule 8)."""
-    ABANDONED = "abandoned"
-    """Any game: the table ended it early because no client was connected for its
-    ``abandon_after_seconds`` (:meth:`GameState.abandon`; a table rule, not a card rule)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended.
-
-    Attributes:
-        reason: one of :class:`OutcomeReason` (a ``str``, so it compares and serialises as
-            its value, e.g. ``"showdown"``).
-        returns: per seat: net chip change (poker games) or team match total (Bazaar Blot).
-        detail: JSON-compatible extra facts (winners, hands shown, per-deal scores).
-    """
-
-    reason: OutcomeReason
-    returns: tuple[int, ...]
-    detail: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The outcome as a fresh JSON object (no part of it is shared with the state)."""
-        out: dict[str, Any] = {"reason": str(self.reason), "returns": list(self.returns)}
-        if self.detail:
-            out["detail"] = copy_json(self.detail)  # callers may mutate the JSON
-        return out
 
 
 class GameState(ABC):
@@ -389,79 +343,3 @@ class GameState(ABC):
     def clone(self: S) -> S:
         """An independent deep copy."""
         return copy.deepcopy(self)
-
-
-class GameRules(ABC, Generic[C]):
-    """A registered game: its name, config type, seat limits and state factory."""
-
-    name: ClassVar[str]
-    title: ClassVar[str]
-    config_cls: ClassVar[type]
-    min_seats: ClassVar[int]
-    max_seats: ClassVar[int]
-    uses_stacks: ClassVar[bool]
-    """True for the poker games (chip stacks carried from hand to hand)."""
-
-    def config(self, data: dict[str, Any] | None = None) -> C:
-        """Build and validate a config from a partial JSON object.
-
-        Raises:
-            InvalidConfigError: unknown field, wrong type or invalid value (the message names it).
-        """
-        return config_from_dict(self.config_cls, data)
-
-    def check_setup(self, config: C, num_seats: int, dealer: int, stacks: Sequence[int] | None) -> None:
-        """Raise :class:`InvalidConfigError` unless the seats, dealer and stacks fit this game."""
-        if type(num_seats) is not int or not self.min_seats <= num_seats <= self.max_seats:
-            need = (f"exactly {self.min_seats}" if self.min_seats == self.max_seats
-                    else f"{self.min_seats} to {self.max_seats}")
-            raise InvalidConfigError(f"{self.name} needs {need} seats, got {num_seats!r}")
-        if type(dealer) is not int or not 0 <= dealer < num_seats:
-            raise InvalidConfigError(f"dealer {dealer!r} is not a seat of {num_seats}")
-        if self.uses_stacks:
-            if stacks is None or len(stacks) != num_seats:
-                raise InvalidConfigError(f"{self.name} needs one chip stack per seat, got {stacks!r}")
-            if any(type(s) is not int or s < 0 for s in stacks):
-                raise InvalidConfigError(f"chip stacks must be whole non-negative chips, got {stacks!r}")
-        elif stacks is not None:
-            raise InvalidConfigError(f"{self.name} takes no chip stacks, got {stacks!r}")
-
-    def min_stack(self, config: C) -> int:
-        """Chips a seat needs to be dealt into a game (poker games: the ante, at least 1 chip);
-        ``0`` for games without chip stacks. The table layer sits a seat out below it.
-
-        Subclasses with stacks override it; the base answers ``0``.
-        """
-        return 0
-
-    def min_players(self, config: C) -> int:
-        """The fewest seats that must be dealt in for a game to start with ``config`` (the
-        table waits below it). The base answers :attr:`min_seats`."""
-        return self.min_seats
-
-    def check_table(self, config: C, num_seats: int, starting_stack: int | None) -> None:
-        """Raise :class:`InvalidConfigError` unless a table of ``num_seats`` seats, each with
-        ``starting_stack`` chips (``None`` for games without stacks), can deal its first game.
-
-        The table layer calls it when a table is created, so a table that could never deal is
-        refused then, not closed with an error once its seats fill. The check builds the first
-        state (it draws nothing: the first step is a chance action).
-        """
-        if self.uses_stacks:
-            need = self.min_stack(config)
-            if starting_stack is None or starting_stack < need:
-                raise InvalidConfigError(
-                    f"starting_stack {starting_stack!r} is below the {need} chips a seat needs "
-                    f"to be dealt in to {self.name} with this config")
-        stacks = None if starting_stack is None else [starting_stack] * num_seats
-        self.new_state(config, num_seats, 0, stacks)
-
-    @abstractmethod
-    def new_state(
-        self, config: C, num_seats: int, dealer: int, stacks: Sequence[int] | None = None
-    ) -> GameState:
-        """A new game at its first decision (usually a chance deal).
-
-        Raises:
-            InvalidConfigError: see :meth:`check_setup`.
-        """

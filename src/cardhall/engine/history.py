@@ -15,8 +15,9 @@ from .actions import Action, copy_json
 from .config import config_diff
 from .errors import EngineError, InvalidHistoryError
 from .events import Event
-from .game import GameRules, GameState
+from .game import GameState
 from .registry import get_game
+from .rules import GameRules
 
 FORMAT = "cardhall-history/1"
 

@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from .errors import UnknownGameError
-from .game import GameRules
+from .rules import GameRules
 
 GAME_MODULES: dict[str, str] = {
     "bazaar_blot": "cardhall.games.bazaar_blot",

@@ -8,8 +8,11 @@ game state, so it does not make an action stale);
 an ``action_id`` already accepted for the seat is answered again, never re-applied. One turn
 deadline per table is armed through the injected clock; when it expires it posts a versioned
 :class:`~.messages.DeadlineExpired` and the actor applies the game's timeout action, logged with
-``timeout=True``. Game flow (start, chance, end, saving) lives in :mod:`.flow`; ending a game
-nobody plays (no client connected for ``abandon_after_seconds``) in :mod:`.abandon`.
+``timeout=True``. The table's other halves are mixins, each in its own module: seating (join,
+resume) in :mod:`.seating`, game flow (start, chance, end, saving) in :mod:`.flow`, the fan-out
+of each step in :mod:`.fanout`, the deadline, pause and idle timers in :mod:`.timers`, and
+ending a game nobody plays (no client connected for ``abandon_after_seconds``) in
+:mod:`.abandon`.
 """
 
 from __future__ import annotations
@@ -43,7 +46,9 @@ from .messages import (
     NextHand,
     Reap,
 )
+from .seating import Seating
 from .seats import Seat
+from .timers import TableTimers
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +92,7 @@ class TableSpec:
     abandon_after_seconds: float = 60.0
 
 
-class Table(GameFlow, Abandonment):
+class Table(GameFlow, Seating, TableTimers, Abandonment):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
@@ -257,100 +262,6 @@ class Table(GameFlow, Abandonment):
         """The seat this connection holds here, if any."""
         return next((s for s in self.seats if s.conn is conn), None)
 
-    async def _join(self, conn: Connection, m: p.Join) -> None:
-        own = self.seat_of(conn) or self._own_seat(conn)  # held by this socket or this person
-        if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
-            self._error(conn, "table.already_seated",
-                        f"you hold seat {own.index} here; leave it first", m)
-            return
-        if m.spectate:
-            self.spectators[conn.id] = conn
-            conn.send(p.Joined(table_id=self.id, version=self.version, role="spectator",
-                               seat=None, rid=m.rid))
-            conn.send(self.state_for(conn, None))
-            return
-        seat = self._resumable(conn, m)
-        if own is not None and seat is None and m.seat_token is None:
-            seat = own
-        elif own is not None and seat is not None and seat is not own:  # another seat's token
-            self._error(conn, "table.already_seated",
-                        f"you hold seat {own.index} here; leave it first", m)
-            return
-        if seat is not None:
-            await self._resume(conn, seat, m)
-            return
-        if m.seat_token is not None:
-            self._error(conn, "table.bad_seat_token", "no seat here has this seat token", m)
-            return
-        if m.seat is not None and m.seat >= len(self.seats):
-            self._error(conn, "table.bad_seat", f"no seat {m.seat} (seats: {len(self.seats)})", m)
-            return
-        if m.seat is not None and self.seats[m.seat].taken:
-            self._error(conn, "table.seat_taken", f"seat {m.seat} is taken", m)
-            return
-        free = [s for s in self.seats if not s.taken and (m.seat is None or s.index == m.seat)]
-        if not free:
-            self._error(conn, "table.no_free_seat", "every seat is taken", m)
-            return
-        await self.seat_player(free[0], conn, m.rid)
-
-    def _own_seat(self, conn: Connection) -> Seat | None:
-        """The seat this connection's person holds here (resumable), if any."""
-        return next((s for s in self.seats if s.taken and s.bot_kind is None and not s.leaving
-                     and s.player_id == conn.player.id), None)
-
-    def _resumable(self, conn: Connection, m: p.Join) -> Seat | None:
-        for s in self.seats:
-            if m.seat is not None and s.index != m.seat:
-                continue
-            if s.leaving or not s.taken:
-                continue
-            if m.seat_token is not None:
-                if s.token_matches(m.seat_token):
-                    return s
-            elif s.player_id == conn.player.id and s.bot_kind is None:
-                return s
-        return None
-
-    async def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
-        old = seat.conn
-        if old is not None and old is not conn:
-            old.send(p.Error(code="table.replaced", message=f"seat {seat.index} resumed elsewhere",
-                             table_id=self.id, version=self.version))
-        for other in self.seats:  # one seat per connection per table
-            if other is not seat and other.conn is conn:
-                other.conn = None
-        seat.conn = conn
-        self.spectators.pop(conn.id, None)
-        conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
-                           seat_token=seat.token, resumed=True, rid=m.rid))
-        if self.status == "waiting" and await self.start_game_if_ready():
-            return  # a poker table paused while nobody was connected deals again
-        conn.send(self.state_for(conn, seat.index))
-        self.arm_reap()
-
-    async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
-                          bot_kind: str | None = None) -> None:
-        """Give ``seat`` to ``conn``'s player (a person or a built-in bot); bumps the version and
-        starts the game once the table is full."""
-        for other in self.seats:
-            if other.conn is conn:
-                other.conn = None
-        self.spectators.pop(conn.id, None)
-        stack = self.spec.starting_stack if self.rules.uses_stacks else None
-        is_bot = bot_kind is not None or conn.player.is_bot  # built-in, or a bot identity
-        self.had_client = self.had_client or bot_kind is None
-        token = seat.take(conn.player.id, conn.player.name, bot=is_bot,
-                          bot_kind=bot_kind, stack=stack)
-        seat.conn = conn
-        self.version += 1
-        conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
-                           seat_token=token, rid=rid))
-        started = self.status == "waiting" and await self.start_game_if_ready()
-        if not started:  # between poker hands the pause timer deals the next one
-            self.broadcast_state()
-        self.arm_reap()
-
     async def _act(self, conn: Connection, m: p.Act) -> None:
         seat = self.seat_of(conn)
         if seat is None:
@@ -439,84 +350,6 @@ class Table(GameFlow, Abandonment):
             if s.conn is conn:
                 s.conn = None
                 self.arm_reap()  # a waiting table nobody is connected to closes when idle
-
-    # ----- the deadline ---------------------------------------------------------------------
-    def arm_deadline(self) -> None:
-        """Cancel the running deadline and arm one for the current decision point, if any."""
-        if self._deadline_handle is not None:
-            self._deadline_handle.cancel()
-        self._deadline_handle, self._deadline, self._deadline_version = None, None, None
-        if self.status != "playing" or self.recorder is None:
-            return
-        if self.recorder.state.timer_seat() is None:
-            return
-        timeout = self.spec.turn_timeout_seconds
-        self._deadline = self.clock.now() + timeout
-        self._deadline_version = self.version
-        self._deadline_handle = self.clock.call_later(timeout, self.post,
-                                                      DeadlineExpired(self.version))
-
-    def deadline_ms(self) -> int | None:
-        """Milliseconds left on the running deadline (``None`` if none runs)."""
-        if self._deadline is None:
-            return None
-        return max(0, round((self._deadline - self.clock.now()) * 1000))
-
-    async def _deadline_expired(self, version: int) -> None:
-        # Keyed by the decision point it was armed for, not the table version: a seat taken or
-        # freed outside the hand bumps the version without re-arming, and must not void it.
-        if version != self._deadline_version or self.status != "playing" or self.recorder is None:
-            return  # something happened first: the timer lost the race
-        state = self.recorder.state
-        gs = state.timer_seat()
-        action = None if gs is None else state.timeout_action(gs)
-        if gs is None or action is None:
-            return
-        events = self.recorder.act(gs, action, timeout=True, t_ms=self.t_ms())
-        self.version += 1
-        await self.after_action(events, self.table_seat(gs), timeout=True)
-
-    def arm_pause(self, seconds: float) -> None:
-        """Arm the pause before the next poker hand."""
-        if self._pause_handle is not None:
-            self._pause_handle.cancel()
-        self._pause_handle = self.clock.call_later(seconds, self.post, NextHand(self.hand))
-
-    def idle(self) -> bool:
-        """Finished, or waiting with no client (only built-in bots, or nobody, or only clients
-        whose sockets are gone) connected. SDK bots are clients."""
-        return (self.status == "finished" or (self.status == "waiting" and not self.people_present())
-                or self.abandoned())
-
-    def abandoned(self) -> bool:
-        """A game was played here with a client (person or SDK bot) seated, none is running, and
-        no client holds a seat any more: everyone left (only built-in bots, or nobody, remain)."""
-        return self.had_client and self.hand > 0 and self.status != "playing" and not any(
-            s.taken and s.bot_kind is None for s in self.seats)
-
-    def people_present(self, among: list[int] | None = None) -> bool:
-        """Whether a client (a person or an SDK bot, not a built-in bot) holding one of the seats
-        ``among`` (default: all) is connected now."""
-        seats = self.seats if among is None else [self.seats[i] for i in among]
-        return any(s.taken and s.bot_kind is None and not s.leaving and s.conn is not None
-                   and not s.conn.closed for s in seats)
-
-    def arm_reap(self) -> None:
-        """(Re-)arm the idle timer if the table is idle now, else cancel it."""
-        if self._reap_handle is not None:
-            self._reap_handle.cancel()
-            self._reap_handle = None
-        if self.idle():
-            ttl = self.spec.abandoned_ttl_seconds if self.abandoned() \
-                else self.spec.idle_ttl_seconds
-            self._reap_handle = self.clock.call_later(ttl, self.post, Reap(self.version))
-
-    def _cancel_timers(self) -> None:
-        for h in (self._deadline_handle, self._pause_handle, self._reap_handle):
-            if h is not None:
-                h.cancel()
-        self._deadline_handle = self._pause_handle = self._reap_handle = None
-        self._deadline = self._deadline_version = None
 
     def _close(self, reason: str) -> None:
         self._cancel_timers()

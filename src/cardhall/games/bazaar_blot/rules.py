@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from ...engine.errors import InvalidConfigError
-from ...engine.game import GameRules
+from ...engine.rules import GameRules
 from .config import BlotConfig
 from .state import BlotState
 

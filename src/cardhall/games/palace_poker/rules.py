@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from ...engine.game import GameRules
+from ...engine.rules import GameRules
 from .config import PalacePokerConfig
 from .state import PalaceState
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...engine.errors import InvalidConfigError
-from ...engine.game import GameRules
+from ...engine.rules import GameRules
 from .config import SoldiersBluffConfig, check_deck
 from .state import SoldiersBluffState
 

@@ -1,0 +1,136 @@
+"""Seating at a table actor: join, resume, take a seat (``design.md`` section 5).
+
+Mixed into :class:`~.actor.Table`; runs only inside the table's task. ``join`` takes a free seat
+(or the one asked for), resumes the player's own seat or any seat by its seat token (the old
+socket is told ``table.replaced``), or watches; every answer is one ``joined`` and one full
+``state``. One seat per connection per table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..protocol import messages as p
+from .seats import Seat
+
+if TYPE_CHECKING:
+    from ..protocol.errors import ErrorCode
+    from ..protocol.frames import Frame
+    from .connections import Connection
+
+
+class Seating:
+    """The seating half of a table (see the module docstring)."""
+
+    if TYPE_CHECKING:  # provided by Table and GameFlow
+        id: str
+        rules: Any
+        spec: Any
+        seats: list[Seat]
+        spectators: dict[str, Connection]
+        version: int
+        status: str
+        had_client: bool
+
+        def seat_of(self, conn: Connection) -> Seat | None: ...
+        def _error(self, conn: Connection, code: ErrorCode, message: str,
+                   req: Any = None) -> None: ...
+        def state_for(self, conn: Connection, seat: int | None) -> Frame: ...
+        async def start_game_if_ready(self) -> bool: ...
+        def broadcast_state(self) -> None: ...
+        def arm_reap(self) -> None: ...
+
+    async def _join(self, conn: Connection, m: p.Join) -> None:
+        own = self.seat_of(conn) or self._own_seat(conn)  # held by this socket or this person
+        if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
+            self._error(conn, "table.already_seated",
+                        f"you hold seat {own.index} here; leave it first", m)
+            return
+        if m.spectate:
+            self.spectators[conn.id] = conn
+            conn.send(p.Joined(table_id=self.id, version=self.version, role="spectator",
+                               seat=None, rid=m.rid))
+            conn.send(self.state_for(conn, None))
+            return
+        seat = self._resumable(conn, m)
+        if own is not None and seat is None and m.seat_token is None:
+            seat = own
+        elif own is not None and seat is not None and seat is not own:  # another seat's token
+            self._error(conn, "table.already_seated",
+                        f"you hold seat {own.index} here; leave it first", m)
+            return
+        if seat is not None:
+            await self._resume(conn, seat, m)
+            return
+        if m.seat_token is not None:
+            self._error(conn, "table.bad_seat_token", "no seat here has this seat token", m)
+            return
+        if m.seat is not None and m.seat >= len(self.seats):
+            self._error(conn, "table.bad_seat", f"no seat {m.seat} (seats: {len(self.seats)})", m)
+            return
+        if m.seat is not None and self.seats[m.seat].taken:
+            self._error(conn, "table.seat_taken", f"seat {m.seat} is taken", m)
+            return
+        free = [s for s in self.seats if not s.taken and (m.seat is None or s.index == m.seat)]
+        if not free:
+            self._error(conn, "table.no_free_seat", "every seat is taken", m)
+            return
+        await self.seat_player(free[0], conn, m.rid)
+
+    def _own_seat(self, conn: Connection) -> Seat | None:
+        """The seat this connection's person holds here (resumable), if any."""
+        return next((s for s in self.seats if s.taken and s.bot_kind is None and not s.leaving
+                     and s.player_id == conn.player.id), None)
+
+    def _resumable(self, conn: Connection, m: p.Join) -> Seat | None:
+        for s in self.seats:
+            if m.seat is not None and s.index != m.seat:
+                continue
+            if s.leaving or not s.taken:
+                continue
+            if m.seat_token is not None:
+                if s.token_matches(m.seat_token):
+                    return s
+            elif s.player_id == conn.player.id and s.bot_kind is None:
+                return s
+        return None
+
+    async def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
+        old = seat.conn
+        if old is not None and old is not conn:
+            old.send(p.Error(code="table.replaced", message=f"seat {seat.index} resumed elsewhere",
+                             table_id=self.id, version=self.version))
+        for other in self.seats:  # one seat per connection per table
+            if other is not seat and other.conn is conn:
+                other.conn = None
+        seat.conn = conn
+        self.spectators.pop(conn.id, None)
+        conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
+                           seat_token=seat.token, resumed=True, rid=m.rid))
+        if self.status == "waiting" and await self.start_game_if_ready():
+            return  # a poker table paused while nobody was connected deals again
+        conn.send(self.state_for(conn, seat.index))
+        self.arm_reap()
+
+    async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
+                          bot_kind: str | None = None) -> None:
+        """Give ``seat`` to ``conn``'s player (a person or a built-in bot); bumps the version and
+        starts the game once the table is full."""
+        for other in self.seats:
+            if other.conn is conn:
+                other.conn = None
+        self.spectators.pop(conn.id, None)
+        stack = self.spec.starting_stack if self.rules.uses_stacks else None
+        is_bot = bot_kind is not None or conn.player.is_bot  # built-in, or a bot identity
+        self.had_client = self.had_client or bot_kind is None
+        token = seat.take(conn.player.id, conn.player.name, bot=is_bot,
+                          bot_kind=bot_kind, stack=stack)
+        seat.conn = conn
+        self.version += 1
+        conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
+                           seat_token=token, rid=rid))
+        started = self.status == "waiting" and await self.start_game_if_ready()
+        if not started:  # between poker hands the pause timer deals the next one
+            self.broadcast_state()
+        self.arm_reap()
+
