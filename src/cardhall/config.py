@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     log_format: Literal["console", "json"] = "console"
     """``json`` for one JSON object per log line (structlog), ``console`` for people."""
     log_level: str = "INFO"
+    save_queue_max: Annotated[int, Field(ge=1, le=10_000_000)] = 100_000
+    """Finished games that may wait for the database (``storage/writer.py``); beyond, a game
+    is refused, logged as lost and counted (``cardhall_writer_failed_total``)."""
     gc_tuning: bool = True
     """Freeze the start-up heap, raise ``gc_threshold0`` and re-freeze periodically
     (``server/gctune.py``, ``docs/performance.md``)."""

@@ -258,3 +258,17 @@ async def test_a_bad_record_in_a_sql_batch_loses_only_itself(tmp_path: Path) -> 
         assert sorted(g.id for g in await store.list_games()) == ["a", "c"]
     finally:
         await store.close()
+
+
+async def test_a_full_queue_refuses_and_counts_the_game_lost(
+        caplog: pytest.LogCaptureFixture) -> None:
+    store = RecordingStore()
+    writer = GameWriter(store, max_queued=3)  # not started: the queue only fills
+    for i in range(5):
+        writer.submit(record(f"g{i}"))
+    assert writer.submitted == 5 and writer.failed == 2 and writer.queued == 3
+    assert "LOST" in caplog.text
+    writer.start()
+    await writer.flush()
+    assert sorted(store.games) == ["g0", "g1", "g2"] and writer.saved == 3
+    await writer.close()

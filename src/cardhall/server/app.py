@@ -50,7 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = make_store(settings.database_url)
         await store.start()
         app.state.store = store
-        writer = GameWriter(store)
+        writer = GameWriter(store, max_queued=settings.save_queue_max)
         writer.start()
         app.state.writer = writer
         manager = TableManager(settings, store, writer=writer)

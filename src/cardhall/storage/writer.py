@@ -58,6 +58,8 @@ class GameWriter:
         backoff_seconds: wait after the first failed try; doubles per try, capped at
             ``max_backoff_seconds``. With the defaults a batch is tried over about 3 s.
         max_backoff_seconds: the cap of one wait.
+        max_queued: records that may wait (the database down or slow); a record submitted
+            beyond is refused at once, logged as lost and counted in :attr:`failed`.
         sleep: how to wait (tests pass a fake that records the delays).
 
     Counters (plain attributes, read them any time): :attr:`submitted`, :attr:`saved`,
@@ -70,6 +72,7 @@ class GameWriter:
 
     def __init__(self, store: Store, *, batch_size: int = 256, max_attempts: int = 6,
                  backoff_seconds: float = 0.1, max_backoff_seconds: float = 2.0,
+                 max_queued: int = 100_000,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         if batch_size < 1 or max_attempts < 1:
             raise ValueError(f"batch_size and max_attempts must be >= 1, got {batch_size}, "
@@ -81,6 +84,9 @@ class GameWriter:
         self.max_attempts = max_attempts
         self.backoff_seconds = backoff_seconds
         self.max_backoff_seconds = max_backoff_seconds
+        self.max_queued = max_queued
+        """Records that may wait; beyond, a submitted record is refused and counted in
+        :attr:`failed` (a database down for long must not exhaust the server's memory)."""
         self._sleep = sleep
         self._queue: deque[GameRecord] = deque()
         self._wake = asyncio.Event()
@@ -132,6 +138,13 @@ class GameWriter:
         """
         if self._closing:
             raise WriterClosedError(f"the game writer is closed; game {record.game_id} not saved")
+        if len(self._queue) >= self.max_queued:
+            self.submitted += 1
+            self._finished += 1
+            self.failed += 1
+            log.error("game writer: %d games waiting (max_queued); game %s LOST",
+                      len(self._queue), record.game_id)
+            return
         self._queue.append(record)
         self.submitted += 1
         self._wake.set()
