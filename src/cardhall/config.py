@@ -61,12 +61,16 @@ class Settings(BaseSettings):
     gc_tuning: bool = True
     """Freeze the start-up heap, raise ``gc_threshold0`` and re-freeze periodically
     (``server/gctune.py``, ``docs/performance.md``)."""
-    gc_threshold0: Annotated[int, Field(ge=100, le=10_000_000)] = 20_000
+    gc_threshold0: Annotated[int, Field(ge=100, le=10_000_000)] = 10_000
     """Allocations (less deallocations) of tracked objects between young collections
     (CPython's default is 700)."""
-    gc_freeze_interval_seconds: Annotated[float, Field(gt=0, le=86_400)] = 60.0
+    gc_threshold1: Annotated[int, Field(ge=1, le=1_000_000)] = 100
+    """Young collections between collections of the middle generation (CPython's default is
+    10); with a re-freeze every ``gc_freeze_interval_seconds`` the middle generation is frozen
+    before it is walked."""
+    gc_freeze_interval_seconds: Annotated[float, Field(gt=0, le=86_400)] = 10.0
     """Seconds between re-freezes of the long-lived heap."""
-    gc_full_collect_every: Annotated[int, Field(ge=1, le=1_000_000)] = 60
+    gc_full_collect_every: Annotated[int, Field(ge=1, le=1_000_000)] = 360
     """Every this many re-freezes, unfreeze and collect everything once (frozen cyclic garbage
     is freed only then, so there is no "never")."""
     metrics_enabled: bool = True

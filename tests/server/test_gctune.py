@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import weakref
 
 from fastapi.testclient import TestClient
 
@@ -28,17 +29,26 @@ def test_every_collection_is_timed_by_generation() -> None:
     assert inf and inf[0].value == sum(mon.counts[2])
 
 
-def test_a_refreeze_freezes_and_every_nth_collects_everything() -> None:
+class Node:
+    """A weakly referenceable object that can sit in a reference cycle."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_refreeze_freezes_and_every_nth_frees_frozen_cyclic_garbage() -> None:
     gc.unfreeze()
     try:
-        junk = [[i] for i in range(1000)]  # tracked objects that survive
+        node = Node()  # a reference cycle that survives, then becomes garbage
+        ref = weakref.ref(node)
         r = gctune.Refreezer(interval=3600, full_every=2)
-        r.step()
-        frozen = gc.get_freeze_count()
-        assert frozen >= 1000
-        del junk
-        r.step()  # the second round unfreezes and collects in full, then freezes again
-        assert r.rounds == 2
+        r.step()  # a plain round: frozen, nothing collected
+        assert gc.get_freeze_count() > 0
+        del node
+        gc.collect()
+        assert ref() is not None, "frozen garbage is kept until the full round"
+        r.step()  # the second round unfreezes and collects everything, then freezes again
+        assert ref() is None and r.rounds == 2
     finally:
         gc.unfreeze()
 

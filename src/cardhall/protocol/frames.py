@@ -29,27 +29,30 @@ STEP_FIELDS = ("events", "actor", "timeout")
 
 
 class Frame:
-    """One outgoing server message as JSON data, encoded once.
+    """One outgoing server message, encoded once when it is made.
 
     Args:
         data: the message, a JSON object whose values are JSON values or
             :class:`orjson.Fragment` (already-encoded JSON shared between frames).
 
-    The message is encoded when the frame is made, so what it says is fixed at that moment
-    (``data`` may reference live game data that changes before a socket's writer sends it);
-    recipients that get the same frame share its bytes.
+    What a frame says is fixed when it is made (``data`` may reference live game data that
+    changes before a socket's writer sends it), and recipients that get the same frame share
+    its bytes. A frame keeps only its ``type`` and its bytes: frames wait in outbound queues,
+    and bytes are invisible to the cyclic garbage collector where a dict of lists is not
+    (``docs/performance.md``).
     """
 
-    __slots__ = ("_raw", "data")
+    __slots__ = ("_raw", "type")
 
     def __init__(self, data: dict[str, Any]) -> None:
-        self.data = data
+        self.type: str = data["type"]
+        """The message ``type`` (``state``, ``accepted``, ...)."""
         self._raw = orjson.dumps(data)
 
     @property
-    def type(self) -> str:
-        """The message ``type`` (``state``, ``accepted``, ...)."""
-        return str(self.data["type"])
+    def data(self) -> dict[str, Any]:
+        """The message as plain JSON data, decoded afresh (what a client would parse)."""
+        return orjson.loads(self._raw)
 
     def raw(self) -> bytes:
         """The UTF-8 JSON text of the message."""
@@ -57,11 +60,11 @@ class Frame:
 
     def text(self) -> str:
         """:meth:`raw` as ``str`` (what a WebSocket text frame carries)."""
-        return self.raw().decode()
+        return self._raw.decode()
 
     def json(self) -> dict[str, Any]:
-        """The message as plain JSON data (fragments decoded): what a client would parse."""
-        return orjson.loads(self.raw())
+        """Same as :attr:`data`."""
+        return self.data
 
     def __repr__(self) -> str:
         return f"Frame({self.type})"

@@ -58,7 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await manager.start()
         refreezer = None
         if settings.gc_tuning:
-            gctune.tune(settings.gc_threshold0)
+            gctune.tune(settings.gc_threshold0, settings.gc_threshold1)
             refreezer = gctune.Refreezer(settings.gc_freeze_interval_seconds,
                                          settings.gc_full_collect_every)
             refreezer.start()

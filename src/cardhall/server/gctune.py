@@ -7,11 +7,13 @@ sockets and queued messages (``docs/performance.md``). This module, used by the 
 * :func:`tune`: ``gc.freeze()`` once start-up is done (imports, the app, the store: objects that
   live as long as the process go to the permanent generation, which no collection walks) and
   raises the generation-0 threshold (``gc_threshold0``) so young collections run less often;
-* :class:`Refreezer`: every ``gc_freeze_interval_seconds`` freezes the heap again after a young
-  collection, so long-lived table state stops being walked by full collections. Cyclic garbage
-  older than the young generations at that moment is frozen too and kept: every
-  ``gc_full_collect_every`` re-freezes the heap is unfrozen and collected in full once (one
-  long pause, rarely), and the table runtime avoids reference cycles on its hot path;
+* :class:`Refreezer`: every ``gc_freeze_interval_seconds`` (10 s) freezes the heap again (a
+  freeze moves lists and walks nothing), so what survived young collections (table state,
+  sockets) stops being walked by older ones, which then stay small. Cyclic garbage not yet
+  collected at that moment is frozen too and kept: every ``gc_full_collect_every`` (360)
+  re-freezes the heap is unfrozen and collected in full once (one long pause, about hourly).
+  The table runtime avoids reference cycles (a closed table is freed by reference counting),
+  and outgoing frames hold only bytes, which the collector never walks;
 * :class:`GcMonitor`: a ``gc.callbacks`` hook timing every collection, read by ``/metrics`` as
   ``cardhall_gc_pause_seconds`` (histogram by generation) and
   ``cardhall_gc_pause_max_seconds`` (the longest pause since start, by generation).
@@ -99,18 +101,17 @@ MONITOR = GcMonitor()
 _tuned = False
 
 
-def tune(threshold0: int) -> None:
-    """Collect once, freeze the start-up heap and set the generation-0 threshold (the others
-    keep CPython's defaults). Call when start-up is done; only the first call in a process
-    acts (tests start many apps in one process)."""
+def tune(threshold0: int, threshold1: int = 10) -> None:
+    """Collect once, freeze the start-up heap and set the thresholds of generations 0 and 1
+    (generation 2 keeps CPython's default). Call when start-up is done; only the first call in
+    a process acts (tests start many apps in one process)."""
     global _tuned
     if _tuned:
         return
     _tuned = True
     gc.collect()
     gc.freeze()
-    _, t1, t2 = gc.get_threshold()
-    gc.set_threshold(threshold0, t1, t2)
+    gc.set_threshold(threshold0, threshold1, gc.get_threshold()[2])
 
 
 class Refreezer:
@@ -136,14 +137,13 @@ class Refreezer:
                 await self._task
 
     def step(self) -> None:
-        """One round: a young collection then a freeze; every ``full_every`` rounds a full
-        collection of everything (frozen garbage included) first."""
+        """One round: freeze what survived so far (no collection: a freeze only moves the
+        lists, so it costs no pause); every ``full_every`` rounds, unfreeze and collect
+        everything (frozen garbage included) first: the one long pause, rarely."""
         self.rounds += 1
         if self.full_every and self.rounds % self.full_every == 0:
             gc.unfreeze()
             gc.collect()
-        else:
-            gc.collect(1)
         gc.freeze()
 
     async def _run(self) -> None:
