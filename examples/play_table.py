@@ -8,8 +8,9 @@
 It creates a guest (``POST /api/players``), a table whose other seats are bots
 (``POST /api/tables``), then joins seat 0 over the WebSocket and answers each ``state`` that
 offers legal actions: it lists them and asks for a number (and for amounts or cards when an
-entry offers a choice), or with ``--auto`` picks at random. Everything that happens is
-printed. Needs ``httpx`` and ``websockets`` (both in the project's dependencies).
+entry offers a choice), or with ``--auto`` picks at random. Each ``state`` frame (protocol 2:
+a full state, or a delta applied to the state held, ``docs/protocol.md``) prints the events of
+its step. Needs ``httpx`` and ``websockets`` (both in the project's dependencies).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from cardhall.engine.actions import sample
+from cardhall.protocol.frames import StateGapError, apply_state
 
 
 def ask_action(entry: dict[str, Any]) -> dict[str, Any]:
@@ -61,10 +63,10 @@ def choose(state: dict[str, Any], auto: bool, rng: random.Random) -> dict[str, A
 
 def show(msg: dict[str, Any]) -> None:
     kind = msg["type"]
-    if kind == "events":
-        who = "table" if msg["seat"] is None else f"seat {msg['seat']}"
-        flag = " (timeout)" if msg["timeout"] else ""
-        for e in msg["events"]:
+    if kind == "state":
+        who = "table" if msg.get("actor") is None else f"seat {msg['actor']}"
+        flag = " (timeout)" if msg.get("timeout") else ""
+        for e in msg.get("events") or []:
             print(f"v{msg['version']:<4} {who}{flag}: {json.dumps(e)}")
     elif kind == "error":
         print(f"error {msg['code']}: {msg['message']}")
@@ -96,6 +98,7 @@ async def main(args: argparse.Namespace) -> None:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         await ws.send(json.dumps({"type": "join", "table_id": table_id, "seat": 0}))
         moves, games = 0, 0
+        held: dict[str, Any] | None = None  # the full state, deltas applied
         async for text in ws:
             msg = json.loads(text)
             show(msg)
@@ -103,11 +106,18 @@ async def main(args: argparse.Namespace) -> None:
                 games += 1
                 if games >= args.games:
                     return
-            if msg["type"] == "state" and msg["legal_actions"] and msg["status"] == "playing":
+            if msg["type"] != "state":
+                continue
+            try:
+                held = apply_state(held, msg)
+            except StateGapError:  # a frame was missed: ask for a full state
+                await ws.send(json.dumps({"type": "resync", "table_id": table_id}))
+                continue
+            if held["legal_actions"] and held["status"] == "playing":
                 moves += 1
-                action = await asyncio.to_thread(choose, msg, args.auto, rng)
+                action = await asyncio.to_thread(choose, held, args.auto, rng)
                 await ws.send(json.dumps({"type": "act", "table_id": table_id,
-                                          "version": msg["version"], "action_id": f"m{moves}",
+                                          "version": held["version"], "action_id": f"m{moves}",
                                           "action": action}))
 
 
