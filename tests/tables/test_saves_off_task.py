@@ -59,3 +59,22 @@ async def test_a_manager_without_a_writer_owns_one_and_flushes_it_on_stop(toy: N
     assert table.status == "finished"
     await manager.stop()
     assert len(store.games) == 1 and not manager.writer.running
+
+
+async def test_the_games_saved_counter_keeps_games_of_closed_tables(toy: None) -> None:
+    clock, store = FakeClock(), MemoryStore()
+    manager = TableManager(Settings(database_url="memory://", bot_delay_seconds=1.0),
+                           store, clock)
+    await manager.start()
+    table = await manager.create("toy_duel", num_seats=3,
+                                 bots={0: "random", 1: "random", 2: "random"})
+    for _ in range(20):
+        clock.advance(1.0)
+        await table.inbox.join()
+    assert table.status == "finished" and manager.stats()["games_saved"] == 1
+    await manager.close(table.id)
+    await asyncio.wait_for(manager.tasks.get(table.id) or asyncio.sleep(0), 2)
+    await asyncio.sleep(0)  # the task's done callback removes the table
+    assert manager.get(table.id) is None
+    assert manager.stats()["games_saved"] == 1  # a counter: it never goes down
+    await manager.stop()

@@ -72,7 +72,8 @@ class TablesCollector(Collector):
                                ("connections", "Connections (sockets and bots) at live tables"),
                                ("inbox_backlog", "Messages waiting in table inboxes")):
             yield GaugeMetricFamily(f"cardhall_{key}", help_text, value=s.get(key, 0))
-        yield CounterMetricFamily("cardhall_games_saved", "Finished games saved by live tables",
+        yield CounterMetricFamily("cardhall_games_saved",
+                                  "Finished games handed to the writer since start",
                                   value=s.get("games_saved", 0))
         yield CounterMetricFamily("cardhall_tables_closed", "Tables closed since start",
                                   value=s.get("tables_closed", 0))

@@ -51,6 +51,8 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.closed_count = 0
+        self.games_saved_closed = 0
+        """Games handed to the writer by tables that are gone (the counter never goes down)."""
         self._started = False
 
     async def start(self) -> None:
@@ -148,8 +150,10 @@ class TableManager:
         return table
 
     def _gone(self, table_id: str, _task: object = None) -> None:
-        if self.tables.pop(table_id, None) is not None:
+        table = self.tables.pop(table_id, None)
+        if table is not None:
             self.closed_count += 1
+            self.games_saved_closed += table.games_saved
         self.tasks.pop(table_id, None)
 
     def get(self, table_id: str) -> Table | None:
@@ -220,7 +224,8 @@ class TableManager:
             "tables_closed": self.closed_count,
             "seats_taken": sum(sum(1 for s in t.seats if s.taken) for t in self.tables.values()),
             "connections": sum(len(t.connections()) for t in self.tables.values()),
-            "games_saved": sum(t.games_saved for t in self.tables.values()),
+            "games_saved": self.games_saved_closed + sum(t.games_saved
+                                                         for t in self.tables.values()),
             "inbox_backlog": sum(t.inbox.qsize() for t in self.tables.values()),
         }
 
