@@ -272,3 +272,31 @@ async def test_a_full_queue_refuses_and_counts_the_game_lost(
     await writer.flush()
     assert sorted(store.games) == ["g0", "g1", "g2"] and writer.saved == 3
     await writer.close()
+
+
+async def test_a_refused_record_does_not_release_a_flush_early() -> None:
+    # a record refused by the full queue is finished at once; it must not count towards the
+    # records a flush waits for (submitted before the flush, still queued behind a slow
+    # transaction)
+    store = RecordingStore()
+    store.gate = asyncio.Event()
+    writer = GameWriter(store, batch_size=1, max_queued=1)
+    writer.start()
+    writer.submit(record("a"))
+    for _ in range(20):  # the writer takes "a" and blocks on the gate
+        await asyncio.sleep(0)
+    writer.submit(record("b"))  # queued
+    flushing = asyncio.create_task(writer.flush())  # must wait for a and b
+    await asyncio.sleep(0)
+    writer.submit(record("c"))  # the queue is full: refused, lost
+    assert writer.failed == 1 and writer.queued == 2
+    gate, store.gate = store.gate, asyncio.Event()  # "a" passes, "b" is held
+    gate.set()
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert store.calls == [["a"], ["b"]] and "b" not in store.games
+    assert not flushing.done(), "flush returned while b, submitted before it, was unsaved"
+    store.gate.set()
+    await flushing
+    assert sorted(store.games) == ["a", "b"] and writer.queued == 0
+    await writer.close()

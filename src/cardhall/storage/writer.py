@@ -92,12 +92,16 @@ class GameWriter:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._accepted = 0
+        """Records taken into the queue (a refused one is not): a flush waits by this count."""
         self._finished = 0
+        """Accepted records finished (saved, found already saved, or lost), in queue order."""
         self._inflight: list[GameRecord] = []
         """The batch being written (lost, and counted, if :meth:`close` gives up on it)."""
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         self.submitted = 0
-        """Records accepted by :meth:`submit`."""
+        """Records handed to :meth:`submit` (those refused by a full queue included; they
+        are counted in :attr:`failed` too)."""
         self.saved = 0
         """Records this writer stored."""
         self.duplicates = 0
@@ -112,7 +116,7 @@ class GameWriter:
     @property
     def queued(self) -> int:
         """Records submitted and not finished yet (waiting, or in the transaction running)."""
-        return self.submitted - self._finished
+        return self._accepted - self._finished
 
     @property
     def running(self) -> bool:
@@ -139,14 +143,15 @@ class GameWriter:
         if self._closing:
             raise WriterClosedError(f"the game writer is closed; game {record.game_id} not saved")
         if len(self._queue) >= self.max_queued:
+            # not accepted: finished at once, outside the queue order a flush waits by
             self.submitted += 1
-            self._finished += 1
             self.failed += 1
             log.error("game writer: %d games waiting (max_queued); game %s LOST",
                       len(self._queue), record.game_id)
             return
         self._queue.append(record)
         self.submitted += 1
+        self._accepted += 1
         self._wake.set()
 
     async def flush(self) -> None:
@@ -157,7 +162,7 @@ class GameWriter:
             RuntimeError: records are pending but the writer task is not running (never
                 started, or it died; the latter is a bug and is logged).
         """
-        target = self.submitted
+        target = self._accepted
         if self._finished >= target:
             return
         if not self.running:
