@@ -193,7 +193,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment):
     def _break_cycles(self) -> None:
         """Drop the back-references that make a table a reference cycle (its fan-out and its
         abandon timer point back at it), so that a closed table is freed by reference counting
-        alone. The GC tuning (``server/gctune.py``) freezes the heap every minute and collects
+        alone. The GC tuning (``server/gctune.py``) freezes the heap every 10 s and collects
         frozen cycles only about once an hour: a closed table left to the cyclic collector
         (some 400 KiB for a finished Bazaar Blot match) stayed in memory until then."""
         self.fanout.table = None
