@@ -216,8 +216,8 @@ class GameWriter:
             batch = [self._queue.popleft() for _ in range(n)]
             self._inflight = batch
             await self._write(batch)
+            self._finished += len(self._inflight)  # what the split below did not count
             self._inflight = []
-            self._finished += n
             self._release_waiters()
 
     async def _write(self, batch: list[GameRecord]) -> None:
@@ -230,10 +230,13 @@ class GameWriter:
             return
         log.warning("game writer: a batch of %d was refused (%s); saving one by one",
                     len(batch), error)
-        for record in batch:
+        for i, record in enumerate(batch):
             single_error, _ = await self._attempt([record])
             if single_error is not None:
                 self._give_up([record], single_error)
+            # finished (saved or lost): close() must not count it lost again
+            self._inflight = batch[i + 1:]
+            self._finished += 1
 
     async def _attempt(self, batch: Sequence[GameRecord]) -> tuple[str | None, bool]:
         """One transaction; a failure that is not :func:`record_error` is tried again after a
