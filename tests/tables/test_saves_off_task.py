@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from cardhall.config import Settings
 from cardhall.storage import GameRecord, GameWriter, MemoryStore
+from cardhall.tables.actor import Table
 from cardhall.tables.clock import FakeClock
 from cardhall.tables.manager import TableManager
 
@@ -23,10 +24,10 @@ class StuckStore(MemoryStore):
         return await super().save_games(records)
 
 
-async def test_a_table_finishes_and_goes_on_while_the_database_hangs(toy: None) -> None:
-    clock, store = FakeClock(), StuckStore()
-    writer = GameWriter(store)
-    writer.start()
+async def bots_play_a_game(store: MemoryStore, writer: GameWriter | None = None
+                           ) -> tuple[TableManager, Table]:
+    """A started manager on a fake clock whose three-bot toy table has played its game."""
+    clock = FakeClock()
     manager = TableManager(Settings(database_url="memory://", bot_delay_seconds=1.0),
                            store, clock, writer=writer)
     await manager.start()
@@ -35,6 +36,14 @@ async def test_a_table_finishes_and_goes_on_while_the_database_hangs(toy: None) 
     for _ in range(20):
         clock.advance(1.0)
         await table.inbox.join()
+    return manager, table
+
+
+async def test_a_table_finishes_and_goes_on_while_the_database_hangs(toy: None) -> None:
+    store = StuckStore()
+    writer = GameWriter(store)
+    writer.start()
+    manager, table = await bots_play_a_game(store, writer)
     assert table.status == "finished" and table.games_saved == 1
     assert writer.queued == 1 and store.games == {}  # handed over, not saved yet
     store.gate.set()
@@ -47,30 +56,16 @@ async def test_a_table_finishes_and_goes_on_while_the_database_hangs(toy: None) 
 
 
 async def test_a_manager_without_a_writer_owns_one_and_flushes_it_on_stop(toy: None) -> None:
-    clock, store = FakeClock(), MemoryStore()
-    manager = TableManager(Settings(database_url="memory://", bot_delay_seconds=1.0),
-                           store, clock)
-    await manager.start()
-    table = await manager.create("toy_duel", num_seats=3,
-                                 bots={0: "random", 1: "random", 2: "random"})
-    for _ in range(20):
-        clock.advance(1.0)
-        await table.inbox.join()
+    store = MemoryStore()
+    manager, table = await bots_play_a_game(store)
     assert table.status == "finished"
     await manager.stop()
     assert len(store.games) == 1 and not manager.writer.running
 
 
 async def test_the_games_saved_counter_keeps_games_of_closed_tables(toy: None) -> None:
-    clock, store = FakeClock(), MemoryStore()
-    manager = TableManager(Settings(database_url="memory://", bot_delay_seconds=1.0),
-                           store, clock)
-    await manager.start()
-    table = await manager.create("toy_duel", num_seats=3,
-                                 bots={0: "random", 1: "random", 2: "random"})
-    for _ in range(20):
-        clock.advance(1.0)
-        await table.inbox.join()
+    store = MemoryStore()
+    manager, table = await bots_play_a_game(store)
     assert table.status == "finished" and manager.stats()["games_saved"] == 1
     await manager.close(table.id)
     await asyncio.wait_for(manager.tasks.get(table.id) or asyncio.sleep(0), 2)
