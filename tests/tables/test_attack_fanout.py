@@ -56,7 +56,7 @@ def fresh(table: Table, conn: Any) -> dict[str, Any] | None:
         fan._sent.pop(conn.id, None)
     else:
         fan._sent[conn.id] = saved
-    data = frame.json()
+    data = frame.data
     data.pop("events", None)
     data.pop("actor", None)
     data.pop("timeout", None)

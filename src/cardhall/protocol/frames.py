@@ -54,17 +54,9 @@ class Frame:
         """The message as plain JSON data, decoded afresh (what a client would parse)."""
         return orjson.loads(self._raw)
 
-    def raw(self) -> bytes:
-        """The UTF-8 JSON text of the message."""
-        return self._raw
-
     def text(self) -> str:
-        """:meth:`raw` as ``str`` (what a WebSocket text frame carries)."""
+        """The JSON text of the message (what a WebSocket text frame carries)."""
         return self._raw.decode()
-
-    def json(self) -> dict[str, Any]:
-        """Same as :attr:`data`."""
-        return self.data
 
     def __repr__(self) -> str:
         return f"Frame({self.type})"

@@ -60,7 +60,7 @@ class BotConnection:
             return
         if isinstance(msg, Frame):
             if msg.type == "state":
-                self._on_frame(msg.json())  # decoded exactly as a socket client would
+                self._on_frame(msg.data)  # decoded exactly as a socket client would
             return
         if isinstance(msg, p.Error):
             # a stale move: the state that overtook it was already sent and re-planned; the
