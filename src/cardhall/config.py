@@ -58,6 +58,21 @@ class Settings(BaseSettings):
     save_queue_max: Annotated[int, Field(ge=1, le=10_000_000)] = 100_000
     """Finished games that may wait for the database (``storage/writer.py``); beyond, a game
     is refused, logged as lost and counted (``cardhall_writer_failed_total``)."""
+    durable_tables: bool = True
+    """Log every table step to the database before it is sent, restore live tables at start-up
+    and keep finished games in an outbox until saved (``docs/operations.md``). Needs a SQL
+    database (ignored with ``memory://``)."""
+    log_backlog_max: Annotated[int, Field(ge=1, le=100_000_000)] = 200_000
+    """Table log entries that may wait for the database; beyond, new tables are refused
+    (503 ``store.backlog``) and ``/readyz`` is not ready; existing tables go on."""
+    log_sync_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0
+    """How long a step's messages wait for their log commit; past it the log degrades (the
+    messages go out, the entries stay buffered until the database answers)."""
+    db_timeout_seconds: Annotated[float, Field(gt=0, le=600)] = 5.0
+    """The most one database call may take before it counts as failed."""
+    insecure_fixed_seed: str | None = None
+    """TESTS ONLY: derive every game's seed from this string and the hand number, so runs
+    repeat exactly. Anyone who knows it can compute every deal: never set it in production."""
     gc_tuning: bool = True
     """Freeze the start-up heap, raise ``gc_threshold0`` and re-freeze periodically
     (``server/gctune.py``, ``docs/performance.md``)."""

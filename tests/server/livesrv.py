@@ -27,6 +27,7 @@ from cardhall.protocol.frames import STEP_FIELDS, Frame, apply_state
 from cardhall.protocol.messages import SERVER
 from cardhall.server.app import create_app
 from cardhall.tables.connections import QueueConnection
+from cardhall.tables.durable import Durability
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
 
@@ -184,8 +185,17 @@ class Audit:
     def __init__(self, live: LiveServer, monkeypatch: Any) -> None:
         self.sent: dict[str, list[tuple[str, set[str], set[str], set[str], str | None]]] = {}
         self._last: dict[str, set[str]] = {}
+        self._made: dict[tuple[str, int], tuple[set[str], set[str], str | None]] = {}
+        """What was hidden when a table made a message (a durable table delivers it later,
+        once its step is logged): ``(connection id, id(message))`` -> facts."""
         original = QueueConnection.send
+        original_table_send = Durability.send
         audit = self
+
+        def table_send(table: Any, conn: Any, msg: Any) -> None:
+            if isinstance(conn, QueueConnection) and not conn.closed:
+                audit._made[(conn.id, id(msg))] = audit._facts(live, conn, msg)
+            original_table_send(table, conn, msg)
 
         def send(conn: QueueConnection, msg: Any) -> None:
             if not conn.closed:
@@ -193,8 +203,20 @@ class Audit:
             original(conn, msg)
 
         monkeypatch.setattr(QueueConnection, "send", send)
+        monkeypatch.setattr(Durability, "send", table_send)
 
     def _record(self, live: LiveServer, conn: QueueConnection, msg: Any) -> None:
+        data = msg.data if isinstance(msg, Frame) else msg.model_dump()
+        made = self._made.pop((conn.id, id(msg)), None)
+        hidden, public, seed = made if made is not None else self._facts(live, conn, msg)
+        before = self._last.get(conn.id, hidden)
+        self._last[conn.id] = hidden
+        self.sent.setdefault(conn.player.id, []).append(
+            (data["type"], hidden, before, public, seed))
+
+    def _facts(self, live: LiveServer, conn: QueueConnection,
+               msg: Any) -> tuple[set[str], set[str], str | None]:
+        """The cards hidden from ``conn`` now, the step's public event cards, the seed."""
         hidden: set[str] = set()
         public: set[str] = set()
         seed = None
@@ -207,10 +229,7 @@ class Audit:
             seed = table.seed.hex() if table.seed else None
             public = set(strings_in([e.to_json() for e in table.fanout._events
                                      if e.visible_to(None)]))
-        before = self._last.get(conn.id, hidden)
-        self._last[conn.id] = hidden
-        self.sent.setdefault(conn.player.id, []).append(
-            (data["type"], hidden, before, public, seed))
+        return hidden, public, seed
 
     def violations(self, player_id: str, frames: list[dict[str, Any]]) -> list[str]:
         """Cards or the seed a client received (``Client.frames``) that were hidden from it."""

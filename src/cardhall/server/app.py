@@ -16,6 +16,7 @@ from ..config import Settings
 from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from ..storage.factory import make_store
+from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from ..tables.manager import TableManager
 from . import gctune, ws
@@ -38,9 +39,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app from ``settings`` (read from the environment when omitted).
 
     At start-up the store connects (SQL stores apply Alembic migrations), the game writer
-    (``app.state.writer``, which saves finished games in batches) and the table manager start;
-    at shutdown the tables close first, then the writer saves what is queued and stops, then the
-    store closes.
+    (``app.state.writer``, which saves finished games in batches), the table log
+    (``app.state.log``, SQL stores with ``durable_tables``) and the table manager start (it
+    restores the live tables of the log); at shutdown the tables stop first (their logs stay),
+    then the log is flushed, then the writer saves what is queued and stops, then the store
+    closes.
     """
     settings = settings or Settings()
     install_evaluators()
@@ -50,10 +53,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = make_store(settings.database_url)
         await store.start()
         app.state.store = store
-        writer = GameWriter(store, max_queued=settings.save_queue_max)
+        durable = settings.durable_tables and settings.database_url != "memory://"
+        writer = GameWriter(store, max_queued=settings.save_queue_max,
+                            max_attempts=None if durable else 6, outbox=durable,
+                            db_timeout_seconds=settings.db_timeout_seconds)
         writer.start()
         app.state.writer = writer
-        manager = TableManager(settings, store, writer=writer)
+        table_log = None
+        if durable:
+            table_log = TableLog(store, max_backlog=settings.log_backlog_max,
+                                 sync_timeout_seconds=settings.log_sync_timeout_seconds,
+                                 db_timeout_seconds=settings.db_timeout_seconds)
+            table_log.start()
+        app.state.log = table_log
+        manager = TableManager(settings, store, writer=writer, log=table_log)
         app.state.tables = manager
         await manager.start()
         refreezer = None
@@ -69,6 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await refreezer.stop()
             try:
                 await manager.stop()
+                if table_log is not None:
+                    await table_log.close(timeout=CLOSE_TIMEOUT_SECONDS)
                 await writer.close(timeout=CLOSE_TIMEOUT_SECONDS)
             finally:
                 await store.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -67,6 +67,60 @@ class GameRecord:
     started_at: datetime
     ended_at: datetime
 
+    def to_json(self) -> dict[str, Any]:
+        """The record as one JSON object (the outbox keeps it so; :meth:`from_json` reads it)."""
+        return {"game_id": self.game_id, "game": self.game, "table_id": self.table_id,
+                "history": self.history, "outcome": self.outcome,
+                "results": [{"seat": r.seat, "name": r.name, "result": r.result,
+                             "player_id": r.player_id, "is_bot": r.is_bot} for r in self.results],
+                "started_at": self.started_at.isoformat(), "ended_at": self.ended_at.isoformat()}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> GameRecord:
+        """The record :meth:`to_json` wrote. Raises ``KeyError``/``ValueError`` on another."""
+        return cls(doc["game_id"], doc["game"], doc["table_id"], doc["history"], doc["outcome"],
+                   [SeatResult(**r) for r in doc["results"]],
+                   datetime.fromisoformat(doc["started_at"]),
+                   datetime.fromisoformat(doc["ended_at"]))
+
+
+@dataclass(frozen=True, slots=True)
+class LogRow:
+    """One entry of a live table's write-ahead log (``docs/operations.md``).
+
+    Attributes:
+        table_id: the live table.
+        seq: its position in that table's log (1, 2, ... per table; never reused).
+        kind: ``"snapshot"`` (the table's seats, status and spec), ``"game"`` (a game started:
+            its seed and history header) or ``"act"`` (one applied action of that game).
+        data: the entry's JSON object.
+    """
+
+    table_id: str
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(slots=True)
+class LogBatch:
+    """What one group commit writes (:meth:`Store.write_log`), in one transaction.
+
+    Attributes:
+        rows: log entries to append.
+        compact: ``table_id -> seq``: delete that table's entries before ``seq``.
+        drop: tables whose whole log is deleted (closed tables).
+        outbox: finished games to keep until the game writer has saved them.
+    """
+
+    rows: list[LogRow] = field(default_factory=list)
+    compact: dict[str, int] = field(default_factory=dict)
+    drop: set[str] = field(default_factory=set)
+    outbox: list[GameRecord] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.rows) + len(self.compact) + len(self.drop) + len(self.outbox)
+
 
 class Store(Protocol):
     """Persistence for identities and finished games. All methods are coroutines."""
@@ -110,12 +164,14 @@ class Store(Protocol):
         Idempotent on ``game_id``: returns ``False`` if it was already saved.
         The same as ``save_games([GameRecord(...)])``."""
 
-    async def save_games(self, records: Sequence[GameRecord]) -> list[bool]:
+    async def save_games(self, records: Sequence[GameRecord], *,
+                         from_outbox: bool = False) -> list[bool]:
         """Save many finished games in ONE transaction (all or nothing).
 
         Returns one flag per record, in order: ``True`` if this call stored it, ``False`` if
         its ``game_id`` was already saved (earlier, by a concurrent save, or by an earlier
-        record of the same batch). Raises the back-end's error (``sqlalchemy.exc.IntegrityError``
+        record of the same batch). With ``from_outbox`` the saved games (and those found
+        saved) leave the outbox in the same transaction. Raises the back-end's error (``sqlalchemy.exc.IntegrityError``
         for a constraint failure such as two results for one seat) and then saves nothing
         of the batch."""
 
@@ -133,3 +189,19 @@ class Store(Protocol):
 
     async def get_game(self, game_id: str) -> dict[str, Any] | None:
         """The stored history document of a finished game, or ``None``."""
+
+    async def ping(self) -> None:
+        """Raise unless the database answers (readiness checks)."""
+
+    async def bot_identity(self, name: str) -> PlayerRecord:
+        """The built-in bot identity named ``name``, created on first use and reused after."""
+
+    async def write_log(self, batch: LogBatch) -> None:
+        """Apply one group commit of the table log (:class:`LogBatch`) in ONE transaction.
+        Raises the back-end's error and then writes nothing."""
+
+    async def load_log(self) -> list[LogRow]:
+        """Every live table's log entries, ordered by table then ``seq``."""
+
+    async def load_outbox(self) -> list[GameRecord]:
+        """The finished games of the outbox (not yet saved by the game writer)."""

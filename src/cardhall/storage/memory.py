@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from .interface import GameRecord, GameSummary, PlayerRecord, SeatResult
+from .interface import GameRecord, GameSummary, LogBatch, LogRow, PlayerRecord, SeatResult
 
 
 def hash_token(token: str) -> str:
@@ -30,6 +30,11 @@ class MemoryStore:
         self.players: dict[str, PlayerRecord] = {}
         self.tokens: dict[str, str] = {}
         self.games: dict[str, tuple[GameSummary, dict[str, Any]]] = {}
+        self.log: dict[str, dict[int, LogRow]] = {}
+        """table id -> seq -> entry (the table log; it outlives a server over this store)."""
+        self.outbox: dict[str, GameRecord] = {}
+        self.log_writes = 0
+        """Group commits written (:meth:`write_log` calls)."""
 
     async def start(self) -> None:
         return None
@@ -79,7 +84,8 @@ class MemoryStore:
                                                     results, started_at, ended_at)])
         return saved
 
-    async def save_games(self, records: Sequence[GameRecord]) -> list[bool]:
+    async def save_games(self, records: Sequence[GameRecord], *,
+                         from_outbox: bool = False) -> list[bool]:
         """Store each record not already stored (see :meth:`Store.save_games`); never raises."""
         flags = []
         for r in records:
@@ -88,6 +94,8 @@ class MemoryStore:
                 summary = GameSummary(r.game_id, r.game, r.table_id, r.started_at, r.ended_at,
                                       r.outcome, list(r.results))
                 self.games[r.game_id] = (summary, r.history)
+            if from_outbox:
+                self.outbox.pop(r.game_id, None)
         return flags
 
     async def list_games(
@@ -115,3 +123,35 @@ class MemoryStore:
     async def get_game(self, game_id: str) -> dict[str, Any] | None:
         got = self.games.get(game_id)
         return None if got is None else got[1]
+
+    async def ping(self) -> None:
+        return None
+
+    async def bot_identity(self, name: str) -> PlayerRecord:
+        for rec in self.players.values():
+            if rec.is_bot and rec.owner_id is None and rec.name == name:
+                return rec
+        rec, _ = await self.create_player(name, is_bot=True)
+        return rec
+
+    async def write_log(self, batch: LogBatch) -> None:
+        """One group commit (see :meth:`Store.write_log`); never raises."""
+        self.log_writes += 1
+        for table_id in batch.drop:
+            self.log.pop(table_id, None)
+        for table_id, before in batch.compact.items():
+            entries = self.log.get(table_id, {})
+            for seq in [s for s in entries if s < before]:
+                del entries[seq]
+        for row in batch.rows:
+            if row.table_id not in batch.drop:
+                self.log.setdefault(row.table_id, {})[row.seq] = row
+        for record in batch.outbox:
+            if record.game_id not in self.games:
+                self.outbox.setdefault(record.game_id, record)
+
+    async def load_log(self) -> list[LogRow]:
+        return [self.log[t][s] for t in sorted(self.log) for s in sorted(self.log[t])]
+
+    async def load_outbox(self) -> list[GameRecord]:
+        return [self.outbox[g] for g in sorted(self.outbox)]

@@ -119,4 +119,28 @@ class GameResult(Base):
     game_row: Mapped[Game] = relationship(back_populates="results")
 
 
-__all__ = ["Base", "Game", "GameResult", "Player", "UtcDateTime", "as_utc"]
+class TableLogEntry(Base):
+    """One entry of a live table's write-ahead log (``docs/operations.md``): a table's
+    entries rebuild it after a restart. A closed table's entries are deleted; a new game
+    deletes the entries before its starting snapshot."""
+
+    __tablename__ = "table_log"
+
+    table_id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class OutboxGame(Base):
+    """A finished game the game writer has not saved yet (deleted in the transaction that
+    saves it); re-submitted at start-up, so a finished game survives a crash or an outage."""
+
+    __tablename__ = "game_outbox"
+
+    game_id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+__all__ = ["Base", "Game", "GameResult", "OutboxGame", "Player", "TableLogEntry", "UtcDateTime",
+           "as_utc"]

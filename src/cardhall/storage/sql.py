@@ -39,6 +39,7 @@ from sqlalchemy.sql import Select
 from .interface import GameRecord, GameSummary, PlayerRecord, SeatResult
 from .memory import hash_token, new_token
 from .models import Game, GameResult, Player, as_utc
+from .sql_log import SqlDurability
 
 GAMES: Table = Game.__table__  # type: ignore[assignment]
 RESULTS: Table = GameResult.__table__  # type: ignore[assignment]
@@ -133,7 +134,7 @@ def _summary(row: Game) -> GameSummary:
                        dict(row.outcome), seats)
 
 
-class SqlStore:
+class SqlStore(SqlDurability):
     """Identities and finished games in a SQL database (see the module docstring).
 
     Raises:
@@ -224,7 +225,8 @@ class SqlStore:
                                                     results, started_at, ended_at)])
         return saved
 
-    async def save_games(self, records: Sequence[GameRecord]) -> list[bool]:
+    async def save_games(self, records: Sequence[GameRecord], *,
+                         from_outbox: bool = False) -> list[bool]:
         """Insert the games not saved yet and their result rows in ONE transaction.
 
         Returns one flag per record (``False``: its ``game_id`` was saved before, concurrently
@@ -245,6 +247,8 @@ class SqlStore:
                     for gid in inserted for s in records[first[gid]].results]
             if rows:
                 await conn.execute(RESULTS.insert(), rows)
+            if from_outbox:
+                await self._outbox_delete(conn, list(first))
         return [r.game_id in inserted and first[r.game_id] == i for i, r in enumerate(records)]
 
     async def _insert_games(self, conn: AsyncConnection, records: list[GameRecord]) -> set[str]:

@@ -17,9 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 
+from prometheus_client import Histogram
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, StatementError
 
 from .interface import GameRecord, Store
@@ -54,27 +56,34 @@ class GameWriter:
         store: where the games go (any :class:`~cardhall.storage.interface.Store`).
         batch_size: most records per transaction (>= 1).
         max_attempts: tries of one transaction that fails for a reason other than its records
-            (>= 1); then its records are lost.
+            (>= 1); then its records are lost. ``None``: try until it lands (the durable
+            server, whose finished games wait in the outbox meanwhile).
         backoff_seconds: wait after the first failed try; doubles per try, capped at
             ``max_backoff_seconds``. With the defaults a batch is tried over about 3 s.
         max_backoff_seconds: the cap of one wait.
         max_queued: records that may wait (the database down or slow); a record submitted
             beyond is refused at once, logged as lost and counted in :attr:`failed`.
         sleep: how to wait (tests pass a fake that records the delays).
+        outbox: the records are also kept in the store's outbox (``storage/log.py``): what
+            :meth:`close` or a full queue leaves unsaved is counted in :attr:`deferred` (saved
+            after the next start), not lost.
+        db_timeout_seconds: the most one transaction may take before it counts as failed.
 
     Counters (plain attributes, read them any time): :attr:`submitted`, :attr:`saved`,
-    :attr:`duplicates`, :attr:`failed`, :attr:`retries`, :attr:`batches`, and the property
-    :attr:`queued`.
+    :attr:`duplicates`, :attr:`failed`, :attr:`retries`, :attr:`attempts_failed`,
+    :attr:`batches`, :attr:`deferred`, the property :attr:`queued` and the histogram
+    :attr:`save_seconds` (submit to saved).
 
     Raises:
         ValueError: ``batch_size`` or ``max_attempts`` below 1, or a negative backoff.
     """
 
-    def __init__(self, store: Store, *, batch_size: int = 256, max_attempts: int = 6,
+    def __init__(self, store: Store, *, batch_size: int = 256, max_attempts: int | None = 6,
                  backoff_seconds: float = 0.1, max_backoff_seconds: float = 2.0,
                  max_queued: int = 100_000,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
-        if batch_size < 1 or max_attempts < 1:
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 outbox: bool = False, db_timeout_seconds: float | None = None) -> None:
+        if batch_size < 1 or (max_attempts is not None and max_attempts < 1):
             raise ValueError(f"batch_size and max_attempts must be >= 1, got {batch_size}, "
                              f"{max_attempts}")
         if backoff_seconds < 0 or max_backoff_seconds < 0:
@@ -88,7 +97,10 @@ class GameWriter:
         """Records that may wait; beyond, a submitted record is refused and counted in
         :attr:`failed` (a database down for long must not exhaust the server's memory)."""
         self._sleep = sleep
+        self.outbox = outbox
+        self.db_timeout_seconds = db_timeout_seconds
         self._queue: deque[GameRecord] = deque()
+        self._submitted_at: dict[str, float] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
@@ -112,6 +124,14 @@ class GameWriter:
         """Failed transactions that were tried again."""
         self.batches = 0
         """Committed transactions."""
+        self.attempts_failed = 0
+        """Transactions that failed (each try counts; a database outage moves it)."""
+        self.deferred = 0
+        """Records left unsaved in the outbox (:attr:`outbox`): saved after the next start."""
+        self.save_seconds = Histogram(
+            "cardhall_save_seconds", "Time from a finished game to its games row",
+            buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 30.0, 120.0, 600.0),
+            registry=None)
 
     @property
     def queued(self) -> int:
@@ -145,11 +165,17 @@ class GameWriter:
         if len(self._queue) >= self.max_queued:
             # not accepted: finished at once, outside the queue order a flush waits by
             self.submitted += 1
+            if self.outbox:
+                self.deferred += 1
+                log.error("game writer: %d games waiting (max_queued); game %s stays in the "
+                          "outbox until the next start", len(self._queue), record.game_id)
+                return
             self.failed += 1
             log.error("game writer: %d games waiting (max_queued); game %s LOST",
                       len(self._queue), record.game_id)
             return
         self._queue.append(record)
+        self._submitted_at[record.game_id] = time.perf_counter()
         self.submitted += 1
         self._accepted += 1
         self._wake.set()
@@ -226,14 +252,14 @@ class GameWriter:
         if error is None:
             return
         if not of_a_record or len(batch) == 1:
-            self._give_up(batch, error)
+            self._give_up(batch, error, of_a_record=of_a_record)
             return
         log.warning("game writer: a batch of %d was refused (%s); saving one by one",
                     len(batch), error)
         for i, record in enumerate(batch):
-            single_error, _ = await self._attempt([record])
+            single_error, bad = await self._attempt([record])
             if single_error is not None:
-                self._give_up([record], single_error)
+                self._give_up([record], single_error, of_a_record=bad)
             # finished (saved or lost): close() must not count it lost again
             self._inflight = batch[i + 1:]
             self._finished += 1
@@ -243,18 +269,23 @@ class GameWriter:
         backoff, up to ``max_attempts`` tries. ``(None, False)`` when saved, else
         ``(last error, whether it was a record error)``."""
         delay = self.backoff_seconds
-        for attempt in range(1, self.max_attempts + 1):
+        attempt = 0
+        while True:
+            attempt += 1
             try:
-                flags = await self.store.save_games(batch)
+                async with asyncio.timeout(self.db_timeout_seconds):
+                    flags = await (self.store.save_games(batch, from_outbox=True) if self.outbox
+                                   else self.store.save_games(batch))
             except Exception as exc:  # any store failure: retried or split, then counted
+                self.attempts_failed += 1
                 error = f"{type(exc).__name__}: {exc}"
                 if record_error(exc):
                     return error, True
-                if attempt == self.max_attempts:
+                if self.max_attempts is not None and attempt >= self.max_attempts:
                     return error, False
                 self.retries += 1
-                log.info("game writer: attempt %d of %d failed (%s); retrying in %.2f s",
-                         attempt, self.max_attempts, error, delay)
+                log.info("game writer: attempt %d of %s failed (%s); retrying in %.2f s",
+                         attempt, self.max_attempts or "unlimited", error, delay)
                 await self._sleep(delay)
                 delay = min(self.max_backoff_seconds, delay * 2)
             else:
@@ -262,11 +293,25 @@ class GameWriter:
                 stored = sum(flags)
                 self.saved += stored
                 self.duplicates += len(batch) - stored
+                now = time.perf_counter()
+                for r in batch:
+                    t = self._submitted_at.pop(r.game_id, None)
+                    if t is not None:
+                        self.save_seconds.observe(now - t)
+                if stored:
+                    log.info("game writer: saved %d game(s) in one transaction", stored)
                 return None, False
-        return "no attempt made", False  # pragma: no cover - max_attempts >= 1
 
-    def _give_up(self, records: Sequence[GameRecord], error: str) -> None:
+    def _give_up(self, records: Sequence[GameRecord], error: str, *,
+                 of_a_record: bool = False) -> None:
         if not records:
+            return
+        for r in records:
+            self._submitted_at.pop(r.game_id, None)
+        if self.outbox and not of_a_record:
+            self.deferred += len(records)
+            log.warning("game writer: %d finished game(s) not saved yet (%s); they stay in the "
+                        "outbox and are saved after the next start", len(records), error)
             return
         self.failed += len(records)
         ids = ", ".join(r.game_id for r in records[:5])

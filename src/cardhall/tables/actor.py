@@ -21,6 +21,7 @@ import asyncio
 import copy
 import inspect
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,10 +30,12 @@ from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
 from ..protocol.frames import Frame
 from ..storage.interface import Store
+from ..storage.log import TableLog
 from ..storage.writer import GameWriter
 from .abandon import Abandonment, AbandonWatch
 from .clock import Clock, Handle
 from .connections import Connection
+from .durable import Durability
 from .errors import TableClosedError
 from .flow import GameFlow
 from .messages import (
@@ -92,11 +95,13 @@ class TableSpec:
     abandon_after_seconds: float = 60.0
 
 
-class Table(GameFlow, Seating, TableTimers, Abandonment):
+class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
-                 spec: TableSpec, *, store: Store, writer: GameWriter, clock: Clock) -> None:
+                 spec: TableSpec, *, store: Store, writer: GameWriter, clock: Clock,
+                 log: TableLog | None = None,
+                 seed_source: Callable[[int], bytes] | None = None) -> None:
         self.id = table_id
         self.rules = rules
         self.config = config
@@ -121,7 +126,8 @@ class Table(GameFlow, Seating, TableTimers, Abandonment):
         self.had_client = False
         """Whether a client (person or SDK bot) ever held a seat here."""
         self.abandon_watch = AbandonWatch(clock, self.post)
-        GameFlow.__init__(self)
+        GameFlow.__init__(self, seed_source)
+        self.init_durability(log)
 
     # ----- outside interface ----------------------------------------------------------------
     def post(self, msg: InboxMessage) -> None:
@@ -174,12 +180,15 @@ class Table(GameFlow, Seating, TableTimers, Abandonment):
                 msg = await self.inbox.get()
                 try:
                     if await self._handle(msg):
+                        self.end_step()
                         return
                     self.watch_abandon()
+                    self.end_step()
                 except Exception:  # a bug: log it and close the table (its state is suspect)
                     log.exception("table %s failed handling %s; closing it", self.id,
                                   type(msg).__name__)
                     self._close("error")
+                    self.end_step()
                     return
                 finally:
                     self.inbox.task_done()
@@ -255,7 +264,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment):
         if req is not None:
             ref = p.RequestRef(type=req.type, rid=req.rid,
                                action_id=getattr(req, "action_id", None))
-        conn.send(p.Error(code=code, message=message, table_id=self.id, version=self.version,
+        self.send(conn, p.Error(code=code, message=message, table_id=self.id, version=self.version,
                           request=ref))
 
     def seat_of(self, conn: Connection) -> Seat | None:
@@ -279,8 +288,8 @@ class Table(GameFlow, Seating, TableTimers, Abandonment):
                             f"action_id {m.action_id!r} was already accepted for another action "
                             f"(version {request[0]}); use a fresh id", m)
                 return
-            conn.send(Frame({**answer.data, "duplicate": True, "rid": m.rid}))
-            conn.send(self.state_for(conn, seat.index))
+            self.send(conn, Frame({**answer.data, "duplicate": True, "rid": m.rid}))
+            self.send(conn, self.state_for(conn, seat.index))
             return
         if self.recorder is None or self.status != "playing":
             self._error(conn, "table.no_game", f"no game is running (status {self.status})", m)
@@ -303,14 +312,14 @@ class Table(GameFlow, Seating, TableTimers, Abandonment):
         answer = Frame({"type": "accepted", "table_id": self.id, "version": self.version,
                         "action_id": m.action_id, "duplicate": False, "rid": m.rid})
         seat.remember(m.action_id, (m.version, copy.deepcopy(m.action)), answer)
-        conn.send(answer)
+        self.send(conn, answer)
         await self.after_action(events, seat.index, timeout=False)
 
     async def _leave(self, conn: Connection, m: p.Leave) -> None:
         self.spectators.pop(conn.id, None)
         self.fanout.forget(conn)
         seat = self.seat_of(conn)
-        conn.send(p.Left(table_id=self.id, version=self.version, rid=m.rid))
+        self.send(conn, p.Left(table_id=self.id, version=self.version, rid=m.rid))
         if seat is not None:
             await self.release(seat)
 
@@ -332,7 +341,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment):
         if not seat.taken:
             return False
         if seat.conn is not None:
-            seat.conn.send(p.TableClosed(table_id=self.id, version=self.version, reason="kicked"))
+            self.send(seat.conn, p.TableClosed(table_id=self.id, version=self.version, reason="kicked"))
         await self.release(seat)
         return True
 
@@ -341,7 +350,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment):
         if seat is None and conn.id not in self.spectators:
             self._error(conn, "table.not_joined", "join the table first", m)
             return
-        conn.send(self.state_for(conn, None if seat is None else seat.index))
+        self.send(conn, self.state_for(conn, None if seat is None else seat.index))
 
     def _disconnected(self, conn: Connection) -> None:
         self.spectators.pop(conn.id, None)
@@ -352,12 +361,17 @@ class Table(GameFlow, Seating, TableTimers, Abandonment):
                 self.arm_reap()  # a waiting table nobody is connected to closes when idle
 
     def _close(self, reason: str) -> None:
+        """Tell everyone ``table_closed``/``reason`` and detach them. A ``shutdown`` keeps the
+        table's log (it is restored at the next start); any other reason deletes it."""
         self._cancel_timers()
+        self.keep_log = self.keep_log or reason == "shutdown"
+        self.close_log()
+        log.info("table %s closed (%s)", self.id, reason)
         self.status = "closed"
         self.version += 1
         msg = p.TableClosed(table_id=self.id, version=self.version, reason=reason)
         for conn in self.connections():
-            conn.send(msg)
+            self.send(conn, msg)
         for s in self.seats:
             s.conn = None
         self.spectators.clear()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-TableErrorCode = Literal["table.limit", "table.not_found", "table.bad_seat"]
+TableErrorCode = Literal["table.limit", "table.not_found", "table.bad_seat", "store.backlog"]
 """The codes of :class:`TableError` subclasses (a subset of the REST codes)."""
 
 
@@ -27,6 +27,13 @@ class TableLimitError(TableError):
     """The server already runs ``max_tables`` tables; no table was created."""
 
     code: TableErrorCode = "table.limit"
+
+
+class LogBacklogError(TableError):
+    """The table log holds more entries than it may buffer (the database is down or slow):
+    existing tables go on, new ones are refused until it catches up."""
+
+    code: TableErrorCode = "store.backlog"
 
 
 class TableNotFoundError(TableError, LookupError):

@@ -179,20 +179,20 @@ class Fanout:
         shared: Frame | None = None
         for s in t.seats:
             if s.conn is not None:
-                s.conn.send(self._frame(s.conn, s.index, t.game_seat(s.index), step,
-                                        encoded_patch, events))
+                t.send(s.conn, self._frame(s.conn, s.index, t.game_seat(s.index), step,
+                                           encoded_patch, events))
         for conn in t.spectators.values():
             sent = self._sent.get(conn.id)
             usual = (sent is not None and sent.version == self._version
                      and sent.extras is self._extras_sent and not sent.private)
             if usual and shared is not None:
                 self._sent[conn.id] = _Sent(t.version, {}, extras)
-                conn.send(shared)
+                t.send(conn, shared)
                 continue
             frame = self._frame(conn, None, None, step, encoded_patch, events)
             if usual:
                 shared = frame  # every spectator at the usual base gets these same bytes
-            conn.send(frame)
+            t.send(conn, frame)
         self._extras_sent = extras
         self._public, self._version = public, t.version
         self._events, self._actor, self._timeout, self._has_step = [], None, False, False

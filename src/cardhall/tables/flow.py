@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import secrets
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,11 @@ if TYPE_CHECKING:
     from .connections import Connection
 
 log = logging.getLogger(__name__)
+
+
+def _fresh_seed(_hand: int) -> bytes:
+    """A game's server seed: 32 bytes from ``secrets``."""
+    return secrets.token_bytes(32)
 
 
 class GameFlow:
@@ -58,9 +64,13 @@ class GameFlow:
         def _cancel_timers(self) -> None: ...
         def arm_reap(self) -> None: ...
         def people_present(self, among: list[int] | None = None) -> bool: ...
+        def send(self, conn: Connection, msg: Any) -> None: ...
+        def log_finished(self, record: GameRecord) -> None: ...
 
-    def __init__(self) -> None:
+    def __init__(self, seed_source: Callable[[int], bytes] | None = None) -> None:
         self.fanout = Fanout(self)
+        self.seed_source = seed_source or _fresh_seed
+        """``hand number -> 32-byte seed`` of each game (``secrets`` unless a test fixes it)."""
         self.recorder: Recorder | None = None
         self.hand = 0
         self.seat_map: list[int] = []
@@ -143,7 +153,7 @@ class GameFlow:
                           self.seats[ts].player_id) for ts in eligible]
         stacks = [self.seats[ts].stack or 0 for ts in eligible] if self.rules.uses_stacks else None
         self.recorder = Recorder(self.rules, self.config, infos, eligible.index(dealer_ts), stacks)
-        self.seed = secrets.token_bytes(32)
+        self.seed = self.seed_source(self.hand + 1)
         self.seed_commitment = commitment(self.seed)
         self.shuffler = SeededShuffler(self.seed)
         self.game_id = uuid.uuid4().hex
@@ -218,7 +228,7 @@ class GameFlow:
                       "game_id": self.game_id or "", "outcome": outcome.to_json(),
                       "history": history})
         for conn in self.connections():
-            conn.send(over)
+            self.send(conn, over)
         if self.rules.uses_stacks:
             self.arm_pause(self.spec.next_hand_pause_seconds)
         else:
@@ -259,7 +269,7 @@ class GameFlow:
             for gs, info in enumerate(self.recorder.history.seats)
         ]
         try:
-            self.writer.submit(GameRecord(
+            self.log_finished(GameRecord(
                 game_id=self.game_id, game=self.rules.name, table_id=self.id, history=history,
                 outcome=outcome.to_json(), results=results, started_at=self.started_at,
                 ended_at=ended_at,

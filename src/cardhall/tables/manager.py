@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
@@ -17,12 +18,14 @@ from typing import Any
 from ..bots import get_policy, policy_names
 from ..config import Settings
 from ..engine import InvalidConfigError, get_game
-from ..storage.interface import Store
+from ..storage.interface import PlayerRecord, Store
+from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
+from . import restore
 from .actor import Table, TableSpec
 from .bots import BotConnection
 from .clock import Clock, RealClock
-from .errors import SeatNotFoundError, TableLimitError, TableNotFoundError
+from .errors import LogBacklogError, SeatNotFoundError, TableLimitError, TableNotFoundError
 from .messages import Close, Control
 
 log = logging.getLogger(__name__)
@@ -39,12 +42,22 @@ class TableManager:
             games to, started and closed by its owner (the app's lifespan). When omitted the
             manager makes one over ``store``, starts it in :meth:`start` and closes (flushes) it
             at the end of :meth:`stop`, after the tables.
+        log: the :class:`~cardhall.storage.log.TableLog` (started and closed by its owner)
+            that makes tables durable: :meth:`start` then restores every live table of the
+            store's log and re-submits the outbox's finished games. ``None``: tables live in
+            memory only.
     """
 
     def __init__(self, settings: Settings, store: Store, clock: Clock | None = None, *,
-                 writer: GameWriter | None = None) -> None:
+                 writer: GameWriter | None = None, log: TableLog | None = None) -> None:
         self.settings = settings
         self.store = store
+        self.log = log
+        self.tables_restored = 0
+        """Tables rebuilt from the log at start-up (since start; never goes down)."""
+        self.tables_aborted = 0
+        """Tables whose log could not be replayed (recorded as ``aborted``)."""
+        self._bot_players: dict[str, PlayerRecord] = {}
         self._owns_writer = writer is None
         self.writer = GameWriter(store) if writer is None else writer
         self.clock = clock or RealClock()
@@ -56,13 +69,59 @@ class TableManager:
         self._started = False
 
     async def start(self) -> None:
-        """Start accepting tables (and the manager's own game writer, if it made one)."""
+        """Start accepting tables (and the manager's own game writer, if it made one); with a
+        table log, first restore the live tables and re-submit the outbox."""
         if self._owns_writer and not self.writer.running:
             self.writer.start()
+        if self.log is not None:
+            for record in await self.store.load_outbox():
+                self.writer.submit(record)
+            await self._restore(await self.store.load_log())
         self._started = True
 
+    async def _restore(self, rows: list[Any]) -> None:
+        """Rebuild and start every table of the log (:mod:`.restore`)."""
+        assert self.log is not None
+        for image in restore.images(rows):
+            try:
+                table = restore.rebuild(image, self._new_table)
+            except Exception as exc:  # any failure to replay: recorded, never dropped
+                self.tables_aborted += 1
+                why = f"{type(exc).__name__}: {exc}"
+                log.error("table %s could not be restored (%s); recorded as aborted",
+                          image.table_id, why)
+                record = restore.aborted_record(image, why)
+                submit = None if record is None else functools.partial(self.writer.submit, record)
+                self.log.append(image.table_id, [], drop=True,
+                                outbox=[] if record is None else [record], on_durable=submit)
+                continue
+            self._run(table)
+            await table.call(restore.resume_timers)
+            self.tables_restored += 1
+            log.info("table %s restored (%s, %s, hand %d, version %d)", table.id,
+                     table.rules.name, table.status, table.hand, table.version)
+
+    def _new_table(self, table_id: str, rules: Any, config: Any, spec: TableSpec) -> Table:
+        return Table(table_id, rules, config, spec, store=self.store, writer=self.writer,
+                     clock=self.clock, log=self.log, seed_source=self._seed_source())
+
+    def _seed_source(self) -> Callable[[int], bytes] | None:
+        """Each game's seed: ``secrets``, unless ``insecure_fixed_seed`` is set (tests only:
+        the seed of hand ``n`` is then SHA-256 of ``"<fixed>:<n>"``)."""
+        fixed = self.settings.insecure_fixed_seed
+        if fixed is None:
+            return None
+        return lambda hand: hashlib.sha256(f"{fixed}:{hand}".encode()).digest()
+
+    def _run(self, table: Table) -> None:
+        self.tables[table.id] = table
+        task = asyncio.create_task(table.run(), name=f"table-{table.id}")
+        self.tasks[table.id] = task
+        task.add_done_callback(functools.partial(self._gone, table.id))
+
     async def stop(self) -> None:
-        """Close every table (players get ``table_closed``/``shutdown``) and cancel every task."""
+        """Close every table (players get ``table_closed``/``shutdown``) and cancel every task.
+        With a table log the tables' logs stay: they are restored at the next start."""
         for table in list(self.tables.values()):
             table.post(Close("shutdown"))
         tasks = list(self.tasks.values())
@@ -129,25 +188,41 @@ class TableManager:
         Raises:
             UnknownGameError, InvalidConfigError: see :meth:`spec_for`.
             TableLimitError: the server already runs ``max_tables`` tables.
+            LogBacklogError: the table log's backlog is full (the database is down or slow).
+            Any store error looking up the bot identities (no table is created then).
         """
         rules, cfg, spec = self.spec_for(game, **kwargs)
         if len(self.tables) >= self.settings.max_tables:
             raise TableLimitError(f"the server already runs {len(self.tables)} tables "
                                   f"(max_tables={self.settings.max_tables})")
-        table = Table(uuid.uuid4().hex[:12], rules, cfg, spec, store=self.store,
-                      writer=self.writer, clock=self.clock)
-        self.tables[table.id] = table
-        task = asyncio.create_task(table.run(), name=f"table-{table.id}")
-        self.tasks[table.id] = task
-        task.add_done_callback(functools.partial(self._gone, table.id))
-        for seat, kind in sorted(spec.bots.items()):
-            player, _ = await self.store.create_player(f"{kind}-bot-{table.id[:4]}-{seat}",
-                                                       is_bot=True)
-            bot = BotConnection(player, get_policy(game, kind, cfg), self.clock,
-                                spec.bot_delay_seconds, table.post)
-            await table.call(_seat_bot(seat, bot, kind))
-        await table.call(lambda t: t.arm_reap())
+        if self.log is not None and self.log.full:
+            raise LogBacklogError(f"{self.log.backlog} table log entries wait for the database "
+                                  f"(log_backlog_max={self.log.max_backlog}); no new tables")
+        bots = {seat: await self._bot_player(kind, seat) for seat, kind in spec.bots.items()}
+        table = self._new_table(uuid.uuid4().hex[:12], rules, cfg, spec)
+        self._run(table)
+        try:
+            for seat, kind in sorted(spec.bots.items()):
+                bot = BotConnection(bots[seat], get_policy(game, kind, cfg), self.clock,
+                                    spec.bot_delay_seconds, table.post)
+                await table.call(_seat_bot(seat, bot, kind))
+            await table.call(lambda t: t.arm_reap())
+        except BaseException:
+            await self.close(table.id, "error")  # no empty table left in the lobby
+            raise
+        log.info("table %s created (%s, %d seats, %d bots)", table.id, game, spec.num_seats,
+                 len(spec.bots))
         return table
+
+    async def _bot_player(self, kind: str, seat: int) -> PlayerRecord:
+        """The identity of a built-in bot of ``kind`` (one ``players`` row per kind, reused by
+        every table), named for its seat (``rule-bot-2``)."""
+        shared = self._bot_players.get(kind)
+        if shared is None:
+            async with asyncio.timeout(self.settings.db_timeout_seconds):
+                shared = await self.store.bot_identity(f"{kind}-bot")
+            self._bot_players[kind] = shared
+        return PlayerRecord(shared.id, f"{kind}-bot-{seat}", is_bot=True)
 
     def _gone(self, table_id: str, _task: object = None) -> None:
         table = self.tables.pop(table_id, None)
@@ -227,6 +302,8 @@ class TableManager:
             "games_saved": self.games_saved_closed + sum(t.games_saved
                                                          for t in self.tables.values()),
             "inbox_backlog": sum(t.inbox.qsize() for t in self.tables.values()),
+            "tables_restored": self.tables_restored,
+            "tables_aborted": self.tables_aborted,
         }
 
 

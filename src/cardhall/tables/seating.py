@@ -39,6 +39,7 @@ class Seating:
         async def start_game_if_ready(self) -> bool: ...
         def broadcast_state(self) -> None: ...
         def arm_reap(self) -> None: ...
+        def send(self, conn: Connection, msg: Any) -> None: ...
 
     async def _join(self, conn: Connection, m: p.Join) -> None:
         own = self.seat_of(conn) or self._own_seat(conn)  # held by this socket or this person
@@ -48,9 +49,9 @@ class Seating:
             return
         if m.spectate:
             self.spectators[conn.id] = conn
-            conn.send(p.Joined(table_id=self.id, version=self.version, role="spectator",
+            self.send(conn, p.Joined(table_id=self.id, version=self.version, role="spectator",
                                seat=None, rid=m.rid))
-            conn.send(self.state_for(conn, None))
+            self.send(conn, self.state_for(conn, None))
             return
         seat = self._resumable(conn, m)
         if own is not None and seat is None and m.seat_token is None:
@@ -98,18 +99,23 @@ class Seating:
     async def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
         old = seat.conn
         if old is not None and old is not conn:
-            old.send(p.Error(code="table.replaced", message=f"seat {seat.index} resumed elsewhere",
+            self.send(old, p.Error(code="table.replaced", message=f"seat {seat.index} resumed elsewhere",
                              table_id=self.id, version=self.version))
         for other in self.seats:  # one seat per connection per table
             if other is not seat and other.conn is conn:
                 other.conn = None
         seat.conn = conn
         self.spectators.pop(conn.id, None)
-        conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
-                           seat_token=seat.token, resumed=True, rid=m.rid))
+        if seat.token is None:  # restored: only the hash was kept
+            if m.seat_token is not None:
+                seat.token = m.seat_token
+            else:
+                seat.new_token()  # resumed by identity: a fresh token (logged by its hash)
+        self.send(conn, p.Joined(table_id=self.id, version=self.version, role="seat",
+                                 seat=seat.index, seat_token=seat.token, resumed=True, rid=m.rid))
         if self.status == "waiting" and await self.start_game_if_ready():
             return  # a poker table paused while nobody was connected deals again
-        conn.send(self.state_for(conn, seat.index))
+        self.send(conn, self.state_for(conn, seat.index))
         self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
@@ -127,7 +133,7 @@ class Seating:
                           bot_kind=bot_kind, stack=stack)
         seat.conn = conn
         self.version += 1
-        conn.send(p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
+        self.send(conn, p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
                            seat_token=token, rid=rid))
         started = self.status == "waiting" and await self.start_game_if_ready()
         if not started:  # between poker hands the pause timer deals the next one

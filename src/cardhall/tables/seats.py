@@ -9,6 +9,7 @@ Only the table actor mutates seats.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 from collections import OrderedDict
@@ -22,6 +23,11 @@ RECENT_ACTION_IDS = 64
 """How many answered ``action_id``s a seat remembers for idempotent retries."""
 
 
+def hash_seat_token(token: str) -> str:
+    """SHA-256 hex of a seat token (UTF-8: any string a client sends hashes)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 @dataclass
 class Seat:
     """One seat. ``stack`` is the seat's chips (poker games) or ``None``."""
@@ -32,6 +38,10 @@ class Seat:
     bot: bool = False
     bot_kind: str | None = None
     token: str | None = None
+    """The seat token while this process knows it (not after a restore: only its hash is
+    logged; it is learnt again when its holder resumes with it)."""
+    token_hash: str | None = None
+    """SHA-256 hex of the seat token: what the table log keeps."""
     conn: Connection | None = None
     stack: int | None = None
     leaving: bool = False
@@ -48,25 +58,32 @@ class Seat:
              stack: int | None = None) -> str:
         """Give the seat to a player; returns the new seat token (32 random URL-safe chars)."""
         self.player_id, self.name, self.bot, self.bot_kind = player_id, name, bot, bot_kind
-        self.token = secrets.token_urlsafe(24)
+        self.new_token()
         self.stack = stack
         self.leaving = False
         self.answers.clear()
+        assert self.token is not None
+        return self.token
+
+    def new_token(self) -> str:
+        """Give the seat a fresh random token (32 URL-safe chars); the old one stops working."""
+        self.token = secrets.token_urlsafe(24)
+        self.token_hash = hash_seat_token(self.token)
         return self.token
 
     def free(self) -> None:
         """Empty the seat (its connection is detached by the caller)."""
-        self.player_id = self.name = self.token = self.bot_kind = None
+        self.player_id = self.name = self.token = self.token_hash = self.bot_kind = None
         self.bot = self.leaving = False
         self.conn = None
         self.stack = None
         self.answers.clear()
 
     def token_matches(self, token: str) -> bool:
-        """Constant-time comparison with the seat token (as bytes: ``compare_digest`` raises
-        ``TypeError`` on non-ASCII ``str``, which any client could send)."""
-        return self.token is not None and hmac.compare_digest(self.token.encode(),
-                                                              token.encode())
+        """Constant-time comparison of the token's hash with the seat token's (works after a
+        restore, when only the hash is known)."""
+        return self.token_hash is not None and hmac.compare_digest(self.token_hash,
+                                                                   hash_seat_token(token))
 
     def remember(self, action_id: str, request: Any, answer: Any) -> None:
         """Keep ``request`` (what was accepted) and its ``answer`` under ``action_id`` (the oldest

@@ -1,0 +1,288 @@
+"""The table log writer: every live table's steps reach the database before anyone sees them.
+
+A table hands the log entries of one step to :meth:`TableLog.append` together with a callback
+(``on_durable``) that sends the step's frames; the append returns at once (no await, no I/O on
+the table's task). One writer task per server takes everything appended since its last commit,
+by every table, and writes it with one :meth:`~cardhall.storage.interface.Store.write_log` call,
+one transaction (a *group commit*); then it runs the callbacks in append order. So a client
+never sees a step the database does not hold, and the cost of a commit is shared by every step
+ready in the same loop turn.
+
+**Outages.** A commit that fails (connection refused, database locked, a call past
+``db_timeout_seconds``) is retried with capped exponential backoff, forever: the entries stay
+buffered in memory, in order. A commit that has not landed ``sync_timeout_seconds`` after it
+began puts the log in *degraded* mode (:attr:`TableLog.healthy` false): the waiting callbacks
+run at once and later appends release their frames at once too, so tables keep playing (and
+timers keep firing) through the outage; what is buffered is flushed when the database answers
+again, and the log is healthy again once nothing waits. While degraded, a crash of the process
+loses the buffered steps (``docs/operations.md``). :attr:`TableLog.backlog` above
+:attr:`TableLog.max_backlog` makes the table manager refuse new tables (503) and ``/readyz``
+report not ready; existing tables go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from prometheus_client import Histogram
+
+from .interface import GameRecord, LogBatch, LogRow, Store
+from .writer import record_error
+
+log = logging.getLogger(__name__)
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+                   5.0, 10.0, 30.0)
+"""Histogram buckets (seconds) of the log's append latency."""
+
+
+@dataclass(slots=True)
+class _Append:
+    """One table step: its entries and the callback that releases its frames."""
+
+    table_id: str
+    rows: list[LogRow]
+    compact: int | None
+    drop: bool
+    outbox: list[GameRecord]
+    on_durable: Callable[[], None] | None
+    t: float = field(default_factory=time.perf_counter)
+
+    def size(self) -> int:
+        return len(self.rows) + len(self.outbox) + (self.compact is not None) + self.drop
+
+
+def merge(appends: list[_Append]) -> LogBatch:
+    """One :class:`LogBatch` for ``appends`` (in order): a later compaction of a table wins, and
+    the entries it compacts away (or a drop deletes) are not written at all."""
+    batch = LogBatch()
+    for a in appends:
+        if a.drop:
+            batch.drop.add(a.table_id)
+        if a.compact is not None:
+            batch.compact[a.table_id] = max(a.compact, batch.compact.get(a.table_id, 0))
+        batch.rows.extend(a.rows)
+        batch.outbox.extend(a.outbox)
+    batch.rows = [r for r in batch.rows
+                  if r.table_id not in batch.drop and r.seq >= batch.compact.get(r.table_id, 0)]
+    return batch
+
+
+class TableLog:
+    """Group-commits table log entries on its own task (see the module docstring).
+
+    Args:
+        store: where the log goes (:meth:`Store.write_log`).
+        max_backlog: entries that may wait before :attr:`full` (new tables are refused).
+        sync_timeout_seconds: how long a step's frames wait for its commit before the log
+            degrades and releases them.
+        db_timeout_seconds: the most one commit may take before it counts as failed.
+        backoff_seconds, max_backoff_seconds: the wait after a failed commit, doubling per
+            failure up to the cap.
+        sleep: how to wait between retries (tests pass a fake).
+
+    Counters (read any time): :attr:`appended` (steps), :attr:`commits`, :attr:`failures`
+    (failed commits), :attr:`lost` (entries dropped because the database refused them as
+    invalid), the gauge :attr:`backlog` and the histogram :attr:`append_seconds` (append to
+    durable, per step).
+    """
+
+    def __init__(self, store: Store, *, max_backlog: int = 200_000,
+                 sync_timeout_seconds: float = 1.0, db_timeout_seconds: float = 5.0,
+                 backoff_seconds: float = 0.05, max_backoff_seconds: float = 2.0,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.store = store
+        self.max_backlog = max_backlog
+        self.sync_timeout_seconds = sync_timeout_seconds
+        self.db_timeout_seconds = db_timeout_seconds
+        self.backoff_seconds = backoff_seconds
+        self.max_backoff_seconds = max_backoff_seconds
+        self._sleep = sleep
+        self._pending: deque[_Append] = deque()
+        self._inflight: list[_Append] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._done = 0
+        """Appends committed (or dropped as refused), in append order."""
+        self.healthy = True
+        """False while degraded: a commit failed or is late; frames go out undurable."""
+        self.backlog = 0
+        """Entries appended and not committed yet."""
+        self.appended = 0
+        self.commits = 0
+        self.failures = 0
+        self.lost = 0
+        self.append_seconds = Histogram(
+            "cardhall_log_append_seconds", "Time from a table step to its log commit",
+            buckets=LATENCY_BUCKETS, registry=None)
+
+    @property
+    def full(self) -> bool:
+        """Whether the backlog has reached :attr:`max_backlog` (refuse new tables)."""
+        return self.backlog >= self.max_backlog
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        """Start the writer task on the running loop.
+
+        Raises:
+            RuntimeError: already started or closed, or no running loop.
+        """
+        if self._task is not None or self._closing:
+            raise RuntimeError("the table log was already started or closed")
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="table-log")
+
+    def append(self, table_id: str, rows: list[LogRow], *, compact: int | None = None,
+               drop: bool = False, outbox: list[GameRecord] | None = None,
+               on_durable: Callable[[], None] | None = None) -> None:
+        """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (or at once
+        while degraded). ``compact``: delete the table's entries before that ``seq``; ``drop``:
+        delete all of them (the table closed). Never blocks, never raises for the database."""
+        a = _Append(table_id, rows, compact, drop, list(outbox or ()), on_durable)
+        self._pending.append(a)
+        self.appended += 1
+        self.backlog += a.size()
+        self._wake.set()
+        if not self.healthy or (self._closing and not self.running):
+            self._release([a])
+
+    async def flush(self, timeout: float | None = None) -> bool:
+        """Wait until everything appended before this call is committed; ``False`` if that did
+        not happen within ``timeout`` seconds (or the task is not running)."""
+        target = self.appended
+        if self._done >= target:
+            return True
+        if not self.running:
+            return False
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((target, fut))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(fut), timeout)
+        return fut.done()
+
+    async def close(self, timeout: float | None = None) -> bool:
+        """Flush (at most ``timeout`` seconds), then stop the task. Returns whether everything
+        was committed; what was not is logged (those steps are lost)."""
+        ok = await self.flush(timeout)
+        self._closing = True
+        self._wake.set()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if not ok:
+            log.error("table log: %d entries not committed at shutdown; those steps are lost",
+                      self.backlog)
+        self._release(list(self._inflight) + list(self._pending))
+        return ok
+
+    # ----- the task ---------------------------------------------------------------------------
+    async def _run(self) -> None:
+        delay = self.backoff_seconds
+        while True:
+            if not self._pending:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            self._inflight = list(self._pending)
+            self._pending.clear()
+            error = await self._commit(self._inflight)
+            if error is not None and record_error(error):
+                error = await self._one_by_one(self._inflight)
+            if error is None:
+                delay = self.backoff_seconds
+                self._committed(self._inflight)
+                continue
+            self.failures += 1
+            self.healthy = False
+            self._release(self._inflight)
+            self._pending.extendleft(reversed(self._inflight))  # keep the order
+            self._inflight = []
+            log.warning("table log: commit failed (%s: %s); %d entries buffered, retrying in "
+                        "%.2f s", type(error).__name__, error, self.backlog, delay)
+            await self._sleep(delay)
+            delay = min(self.max_backoff_seconds, delay * 2)
+
+    async def _commit(self, appends: list[_Append]) -> Exception | None:
+        """Write ``appends`` in one transaction; ``None`` on success, else the error."""
+        loop = asyncio.get_running_loop()
+        late = loop.call_later(self.sync_timeout_seconds, self._degrade)
+        try:
+            async with asyncio.timeout(self.db_timeout_seconds):
+                await self.store.write_log(merge(appends))
+        except Exception as exc:  # any database failure: buffered and retried
+            return exc
+        finally:
+            late.cancel()
+        return None
+
+    async def _one_by_one(self, appends: list[_Append]) -> Exception | None:
+        """The database refused the batch for what is in it: write each step alone and drop
+        (count and log) the ones it refuses. Returns a failure that is not of a record."""
+        for a in appends:
+            if a.size() == 0:
+                continue
+            error = await self._commit([a])
+            if error is None:
+                continue
+            if not record_error(error):
+                return error
+            self.lost += a.size()
+            self.backlog -= a.size()
+            log.error("table log: a step of table %s was refused (%s: %s); LOST", a.table_id,
+                      type(error).__name__, error)
+            a.rows, a.outbox, a.compact, a.drop = [], [], None, False
+        return None
+
+    def _degrade(self) -> None:
+        """The running commit is late: release every waiting step's frames now."""
+        if self.healthy:
+            log.warning("table log: a commit is taking over %.1f s; frames go out before "
+                        "their steps are durable until the database catches up",
+                        self.sync_timeout_seconds)
+        self.healthy = False
+        self._release(self._inflight)
+        self._release(list(self._pending))
+
+    def _committed(self, appends: list[_Append]) -> None:
+        now = time.perf_counter()
+        self.commits += 1
+        for a in appends:
+            self.backlog -= a.size()
+            self.append_seconds.observe(now - a.t)
+        self._done += len(appends)
+        self._release(appends)
+        self._inflight = []
+        if not self._pending:
+            if not self.healthy:
+                log.info("table log: the buffered entries are committed; healthy again")
+            self.healthy = True
+        keep = []
+        for target, fut in self._waiters:
+            if self._done >= target:
+                if not fut.done():
+                    fut.set_result(None)
+            else:
+                keep.append((target, fut))
+        self._waiters = keep
+
+    @staticmethod
+    def _release(appends: list[_Append]) -> None:
+        for a in appends:
+            fn, a.on_durable = a.on_durable, None
+            if fn is not None:
+                try:
+                    fn()
+                except Exception:  # a bug in a table's release must not stop the log
+                    log.exception("table log: releasing a step of table %s failed", a.table_id)

@@ -1,0 +1,98 @@
+"""The SQL side of durable tables: the table log, the finished-game outbox and the built-in
+bot identities (mixed into :class:`~cardhall.storage.sql.SqlStore`).
+
+A group commit (:class:`~cardhall.storage.interface.LogBatch`) is one transaction: a multi-row
+insert of the new log entries, one ``DELETE`` per compacted or closed table, and an
+``INSERT ... ON CONFLICT DO NOTHING`` of the outbox records.
+"""
+
+from __future__ import annotations
+
+import uuid
+from contextlib import AbstractAsyncContextManager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Table, delete, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from .interface import GameRecord, LogBatch, LogRow, PlayerRecord
+from .memory import hash_token, new_token
+from .models import OutboxGame, Player, TableLogEntry
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
+
+LOG: Table = TableLogEntry.__table__  # type: ignore[assignment]
+OUTBOX: Table = OutboxGame.__table__  # type: ignore[assignment]
+
+
+class SqlDurability:
+    """Log, outbox and bot identities for :class:`~cardhall.storage.sql.SqlStore`."""
+
+    if TYPE_CHECKING:  # provided by SqlStore
+        engine: AsyncEngine
+        sessions: async_sessionmaker[Any]
+        backend: str
+
+        def _writing(self) -> AbstractAsyncContextManager[None]: ...
+
+    async def ping(self) -> None:
+        """Raise unless the database answers ``SELECT 1``."""
+        async with self.engine.connect() as conn:
+            await conn.execute(select(1))
+
+    async def write_log(self, batch: LogBatch) -> None:
+        """One group commit (see :meth:`Store.write_log`)."""
+        async with self._writing(), self.engine.begin() as conn:
+            for table_id in batch.drop:
+                await conn.execute(delete(LOG).where(LOG.c.table_id == table_id))
+            for table_id, before in batch.compact.items():
+                if table_id not in batch.drop:
+                    await conn.execute(delete(LOG).where(LOG.c.table_id == table_id,
+                                                         LOG.c.seq < before))
+            rows = [{"table_id": r.table_id, "seq": r.seq, "kind": r.kind, "data": r.data}
+                    for r in batch.rows if r.table_id not in batch.drop]
+            if rows:
+                await conn.execute(LOG.insert(), rows)
+            if batch.outbox:
+                await self._outbox_insert(conn, batch.outbox)
+
+    async def _outbox_insert(self, conn: AsyncConnection, records: list[GameRecord]) -> None:
+        dialect_insert = postgresql.insert if self.backend == "postgresql" else sqlite.insert
+        stmt = dialect_insert(OUTBOX).on_conflict_do_nothing(index_elements=[OUTBOX.c.game_id])
+        await conn.execute(stmt, [{"game_id": r.game_id, "record": r.to_json()} for r in records])
+
+    async def _outbox_delete(self, conn: AsyncConnection, game_ids: list[str]) -> None:
+        """Take saved games out of the outbox (inside the transaction that saved them)."""
+        if game_ids:
+            await conn.execute(delete(OUTBOX).where(OUTBOX.c.game_id.in_(game_ids)))
+
+    async def load_log(self) -> list[LogRow]:
+        """Every live table's entries, by table then ``seq``."""
+        query = select(LOG.c.table_id, LOG.c.seq, LOG.c.kind, LOG.c.data).order_by(
+            LOG.c.table_id, LOG.c.seq)
+        async with self.engine.connect() as conn:
+            result = await conn.execute(query)
+            return [LogRow(t, s, k, dict(d)) for t, s, k, d in result.all()]
+
+    async def load_outbox(self) -> list[GameRecord]:
+        """The outbox's finished games (those not saved yet)."""
+        async with self.engine.connect() as conn:
+            result = await conn.execute(select(OUTBOX.c.record).order_by(OUTBOX.c.game_id))
+            return [GameRecord.from_json(dict(doc)) for (doc,) in result.all()]
+
+    async def bot_identity(self, name: str) -> PlayerRecord:
+        """The bot identity called ``name`` (the oldest one), created on first use."""
+        query = (select(Player).where(Player.name == name, Player.is_bot.is_(True),
+                                      Player.owner_id.is_(None))
+                 .order_by(Player.created_at, Player.id).limit(1))
+        async with self.sessions() as session:
+            row = await session.scalar(query)
+        if row is None:
+            row = Player(id=uuid.uuid4().hex, name=name, is_bot=True, banned=False,
+                         owner_id=None, token_hash=hash_token(new_token()),
+                         created_at=datetime.now(UTC))
+            async with self._writing(), self.sessions.begin() as session:
+                session.add(row)
+        return PlayerRecord(row.id, row.name, row.is_bot, row.banned, row.owner_id)

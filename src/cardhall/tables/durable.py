@@ -1,0 +1,201 @@
+"""Durability of a table actor: each step is logged before anyone sees it (``docs/operations.md``).
+
+Mixed into :class:`~.actor.Table`; runs only inside the table's task. Every message the table
+sends during a step goes through :meth:`Durability.send`, which holds it; at the end of the
+step (:meth:`Durability.end_step`) the table works out what the step changed and hands those
+log entries to the :class:`~cardhall.storage.log.TableLog`, whose group commit releases the
+step's messages in order once the entries are in the database. A step that changed nothing
+durable releases its messages at once, or behind the steps still waiting for their commit.
+
+The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow`):
+
+* ``snapshot``: the table's spec, status, hand number, dealer, the running game's id and every
+  seat (holder, bot kind, the seat token's SHA-256, stack, leaving), written whenever one of
+  them changed. The snapshot that opens a game compacts the table's older entries away.
+* ``game``: a game started: its id, ``started_at``, the history header (seats, dealer, stacks,
+  config) and the seat map, and the seed (server side only: it is never sent before the game
+  ends).
+* ``act``: one applied action of that game (chance actions included), as in the history:
+  ``seat`` (the game seat, ``null`` for chance), ``action``, ``timeout``, ``t_ms``.
+
+A finished game goes to the outbox in the same commit, and to the game writer after it. A
+closed table's log is deleted; a table stopped by a shutdown keeps it and is restored at the
+next start (:mod:`.restore`). Every entry carries ``v``, the table version after its step.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..storage.interface import GameRecord, LogRow
+
+if TYPE_CHECKING:
+    from ..engine import Recorder
+    from ..storage.log import TableLog
+    from .connections import Connection, Outgoing
+    from .seats import Seat
+
+Delivery = tuple["Connection", "Outgoing"] | Callable[[], None]
+"""A held message (``(connection, message)``) or something to run once the step is durable."""
+
+
+def _deliver(items: list[Delivery]) -> None:
+    for item in items:
+        if isinstance(item, tuple):
+            item[0].send(item[1])
+        else:
+            item()
+
+
+class Durability:
+    """The durability half of a table (see the module docstring)."""
+
+    if TYPE_CHECKING:  # provided by Table and GameFlow
+        id: str
+        spec: Any
+        seats: list[Seat]
+        status: str
+        version: int
+        hand: int
+        had_client: bool
+        recorder: Recorder | None
+        game_id: str | None
+        seed: bytes | None
+        started_at: Any
+        seat_map: list[int]
+        _dealer_seat: int | None
+        writer: Any
+
+    def init_durability(self, log: TableLog | None) -> None:
+        """Start with an empty log position (a restored table sets it afterwards)."""
+        self.table_log = log
+        self.log_seq = 0
+        """The ``seq`` of this table's latest log entry."""
+        self.logged_snapshot: dict[str, Any] | None = None
+        self.logged_game: str | None = None
+        self.logged_actions = 0
+        """How many of the running game's history entries are logged."""
+        self.keep_log = False
+        """Set by a shutdown close: the log stays, and the table is restored at the next start."""
+        self._drop_log = False
+        self._outbox: list[GameRecord] = []
+        self._step_out: list[Delivery] = []
+        self._waiting: deque[list[Delivery]] = deque()
+
+    # ----- output ---------------------------------------------------------------------------
+    def send(self, conn: Connection, msg: Outgoing) -> None:
+        """Send ``msg`` to ``conn`` once this step is durable (at once without a log)."""
+        if self.table_log is None:
+            conn.send(msg)
+        else:
+            self._step_out.append((conn, msg))
+
+    def when_durable(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` once this step is durable, in order with its messages."""
+        if self.table_log is None:
+            fn()
+        else:
+            self._step_out.append(fn)
+
+    def log_finished(self, record: GameRecord) -> None:
+        """Keep a finished game in the outbox (this step's commit), then hand it to the game
+        writer once that commit landed."""
+        if self.table_log is not None:
+            self._outbox.append(record)
+        self.when_durable(functools.partial(self.writer.submit, record))
+
+    def close_log(self) -> None:
+        """The table closes for good: its log is deleted with this step (kept on shutdown)."""
+        self._drop_log = not self.keep_log
+
+    # ----- the end of a step ----------------------------------------------------------------
+    def end_step(self) -> None:
+        """Log what this step changed and release its messages when that is durable."""
+        if self.table_log is None:
+            return
+        rows, compact = self._step_rows()
+        out, self._step_out = self._step_out, []
+        if rows or compact is not None or self._drop_log or self._outbox:
+            self._waiting.append(out)
+            outbox, self._outbox = self._outbox, []
+            drop, self._drop_log = self._drop_log, False
+            self.table_log.append(self.id, rows, compact=compact, drop=drop, outbox=outbox,
+                                  on_durable=functools.partial(self._release, out))
+        elif out:
+            if self._waiting:
+                self._waiting[-1].extend(out)
+            else:
+                _deliver(out)
+
+    def _release(self, batch: list[Delivery]) -> None:
+        """Deliver the waiting steps up to and including ``batch`` (commits land in order)."""
+        while self._waiting:
+            first = self._waiting.popleft()
+            _deliver(first)
+            if first is batch:
+                return
+
+    def _row(self, kind: str, data: dict[str, Any]) -> LogRow:
+        self.log_seq += 1
+        data["v"] = self.version
+        return LogRow(self.id, self.log_seq, kind, data)
+
+    def _step_rows(self) -> tuple[list[LogRow], int | None]:
+        """The entries of this step (and a compaction point when a game started)."""
+        rows: list[LogRow] = []
+        compact = None
+        snap = self.snapshot()
+        rec = self.recorder
+        new_game = rec is not None and self.game_id is not None and self.game_id != self.logged_game
+        if snap != self.logged_snapshot or new_game:
+            rows.append(self._row("snapshot", dict(snap)))
+            self.logged_snapshot = snap
+            if new_game:
+                compact = self.log_seq
+        if new_game and rec is not None:
+            rows.append(self._row("game", self.game_header()))
+            self.logged_game, self.logged_actions = self.game_id, 0
+        if rec is not None and self.game_id == self.logged_game:
+            entries = rec.history.actions
+            for entry in entries[self.logged_actions:]:
+                rows.append(self._row("act", entry.to_json()))
+            self.logged_actions = len(entries)
+        return rows, compact
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table facts a restore needs besides the game (see the module docstring)."""
+        return {
+            "spec": spec_json(self.spec),
+            "status": self.status,
+            "hand": self.hand,
+            "dealer_seat": self._dealer_seat,
+            "had_client": self.had_client,
+            "game_id": self.game_id if self.status == "playing" else None,
+            "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.bot,
+                       "bot_kind": s.bot_kind, "token_hash": s.token_hash, "stack": s.stack,
+                       "leaving": s.leaving} for s in self.seats],
+        }
+
+    def game_header(self) -> dict[str, Any]:
+        """The ``game`` entry of the running game (its seed stays server side)."""
+        assert self.recorder is not None and self.seed is not None
+        header = self.recorder.history.to_json()
+        del header["actions"]
+        return {"game_id": self.game_id, "seed": self.seed.hex(), "seat_map": list(self.seat_map),
+                "started_at": self.started_at.isoformat(), "history": header}
+
+
+def spec_json(spec: Any) -> dict[str, Any]:
+    """A :class:`~.actor.TableSpec` as JSON (``bots`` keys become strings)."""
+    return {"game": spec.game, "config": dict(spec.config), "num_seats": spec.num_seats,
+            "turn_timeout_seconds": spec.turn_timeout_seconds,
+            "starting_stack": spec.starting_stack,
+            "bots": {str(k): v for k, v in spec.bots.items()},
+            "next_hand_pause_seconds": spec.next_hand_pause_seconds,
+            "bot_delay_seconds": spec.bot_delay_seconds,
+            "idle_ttl_seconds": spec.idle_ttl_seconds,
+            "abandoned_ttl_seconds": spec.abandoned_ttl_seconds,
+            "abandon_after_seconds": spec.abandon_after_seconds}

@@ -1,0 +1,197 @@
+"""Restore live tables from their write-ahead log at start-up (``docs/operations.md``).
+
+For each table with log entries (:mod:`.durable` describes them): the latest ``snapshot``
+gives the spec, the seats (holders, bot kinds, the hashes of their seat tokens, stacks), the
+status and hand; when it says a game is running, the ``game`` entry and the ``act`` entries
+after it are replayed through the engine. Chance actions are drawn again from the game's seed
+and must equal the logged ones, so the replay is exact and the deals that follow are the ones
+the game would have dealt. The table version continues after the largest logged one; the
+decision that was interrupted gets its full time again (downtime never becomes a timeout);
+built-in bots take their seats again, and clients resume theirs with their seat tokens.
+
+A table whose log cannot be replayed is recorded as ``aborted``: its partial history is saved as
+a finished game with outcome ``{"reason": "aborted", "returns": [0, ...]}`` (through the outbox),
+and its log is deleted. It is never silently dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from itertools import groupby
+from typing import TYPE_CHECKING, Any
+
+from ..bots import get_policy
+from ..engine import ABANDON, Recorder, SeatInfo, SeededShuffler, commitment, get_game
+from ..engine.history import History, LoggedAction
+from ..storage.interface import GameRecord, LogRow, PlayerRecord, SeatResult
+from .bots import BotConnection
+from .seats import Seat
+
+if TYPE_CHECKING:
+    from .actor import Table, TableSpec
+
+log = logging.getLogger(__name__)
+
+
+class RestoreError(Exception):
+    """A table's log cannot be replayed (the message says where)."""
+
+
+class TableImage:
+    """A table's log entries, read: the latest snapshot, and the running game if any."""
+
+    def __init__(self, table_id: str, rows: list[LogRow]) -> None:
+        self.table_id = table_id
+        self.rows = rows
+        self.snapshot: dict[str, Any] | None = None
+        self.game: dict[str, Any] | None = None
+        self.acts: list[dict[str, Any]] = []
+        for row in rows:
+            match row.kind:
+                case "snapshot":
+                    self.snapshot = row.data
+                case "game":
+                    self.game, self.acts = row.data, []
+                case "act":
+                    self.acts.append(row.data)
+                case other:
+                    raise RestoreError(f"table {table_id}: unknown log entry kind {other!r}")
+        self.version = max((int(r.data.get("v", 0)) for r in rows), default=0)
+        self.last_seq = rows[-1].seq if rows else 0
+
+    @property
+    def game_running(self) -> bool:
+        s = self.snapshot
+        return (s is not None and s["status"] == "playing" and self.game is not None
+                and s["game_id"] == self.game["game_id"])
+
+
+def images(rows: Iterable[LogRow]) -> list[TableImage]:
+    """Group ``rows`` (ordered by table, then ``seq``) into one image per table."""
+    return [TableImage(tid, list(group)) for tid, group in groupby(rows, key=lambda r: r.table_id)]
+
+
+def spec_from_json(data: dict[str, Any]) -> TableSpec:
+    """The :class:`~.actor.TableSpec` that :func:`~.durable.spec_json` wrote."""
+    from .actor import TableSpec
+
+    fields = dict(data)
+    fields["bots"] = {int(k): v for k, v in fields.get("bots", {}).items()}
+    return TableSpec(**fields)
+
+
+def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], Table]) -> Table:
+    """A table in the state its log describes (not started: no task, no timers yet).
+
+    Raises:
+        RestoreError: no snapshot, an entry the engine refuses, a chance action that differs
+            from the one its seed draws, or a game that ended without its end being logged.
+    """
+    snap = image.snapshot
+    if snap is None:
+        raise RestoreError(f"table {image.table_id}: no snapshot in its log")
+    spec = spec_from_json(snap["spec"])
+    rules = get_game(spec.game)
+    config = rules.config(spec.config)
+    table = make_table(image.table_id, rules, config, spec)
+    for seat, data in zip(table.seats, snap["seats"], strict=True):
+        _seat(seat, data)
+    table.status, table.hand = snap["status"], snap["hand"]
+    table._dealer_seat, table.had_client = snap["dealer_seat"], snap["had_client"]
+    if image.game_running:
+        _replay(table, image)
+    table.version = image.version + 1
+    table.log_seq = image.last_seq
+    table.logged_snapshot = table.snapshot()
+    for seat in table.seats:
+        if seat.bot_kind is not None:
+            _seat_bot(table, seat)
+    return table
+
+
+def _seat(seat: Seat, data: dict[str, Any]) -> None:
+    seat.player_id, seat.name, seat.bot = data["player_id"], data["name"], data["bot"]
+    seat.bot_kind, seat.token_hash = data["bot_kind"], data["token_hash"]
+    seat.stack, seat.leaving = data["stack"], data["leaving"]
+
+
+def _seat_bot(table: Table, seat: Seat) -> None:
+    assert seat.player_id is not None and seat.bot_kind is not None
+    player = PlayerRecord(seat.player_id, seat.name or f"{seat.bot_kind}-bot", is_bot=True)
+    policy = get_policy(table.rules.name, seat.bot_kind, table.config)
+    bot = BotConnection(player, policy, table.clock, table.spec.bot_delay_seconds, table.post)
+    bot.tables.add(table.id)
+    seat.conn = bot
+
+
+def _replay(table: Table, image: TableImage) -> None:
+    """Re-run the running game: the header, then every logged action through the engine."""
+    assert image.game is not None
+    game = image.game
+    header = History.from_json({**game["history"], "actions": []})
+    table.seat_map = list(game["seat_map"])
+    table.recorder = rec = Recorder(table.rules, table.config, header.seats, header.dealer,
+                                    header.stacks)
+    table.seed = bytes.fromhex(game["seed"])
+    table.seed_commitment = commitment(table.seed)
+    table.shuffler = shuffler = SeededShuffler(table.seed)
+    table.game_id = game["game_id"]
+    table.started_at = datetime.fromisoformat(game["started_at"])
+    last_t_ms = 0
+    for i, act in enumerate(image.acts):
+        entry = LoggedAction(act["seat"], act["action"], act.get("timeout", False), act.get("t_ms"))
+        if entry.seat is None and entry.action != ABANDON:
+            drawn = rec.state.chance_action(shuffler)
+            if drawn != entry.action:
+                raise RestoreError(f"table {table.id}: chance action {i} differs from the one "
+                                   f"its seed draws")
+        try:
+            if entry.seat is None and entry.action == ABANDON:
+                rec.abandon(t_ms=entry.t_ms)
+            else:
+                rec.act(entry.seat, entry.action, timeout=entry.timeout, t_ms=entry.t_ms)
+        except Exception as exc:
+            raise RestoreError(f"table {table.id}: logged action {i} rejected: {exc}") from exc
+        last_t_ms = entry.t_ms if entry.t_ms is not None else last_t_ms
+    if rec.state.is_over:
+        raise RestoreError(f"table {table.id}: the game ended but its end was not logged")
+    table._t0 = table.clock.now() - last_t_ms / 1000
+    table.logged_game, table.logged_actions = table.game_id, len(rec.history.actions)
+    table.game_version = image.version + 1
+
+
+def aborted_record(image: TableImage, why: str) -> GameRecord | None:
+    """The finished-game record of a table that cannot be restored (its partial history with
+    outcome ``aborted``), or ``None`` when no game was running."""
+    game = image.game
+    if game is None or image.snapshot is None or not image.game_running:
+        return None
+    now = datetime.now(UTC)
+    history = {**game["history"], "actions": image.acts}
+    seats = [SeatInfo(s.get("name", f"seat {i}"), s.get("bot", False), s.get("player_id"))
+             for i, s in enumerate(game["history"]["seats"])]
+    outcome = {"reason": "aborted", "returns": [0] * len(seats)}
+    log.error("table %s cannot be restored (%s): its game is saved as aborted", image.table_id, why)
+    seed = bytes.fromhex(game["seed"])
+    history.update({"id": game["game_id"], "table_id": image.table_id,
+                    "started_at": game["started_at"], "ended_at": now.isoformat(),
+                    "outcome": outcome, "seed_commitment": commitment(seed), "seed": seed.hex()})
+    results = [SeatResult(i, s.name, 0, s.player_id, s.bot) for i, s in enumerate(seats)]
+    return GameRecord(game["game_id"], game["history"]["game"], image.table_id, history, outcome,
+                      results, datetime.fromisoformat(game["started_at"]), now)
+
+
+def resume_timers(table: Table) -> None:
+    """Inside the restored table's task: arm what its status needs (the decision's full time,
+    the pause before the next poker hand, the idle timer) and give its bots their state."""
+    if table.status == "playing":
+        table.arm_deadline()
+    elif table.status == "between_hands":
+        table.arm_pause(table.spec.next_hand_pause_seconds)
+    table.arm_reap()
+    table.watch_abandon()
+    for seat in table.seats:
+        if seat.bot_kind is not None and seat.conn is not None:
+            table.send(seat.conn, table.state_for(seat.conn, seat.index))
