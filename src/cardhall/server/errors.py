@@ -37,6 +37,7 @@ RestErrorCode = Literal[
     "table.not_found",
     "table.bad_seat",
     "table.limit",
+    "server.draining",
 ]
 """Every stable REST error code (the keys of :data:`ERROR_STATUS`; a test checks both agree)."""
 
@@ -58,6 +59,7 @@ ERROR_STATUS: dict[RestErrorCode, int] = {
     "table.not_found": 404,
     "table.bad_seat": 422,
     "table.limit": 503,
+    "server.draining": 503,
 }
 """Every stable REST error code and its HTTP status. Add new codes here, never rename one."""
 
