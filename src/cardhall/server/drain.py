@@ -77,6 +77,8 @@ async def drain(app: FastAPI, grace_seconds: float) -> None:
             left to uvicorn's shutdown. Never raises for a step that overruns it.
     """
     app.state.draining = True
+    log.info("draining: refusing new tables and seats, closing the tables (grace %.1f s)",
+             grace_seconds)
     deadline = time.monotonic() + grace_seconds
     tables = getattr(app.state, "tables", None)
     if tables is not None:
