@@ -107,7 +107,8 @@ class DrainingServer(uvicorn.Server):
 
     ``handle_exit`` (:data:`EXIT_SIGNALS`; tests call it directly) asks the main loop to stop as
     usual; :meth:`shutdown` then drains the app, and gives uvicorn's wait for open connections
-    what is left of ``grace_seconds`` (``timeout_graceful_shutdown``) before the lifespan
+    what is left of ``grace_seconds`` (``timeout_graceful_shutdown``, whole seconds, at least
+    1) before the lifespan
     shutdown (which saves queued games, bounded on its own by the game writer's timeout).
 
     Unlike ``uvicorn.Server`` it does not re-raise the caught signal after serving: a drained
