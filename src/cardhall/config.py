@@ -88,6 +88,10 @@ class Settings(BaseSettings):
     gc_full_collect_every: Annotated[int, Field(ge=1, le=1_000_000)] = 360
     """Every this many re-freezes, unfreeze and collect everything once (frozen cyclic garbage
     is freed only then, so there is no "never")."""
+    shutdown_grace_seconds: Annotated[float, Field(gt=0, le=3_600)] = 10.0
+    """On SIGTERM/SIGINT, the longest the drain (every table told ``table_closed``/``shutdown``,
+    every socket flushed and closed with 1012) and then the wait for open connections may take
+    together, seconds (``server/drain.py``); the saving of queued games follows."""
     metrics_enabled: bool = True
     """Serve Prometheus metrics at ``GET /metrics``."""
     static_dir: Path | None = None

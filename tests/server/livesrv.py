@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from cardhall.bots import RandomPolicy
@@ -26,6 +25,8 @@ from cardhall.engine.inspect import strings_in
 from cardhall.protocol.frames import STEP_FIELDS, Frame, apply_state
 from cardhall.protocol.messages import SERVER
 from cardhall.server.app import create_app
+from cardhall.server.drain import DrainingServer
+from cardhall.server.main import make_server
 from cardhall.tables.connections import QueueConnection
 from cardhall.tables.durable import Durability
 
@@ -38,7 +39,7 @@ class LiveServer:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.app = create_app(settings)
-        self.server: uvicorn.Server | None = None
+        self.server: DrainingServer | None = None
         self.port = 0
 
     @property
@@ -76,10 +77,7 @@ async def live_server(**overrides: Any) -> AsyncIterator[LiveServer]:
     values.update(overrides)
     settings = Settings(**values)
     live = LiveServer(settings)
-    config = uvicorn.Config(live.app, host="127.0.0.1", port=0, ws=settings.ws_implementation,
-                            ws_max_size=settings.ws_max_size_bytes, ws_per_message_deflate=False,
-                            log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
+    server = make_server(live.app, settings, host="127.0.0.1", port=0, log_level="warning")
     live.server = server
     task = asyncio.create_task(server.serve())
     async with asyncio.timeout(WAIT_SECONDS):

@@ -38,6 +38,8 @@ ProtocolErrorCode = Literal[
     "table.action_id_reused",
     "table.replaced",
     "table.slow_consumer",
+    "server.draining",
+    "server.unavailable",
 ]
 """Every code the server sends in an ``error`` message besides the ``engine.*`` ones."""
 
@@ -71,5 +73,9 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
     "table.action_id_reused": "the action_id was accepted before for a different action",
     "table.replaced": "another connection resumed this seat",
     "table.slow_consumer": "the outbound queue overflowed; the connection is closed",
+    "server.draining": "the server is shutting down: no hello, no join (seat, resume or "
+                       "watch); it closes the connection soon (1012)",
+    "server.unavailable": "the server failed to serve the request (e.g. its database is down); "
+                          "the connection is closed (1011)",
 }
 """What each server-side code means (``engine.*`` codes: :mod:`cardhall.engine.errors`)."""

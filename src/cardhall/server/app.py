@@ -90,6 +90,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="cardhall", version=__version__, lifespan=lifespan)
     app.state.settings = settings
+    app.state.draining = False  # set by server/drain.py on SIGTERM/SIGINT
+    app.state.sessions = set()  # open sockets (server/ws.py), closed by the drain
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
 

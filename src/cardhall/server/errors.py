@@ -38,6 +38,7 @@ RestErrorCode = Literal[
     "table.bad_seat",
     "table.limit",
     "store.backlog",
+    "server.draining",
 ]
 """Every stable REST error code (the keys of :data:`ERROR_STATUS`; a test checks both agree)."""
 
@@ -60,6 +61,7 @@ ERROR_STATUS: dict[RestErrorCode, int] = {
     "table.bad_seat": 422,
     "table.limit": 503,
     "store.backlog": 503,
+    "server.draining": 503,
 }
 """Every stable REST error code and its HTTP status. Add new codes here, never rename one."""
 

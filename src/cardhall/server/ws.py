@@ -7,6 +7,11 @@ this order: rate (token bucket, every frame counts), text (not binary), size
 hard limit uvicorn enforces (``ws_max_size_bytes``) close the socket with 1009; a client whose
 outbound queue overflows is closed with 4008. Table requests are posted to the table's inbox;
 nothing here touches a table's state.
+
+While the server drains (``server/drain.py``) ``hello`` and ``join`` are refused with
+``server.draining``; the drain closes every open socket (1012) once its queue is sent. A request
+the server fails to serve (e.g. the database is down while a ``hello`` checks its token) gets
+``server.unavailable`` and closes the socket with 1011 and a reason naming the failure.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from ..storage.interface import PlayerRecord, Store
 from ..tables.connections import CLOSE, QueueConnection, encode
 from ..tables.manager import TableManager
 from ..tables.messages import ClientRequest, Disconnected
+from .drain import is_draining
 from .errors import ApiError
 from .security import authenticate
 
@@ -39,25 +45,51 @@ MAX_DROPPED = 200
 """Rate-limited messages tolerated before the socket is closed (1008)."""
 CLOSE_GRACE_SECONDS = 2.0
 """How long a closing socket's writer may take to flush its queue and send the close frame."""
+MAX_REASON_BYTES = 123
+"""The longest close reason a WebSocket close frame may carry (RFC 6455 section 5.5)."""
 
 
 class Session:
-    """One socket: authentication state, the reader loop and request dispatch."""
+    """One socket: authentication state, the reader loop and request dispatch.
+
+    ``sessions`` is the app's registry of open sockets (``app.state.sessions``, what the drain
+    closes); the session is in it while :meth:`run` runs.
+    """
 
     def __init__(self, ws: WebSocket, settings: Settings, tables: TableManager,
-                 store: Store) -> None:
+                 store: Store, sessions: set[Session] | None = None) -> None:
         self.ws, self.settings, self.tables, self.store = ws, settings, tables, store
+        self.sessions: set[Session] = set() if sessions is None else sessions
         self.conn = QueueConnection(ANONYMOUS, settings.ws_outbound_queue)
         self.authed = False
         self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst,
                                   asyncio.get_running_loop().time)
         self.dropped = 0
+        self.close_reason = ""
+        """Sent with the close frame (at most :data:`MAX_REASON_BYTES` bytes of UTF-8)."""
+        self._writer_task: asyncio.Task[None] | None = None
+
+    def shut(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` and ``reason`` after what is already queued."""
+        if not self.conn.closed:
+            self.close_reason = reason
+        self.conn.close(code)
+
+    async def flushed(self) -> None:
+        """Return once the writer has sent everything queued and the close frame (at once if
+        the session has not started or has ended)."""
+        if self._writer_task is not None:
+            await asyncio.wait({self._writer_task})
 
     async def run(self) -> None:
+        """Read and serve messages until the client goes or the server closes the socket."""
         writer = asyncio.create_task(self._writer(), name=f"ws-writer-{self.conn.id}")
+        self._writer_task = writer
+        self.sessions.add(self)
         try:
             await self._reader()
         finally:
+            self.sessions.discard(self)
             for table_id in self.conn.tables:
                 table = self.tables.get(table_id)
                 if table is not None:
@@ -77,7 +109,7 @@ class Session:
             msg = await queue.get()
             if msg is CLOSE:
                 with contextlib.suppress(Exception):
-                    await self.ws.close(self.conn.close_code or 1000)
+                    await self.ws.close(self.conn.close_code or 1000, _reason(self.close_reason))
                 return
             text = encode(msg)
             del msg  # hold no reference to a sent frame while waiting for the next one
@@ -108,7 +140,19 @@ class Session:
                 continue
             msg = self._parse(text)
             if msg is not None:
-                await self._dispatch(msg)
+                await self._serve(msg)
+
+    async def _serve(self, msg: Any) -> None:
+        """Dispatch ``msg``; a failure to serve it (the store raised, e.g. the database is
+        down) is logged, answered ``server.unavailable`` and closes the socket with 1011."""
+        try:
+            await self._dispatch(msg)
+        except Exception as exc:
+            log.exception("ws %s: could not serve %s", self.conn.id, getattr(msg, "type", "?"))
+            why = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+            self.error("server.unavailable", f"the server could not serve this {msg.type}: {why}",
+                       msg, table_id=getattr(msg, "table_id", None))
+            self.shut(1011, f"server error: {why}")
 
     def _admit(self) -> bool:
         """Take a token for one frame; answer ``protocol.rate_limited`` (or close 1008 after
@@ -150,6 +194,10 @@ class Session:
         match msg:
             case p.Ping():
                 self.conn.send(p.Pong(nonce=msg.nonce, rid=msg.rid))
+            case p.Hello() if is_draining(self.ws.app):
+                self.error("server.draining", "the server is shutting down; reconnect shortly",
+                           msg)
+                self.shut(1012, "server shutting down")
             case p.Hello():
                 await self._hello(msg)
             case _ if not self.authed:
@@ -162,6 +210,10 @@ class Session:
                                table_id=msg.table_id)
                     return
                 if isinstance(msg, p.Join):
+                    if is_draining(self.ws.app):
+                        self.error("server.draining", "the server is shutting down; no seat "
+                                   "can be taken or resumed now", msg, table_id=msg.table_id)
+                        return
                     if await self._banned():
                         self.error("auth.banned", f"player {self.conn.player.id} is banned", msg,
                                    table_id=msg.table_id)
@@ -191,6 +243,13 @@ class Session:
                                  rate_per_second=self.settings.ws_rate_per_second, rid=msg.rid))
 
 
+def _reason(text: str) -> str:
+    """``text`` cut to fit a close frame (:data:`MAX_REASON_BYTES` of UTF-8)."""
+    data = text.encode()
+    return data[:MAX_REASON_BYTES].decode(errors="ignore") if len(data) > MAX_REASON_BYTES \
+        else text
+
+
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and len(value) <= 64 else None
 
@@ -212,5 +271,5 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     """Accept, then run the session until the client goes or the server closes it."""
     await ws.accept()
     state = ws.app.state
-    session = Session(ws, state.settings, state.tables, state.store)
+    session = Session(ws, state.settings, state.tables, state.store, state.sessions)
     await session.run()

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...engine import EngineError
 from ..deps import PlayerDep, TablesDep
+from ..drain import refuse_if_draining
 from ..errors import ApiError, responses
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
+NOT_DRAINING = [Depends(refuse_if_draining)]
+"""New tables and quick seats are refused (503 ``server.draining``) while the server drains."""
 
 
 class BotSeat(BaseModel):
@@ -61,8 +64,9 @@ async def list_tables(manager: TablesDep, game: str | None = None) -> list[dict[
     return [t.summary() for t in manager.list(game)]
 
 
-@router.post("", status_code=201,
-             responses=responses("engine.invalid_config", "auth.missing_token", "table.limit"))
+@router.post("", status_code=201, dependencies=NOT_DRAINING,
+             responses=responses("engine.invalid_config", "auth.missing_token", "table.limit",
+                                 "server.draining"))
 async def create_table(body: CreateTable, manager: TablesDep, player: PlayerDep) -> dict[str, Any]:
     """Create a table; bots take their seats at once. 422 with the engine's code when the
     game, config, seats, bots, timeout or stack are invalid."""
@@ -78,8 +82,9 @@ async def create_table(body: CreateTable, manager: TablesDep, player: PlayerDep)
     return table.summary()
 
 
-@router.post("/quick-seat",
-             responses=responses("engine.unknown_game", "auth.missing_token", "table.limit"))
+@router.post("/quick-seat", dependencies=NOT_DRAINING,
+             responses=responses("engine.unknown_game", "auth.missing_token", "table.limit",
+                                 "server.draining"))
 async def quick_seat(body: QuickSeat, manager: TablesDep, player: PlayerDep) -> dict[str, Any]:
     """A waiting table of ``game`` with a free seat (created when there is none):
     ``{"table_id", "seat", "table"}``; take the seat with a WebSocket ``join``."""
