@@ -12,7 +12,8 @@ The drain, in order (``docs/protocol.md``, "Shutdown"):
    ``server.draining``, :func:`refuse_if_draining`), so are ``hello`` and ``join`` on the socket
    (``error`` ``server.draining``, ``server/ws.py``);
 2. ``await app.state.tables.stop()``: every table sends ``table_closed`` (reason ``shutdown``)
-   to its connections;
+   to its connections; its log stays, so it is restored at the next start; then the table log
+   (``app.state.log``) is flushed;
 3. every open socket is closed with 1012 after what its queue holds, and the drain waits for
    the writers to have sent it all (a client reads ``table_closed`` before the close frame).
 
@@ -83,6 +84,9 @@ async def drain(app: FastAPI, grace_seconds: float) -> None:
     tables = getattr(app.state, "tables", None)
     if tables is not None:
         await _bounded("close the tables", tables.stop(), deadline)
+    table_log = getattr(app.state, "log", None)
+    if table_log is not None:  # every step the tables logged is durable before the sockets go
+        await _bounded("flush the table log", table_log.flush(), deadline)
     sessions: set[Drainable] = getattr(app.state, "sessions", set())
     open_now = list(sessions)
     for session in open_now:

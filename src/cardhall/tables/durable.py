@@ -116,7 +116,10 @@ class Durability:
         """Log what this step changed and release its messages when that is durable."""
         if self.table_log is None:
             return
-        rows, compact = self._step_rows()
+        if self.keep_log and self.status == "closed":  # a shutdown: the log stays as it was
+            rows, compact = [], None
+        else:
+            rows, compact = self._step_rows()
         out, self._step_out = self._step_out, []
         if rows or compact is not None or self._drop_log or self._outbox:
             self._waiting.append(out)

@@ -59,7 +59,8 @@ class TableManager:
         """Tables whose log could not be replayed (recorded as ``aborted``)."""
         self._bot_players: dict[str, PlayerRecord] = {}
         self._owns_writer = writer is None
-        self.writer = GameWriter(store) if writer is None else writer
+        self.writer = writer if writer is not None else GameWriter(
+            store, outbox=log is not None, max_attempts=None if log is not None else 6)
         self.clock = clock or RealClock()
         self.tables: dict[str, Table] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}

@@ -1,0 +1,263 @@
+"""Durable tables in process: a table's log rebuilds it after a crash (``docs/operations.md``).
+
+Every test plays the real games with deterministic clients (each acts with the first legal
+action its own ``state`` offers) on a fixed seed, over a :class:`MemoryStore` whose table log
+outlives the manager. A "crash" cancels every table task without closing anything, so the store
+keeps exactly what was committed; a new manager over the same store restores the tables, the
+clients resume with their seat tokens, and the game ends with the same history as a run without
+the crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from cardhall.config import Settings
+from cardhall.engine.actions import minimal
+from cardhall.protocol import messages as p
+from cardhall.storage.interface import LogRow
+from cardhall.storage.log import TableLog
+from cardhall.storage.memory import MemoryStore
+from cardhall.tables.actor import Table
+from cardhall.tables.clock import FakeClock
+from cardhall.tables.connections import RecordingConnection
+from cardhall.tables.manager import TableManager
+from cardhall.tables.messages import ClientRequest
+
+GAMES = {  # game -> (seats, table options)
+    "bazaar_blot": (4, {"config": {"target_score": 51}}),
+    "palace_poker": (3, {}),
+    "soldiers_bluff": (3, {}),
+}
+
+
+class Node:
+    """One server life: a manager and its table log over a shared store and clock."""
+
+    def __init__(self, store: MemoryStore, clock: FakeClock) -> None:
+        self.store, self.clock = store, clock
+        settings = Settings(database_url="memory://", bot_delay_seconds=0.5,
+                            next_hand_pause_seconds=1.0, turn_timeout_seconds=10.0,
+                            insecure_fixed_seed="restore-test")
+        self.log = TableLog(store)
+        self.manager = TableManager(settings, store, clock, log=self.log)
+
+    async def start(self) -> None:
+        self.log.start()
+        await self.manager.start()
+
+    async def settle(self, table: Table) -> None:
+        """Until the table has handled its inbox and its frames are out (bounded by pytest's
+        timeout; the log commits in the same loop)."""
+        for _ in range(50):
+            await table.inbox.join()
+            assert await self.log.flush(5.0)
+            if table.inbox.empty():
+                return
+
+    async def crash(self) -> None:
+        """Stop every table as a killed process would: no close, no log entry."""
+        await self.log.flush(5.0)
+        for task in list(self.manager.tasks.values()):
+            task.cancel()
+        for task in list(self.manager.tasks.values()):
+            with pytest.raises(BaseException):
+                await task
+        await self.log.close(1.0)
+        await self.manager.writer.close(1.0)
+
+    async def stop(self) -> None:
+        await self.manager.stop()
+        await self.log.close(5.0)
+
+
+@asynccontextmanager
+async def node(store: MemoryStore, clock: FakeClock) -> AsyncIterator[Node]:
+    n = Node(store, clock)
+    await n.start()
+    try:
+        yield n
+    finally:
+        if n.manager.tasks:
+            await n.stop()
+
+
+async def players(store: MemoryStore, n: int) -> list[RecordingConnection]:
+    return [RecordingConnection((await store.create_player(f"p{i}"))[0]) for i in range(n)]
+
+
+def joined(conn: RecordingConnection) -> p.Joined:
+    return [m for m in conn.messages if isinstance(m, p.Joined)][-1]
+
+
+async def step(n: Node, table: Table, conns: list[RecordingConnection]) -> bool:
+    """Let the first seat to act make its first legal move; False once the game is over."""
+    for i, conn in enumerate(conns):
+        state = conn.states.get(table.id)
+        if state is None or state["status"] != "playing" or not state["legal_actions"]:
+            continue
+        if state["game_seat"] not in state["to_act"]:
+            continue
+        table.post(ClientRequest(conn, p.Act(type="act", table_id=table.id,
+                                             version=state["version"], action_id=f"a{len(conn.frames)}",
+                                             action=minimal(state["legal_actions"][0]), seat=i)))
+        await n.settle(table)
+        refused = [m for m in conn.messages[-3:] if isinstance(m, p.Error)]
+        assert not refused, refused
+        return True
+    return False
+
+
+async def play(n: Node, table: Table, conns: list[RecordingConnection], *,
+               steps: int | None = None) -> None:
+    for _ in range(5_000 if steps is None else steps):
+        if not await step(n, table, conns):
+            return
+    assert steps is not None, "the game did not end in 5,000 moves"
+
+
+async def seat_all(n: Node, table: Table, conns: list[RecordingConnection],
+                   tokens: list[str] | None = None) -> None:
+    for i, conn in enumerate(conns):
+        kw: dict[str, Any] = {"seat": i}
+        if tokens is not None:
+            kw["seat_token"] = tokens[i]
+        table.post(ClientRequest(conn, p.Join(type="join", table_id=table.id, **kw)))
+        await n.settle(table)
+
+
+def actions(history: dict[str, Any]) -> list[tuple[Any, Any, bool]]:
+    return [(a["seat"], a["action"], a.get("timeout", False)) for a in history["actions"]]
+
+
+def first_history(conns: list[RecordingConnection]) -> dict[str, Any]:
+    over = [m for m in conns[0].messages if isinstance(m, p.GameOver)]
+    assert over, "the game did not end"
+    return over[0].history
+
+
+async def uninterrupted(game: str) -> dict[str, Any]:
+    seats, opts = GAMES[game]
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, seats)
+        table = await n.manager.create(game, num_seats=seats, **opts)
+        await seat_all(n, table, conns)
+        await play(n, table, conns)
+        return first_history(conns)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("crash_at", ["first move", "half way"])
+async def test_a_crash_mid_game_is_a_pause(game: str, crash_at: str) -> None:
+    expected = await uninterrupted(game)
+    moves = sum(1 for a in expected["actions"] if a["seat"] is not None)
+    crash_after = 1 if crash_at == "first move" else moves // 2
+    seats, opts = GAMES[game]
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, seats)
+        table = await n.manager.create(game, num_seats=seats, **opts)
+        await seat_all(n, table, conns)
+        await play(n, table, conns, steps=crash_after)
+        tokens = [joined(c).seat_token for c in conns]
+        version_seen = max(c.states[table.id]["version"] for c in conns)
+        await n.crash()
+    assert store.log[table.id], "nothing was logged"
+    assert all(t is not None for t in tokens)
+    async with node(store, clock) as n2:
+        assert n2.manager.tables_restored == 1
+        restored = n2.manager.get(table.id)
+        assert restored is not None and restored.status == "playing"
+        assert restored.version > version_seen
+        assert restored.deadline_ms() == 10_000  # the interrupted decision's full time
+        fresh = [RecordingConnection(c.player) for c in conns]
+        await seat_all(n2, restored, fresh, [t for t in tokens if t is not None])
+        assert all(joined(c).resumed for c in fresh)
+        await play(n2, restored, fresh)
+        history = first_history(fresh)
+    assert actions(history) == actions(expected)
+    assert history["outcome"] == expected["outcome"]
+    assert history["seed"] == expected["seed"]
+
+
+async def test_a_wrong_seat_token_does_not_resume_a_restored_seat() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("palace_poker", num_seats=3)
+        await seat_all(n, table, conns)
+        await n.crash()
+    async with node(store, clock) as n2:
+        restored = n2.manager.get(table.id)
+        assert restored is not None
+        stranger = RecordingConnection((await store.create_player("mallory"))[0])
+        restored.post(ClientRequest(stranger, p.Join(type="join", table_id=table.id, seat=0,
+                                                     seat_token="not-the-token")))
+        await n2.settle(restored)
+        errors = [m for m in stranger.messages if isinstance(m, p.Error)]
+        assert [e.code for e in errors] == ["table.bad_seat_token"]
+
+
+async def test_the_log_keeps_no_clear_seat_token_and_no_seed_leaves_it() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("soldiers_bluff", num_seats=3)
+        await seat_all(n, table, conns)
+        tokens = [joined(c).seat_token for c in conns]
+        seed = table.seed.hex() if table.seed else None
+        rows = [r for r in store.log[table.id].values()]
+        text = repr([r.data for r in rows])
+        assert all(t is not None and t not in text for t in tokens)
+        assert seed is not None and seed in text  # server side only
+        frames = repr([c.frames for c in conns])
+        assert seed not in frames
+
+
+async def test_a_log_that_cannot_be_replayed_is_saved_as_aborted() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("palace_poker", num_seats=3)
+        await seat_all(n, table, conns)
+        await play(n, table, conns, steps=2)
+        game_id = table.game_id
+        await n.crash()
+    entries = store.log[table.id]
+    n_acts = sum(1 for r in entries.values() if r.kind == "act")
+    last = max(entries)
+    bad = entries[last]
+    assert bad.kind == "act"
+    entries[last] = LogRow(bad.table_id, bad.seq, "act",
+                           {**bad.data, "action": {"type": "no-such-action"}})
+    async with node(store, clock) as n2:
+        assert n2.manager.tables_aborted == 1 and n2.manager.get(table.id) is None
+        await n2.log.flush(5.0)
+        await n2.manager.writer.flush()
+        assert table.id not in store.log
+        saved = await store.get_game(game_id or "")
+        assert saved is not None and saved["outcome"]["reason"] == "aborted"
+        assert len(saved["actions"]) == n_acts  # the partial history, as logged
+
+
+async def test_a_closed_table_leaves_no_log_and_a_new_game_compacts_it() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("palace_poker", num_seats=3)
+        await seat_all(n, table, conns)
+        await play(n, table, conns)  # hand 1 ends
+        clock.advance(1.0)  # the pause: hand 2 is dealt
+        await n.settle(table)
+        assert table.hand == 2
+        kinds = [r.kind for r in store.log[table.id].values()]
+        assert kinds[0] == "snapshot" and kinds.count("game") == 1  # hand 1's entries are gone
+        assert await n.manager.close(table.id, "closed")
+        await n.log.flush(5.0)
+        assert table.id not in store.log
+        assert len(store.games) == 1 and store.outbox == {}
