@@ -10,6 +10,7 @@ the crash.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -65,7 +66,7 @@ class Node:
         for task in list(self.manager.tasks.values()):
             task.cancel()
         for task in list(self.manager.tasks.values()):
-            with pytest.raises(BaseException):
+            with pytest.raises(asyncio.CancelledError):
                 await task
         await self.log.close(1.0)
         await self.manager.writer.close(1.0)

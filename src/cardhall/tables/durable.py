@@ -116,9 +116,9 @@ class Durability:
         """Log what this step changed and release its messages when that is durable."""
         if self.table_log is None:
             return
-        if self.keep_log and self.status == "closed":  # a shutdown: the log stays as it was
-            rows, compact = [], None
-        else:
+        rows: list[LogRow] = []
+        compact: int | None = None
+        if not (self.keep_log and self.status == "closed"):  # a shutdown: the log stays as is
             rows, compact = self._step_rows()
         out, self._step_out = self._step_out, []
         if rows or compact is not None or self._drop_log or self._outbox:
