@@ -16,6 +16,9 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite+aiosqlite:///./cardhall.db"
     """SQLAlchemy async URL; a SQLite file under the working directory by default."""
+    db_timeout_seconds: Annotated[float, Field(gt=0, le=600)] = 5.0
+    """Bound of every wait on the database by a request: connecting, a statement, a pool
+    checkout, SQLite's lock. Past it a REST call answers 503 ``store.unavailable``."""
     host: str = "127.0.0.1"
     port: Annotated[int, Field(ge=0, le=65_535)] = 8000
     admin_token: str | None = None

@@ -21,7 +21,7 @@ from ..tables.manager import TableManager
 from . import gctune, ws
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
-from .observability import install_metrics
+from .observability import install_metrics, install_request_id
 from .routes import (
     admin,
     admin_bots,
@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = make_store(settings.database_url)
+        store = make_store(settings.database_url, timeout_seconds=settings.db_timeout_seconds)
         await store.start()
         app.state.store = store
         writer = GameWriter(store, max_queued=settings.save_queue_max)
@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     if settings.metrics_enabled:
         install_metrics(app)
+    install_request_id(app)  # the outermost middleware: every answer carries X-Request-ID
     _include_routers(app)
     _mount_static(app, settings)
     return app

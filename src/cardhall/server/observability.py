@@ -15,28 +15,38 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import structlog
+from asgi_correlation_id import CorrelationIdMiddleware, correlation_id
 from fastapi import FastAPI, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import gctune
 
 
 def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
-    """Route stdlib logging through structlog; ``fmt`` is ``"json"`` or ``"console"``."""
+    """Route stdlib logging through structlog; ``fmt`` is ``"json"`` or ``"console"``.
+
+    Every line carries ``timestamp`` (ISO 8601 UTC), ``level``, ``logger`` and whatever is bound
+    in structlog's contextvars (``request_id`` during a request, see :func:`install_request_id`).
+    A logged exception (``log.exception(...)`` or ``exc_info=True``) keeps its traceback: in JSON
+    as the text of ``exception``, on the console rendered below the line.
+    """
     shared: list[Any] = [
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
-    renderer: Any = (structlog.processors.JSONRenderer() if fmt == "json"
-                     else structlog.dev.ConsoleRenderer(colors=False))
+    last: list[Any] = ([structlog.processors.StackInfoRenderer(),
+                        structlog.processors.format_exc_info,
+                        structlog.processors.JSONRenderer()] if fmt == "json"
+                       else [structlog.dev.ConsoleRenderer(colors=False)])
     formatter = structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=shared,
-        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *last],
     )
     handler = logging.StreamHandler()
     handler.setFormatter(formatter)
@@ -52,6 +62,39 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
         wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=True,
     )
+
+
+REQUEST_ID_HEADER = "X-Request-ID"
+"""The response header carrying a request's id (a client's own valid id is kept)."""
+
+
+class _BindRequestId:
+    """ASGI middleware: bind the request id (set by ``CorrelationIdMiddleware`` just outside)
+    into structlog's contextvars for the request's duration, so every log line carries
+    ``request_id``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request_id = correlation_id.get()
+        if scope["type"] not in ("http", "websocket") or request_id is None:
+            await self.app(scope, receive, send)
+            return
+        with structlog.contextvars.bound_contextvars(request_id=request_id):
+            await self.app(scope, receive, send)
+
+
+def install_request_id(app: FastAPI) -> None:
+    """Give every HTTP request and WebSocket connection an id (asgi-correlation-id): taken
+    from the client's ``X-Request-ID`` when it is a UUID-like hex id, else a fresh UUID4 hex;
+    sent back in the ``X-Request-ID`` response header and bound as ``request_id`` in the logs.
+
+    Add it after every other middleware so that it is the outermost (errors answered by
+    inner middleware carry the header too).
+    """
+    app.add_middleware(_BindRequestId)
+    app.add_middleware(CorrelationIdMiddleware, header_name=REQUEST_ID_HEADER)
 
 
 class TablesCollector(Collector):

@@ -37,6 +37,10 @@ class MemoryStore:
     async def close(self) -> None:
         return None
 
+    async def ping(self) -> None:
+        """Always answers (nothing to reach)."""
+        return None
+
     async def create_player(
         self, name: str, *, is_bot: bool = False, owner_id: str | None = None
     ) -> tuple[PlayerRecord, str]:
