@@ -18,7 +18,7 @@ from ..evaluators import install as install_evaluators
 from ..storage.factory import make_store
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from ..tables.manager import TableManager
-from . import gctune, ws
+from . import gctune, health, ws
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
 from .observability import install_metrics, install_request_id
@@ -92,9 +92,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _include_routers(app: FastAPI) -> None:
-    """Mount the REST routers (players, games, lobby, rules data, admin) and the WebSocket
-    endpoint."""
-    for router in (players.router, games.router, lobby.router, rules_data.router, admin.router,
+    """Mount the REST routers (readiness, players, games, lobby, rules data, admin) and the
+    WebSocket endpoint."""
+    for router in (health.router, players.router, games.router, lobby.router, rules_data.router, admin.router,
                    admin_players.router, admin_bots.router, asyncapi.router, ws.router):
         app.include_router(router)
 
