@@ -41,6 +41,7 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,
+        structlog.stdlib.ExtraAdder(),
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
     last: list[Any] = ([structlog.processors.StackInfoRenderer(),
