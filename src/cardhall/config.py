@@ -79,11 +79,17 @@ class Settings(BaseSettings):
     metrics_enabled: bool = True
     """Serve Prometheus metrics at ``GET /metrics``."""
     static_dir: Path | None = None
-    """The browser client's folder; by default the repository's ``static/`` next to ``src/``."""
+    """The browser client's folder; by default the repository's ``static/`` next to ``src/``
+    (a checkout, an editable install), else the copy packaged as ``cardhall/static``
+    (``pip install .``, the Docker image; see ``setup.py``)."""
 
     def resolved_static_dir(self) -> Path | None:
-        """``static_dir`` if set, else the repository's ``static/`` if it exists, else ``None``."""
+        """``static_dir`` if set, else the first of the repository's ``static/`` and the
+        packaged ``cardhall/static`` that has an ``index.html``, else ``None`` (no client)."""
         if self.static_dir is not None:
             return self.static_dir
-        guess = Path(__file__).resolve().parents[2] / "static"
-        return guess if (guess / "index.html").is_file() else None
+        here = Path(__file__).resolve().parent
+        for guess in (here.parents[1] / "static", here / "static"):
+            if (guess / "index.html").is_file():
+                return guess
+        return None
