@@ -105,3 +105,26 @@ def test_restored_and_aborted_tables_are_exported_when_the_manager_reports_them(
     del stats["tables_restored"], stats["tables_aborted"]
     m = exposition(TablesCollector(app_state(tables=manager)))  # type: ignore[arg-type]
     assert ("cardhall_tables_restored_total", ()) not in m
+
+
+def test_every_exported_metric_is_documented_in_operations_md() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
+    app = create_app(Settings(database_url="memory://", gc_tuning=False))
+    with TestClient(app) as c:
+        c.get("/healthz")
+        with c.websocket_connect("/ws"):
+            pass
+        names = {f.name for f in text_string_to_metric_families(c.get("/metrics").text)}
+    collectors = exposition(
+        WriterCollector(app_state(writer=SimpleNamespace(queued=0))),  # type: ignore[arg-type]
+        LogCollector(app_state(log=SimpleNamespace(  # type: ignore[arg-type]
+            appended=0, commits=0, failures=0, backlog=0))),
+        TablesCollector(app_state(tables=SimpleNamespace(  # type: ignore[arg-type]
+            stats=lambda: {"tables_restored": 0, "tables_aborted": 0}))))
+    names |= {name.removesuffix("_total") for name, _ in collectors}
+    assert len(names) > 30
+    missing = sorted(n for n in names if f"`{n}" not in doc
+                     and not n.endswith("_created"))  # documented once for all
+    assert missing == [], f"metrics not in docs/operations.md: {missing}"
