@@ -94,8 +94,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def _include_routers(app: FastAPI) -> None:
     """Mount the REST routers (readiness, players, games, lobby, rules data, admin) and the
     WebSocket endpoint."""
-    for router in (health.router, players.router, games.router, lobby.router, rules_data.router, admin.router,
-                   admin_players.router, admin_bots.router, asyncapi.router, ws.router):
+    for router in (health.router, players.router, games.router, lobby.router, rules_data.router,
+                   admin.router, admin_players.router, admin_bots.router, asyncapi.router,
+                   ws.router):
         app.include_router(router)
 
 
