@@ -16,6 +16,10 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite+aiosqlite:///./cardhall.db"
     """SQLAlchemy async URL; a SQLite file under the working directory by default."""
+    db_timeout_seconds: Annotated[float, Field(gt=0, le=600)] = 5.0
+    """Bound of every wait on the database: connecting, a statement, a pool checkout, SQLite's
+    lock, one log commit or game save. Past it a REST call answers 503 ``store.unavailable``;
+    a log commit or a save counts as failed and is retried."""
     host: str = "127.0.0.1"
     port: Annotated[int, Field(ge=0, le=65_535)] = 8000
     admin_token: str | None = None
@@ -68,8 +72,6 @@ class Settings(BaseSettings):
     log_sync_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0
     """How long a step's messages wait for their log commit; past it the log degrades (the
     messages go out, the entries stay buffered until the database answers)."""
-    db_timeout_seconds: Annotated[float, Field(gt=0, le=600)] = 5.0
-    """The most one database call may take before it counts as failed."""
     insecure_fixed_seed: str | None = None
     """TESTS ONLY: derive every game's seed from this string and the hand number, so runs
     repeat exactly. Anyone who knows it can compute every deal: never set it in production."""
@@ -95,11 +97,17 @@ class Settings(BaseSettings):
     metrics_enabled: bool = True
     """Serve Prometheus metrics at ``GET /metrics``."""
     static_dir: Path | None = None
-    """The browser client's folder; by default the repository's ``static/`` next to ``src/``."""
+    """The browser client's folder; by default the repository's ``static/`` next to ``src/``
+    (a checkout, an editable install), else the copy packaged as ``cardhall/static``
+    (``pip install .``, the Docker image; see ``setup.py``)."""
 
     def resolved_static_dir(self) -> Path | None:
-        """``static_dir`` if set, else the repository's ``static/`` if it exists, else ``None``."""
+        """``static_dir`` if set, else the first of the repository's ``static/`` and the
+        packaged ``cardhall/static`` that has an ``index.html``, else ``None`` (no client)."""
         if self.static_dir is not None:
             return self.static_dir
-        guess = Path(__file__).resolve().parents[2] / "static"
-        return guess if (guess / "index.html").is_file() else None
+        here = Path(__file__).resolve().parent
+        for guess in (here.parents[1] / "static", here / "static"):
+            if (guess / "index.html").is_file():
+                return guess
+        return None

@@ -107,3 +107,19 @@ async def pg_store() -> AsyncIterator[SqlStore]:
     """A started SqlStore in a fresh PostgreSQL schema (skips when unreachable)."""
     async for s in postgres_store():
         yield s
+
+
+@pytest.fixture
+async def fresh_pg_schema() -> AsyncIterator[str]:
+    """The name of an empty PostgreSQL schema (no tables, not migrated), dropped afterwards;
+    skips when PostgreSQL is unreachable."""
+    why = await _postgres_unreachable(POSTGRES_URL)
+    if why is not None:
+        pytest.skip(f"PostgreSQL not reachable at {POSTGRES_URL} ({why}); "
+                    "set CARDHALL_TEST_POSTGRES_URL")
+    schema = f"cardhall_test_{uuid.uuid4().hex[:12]}"
+    await _execute(POSTGRES_URL, f'CREATE SCHEMA "{schema}"')
+    try:
+        yield schema
+    finally:
+        await _execute(POSTGRES_URL, f'DROP SCHEMA "{schema}" CASCADE')

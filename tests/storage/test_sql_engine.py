@@ -86,3 +86,24 @@ async def test_sqlite_writes_take_turns(lite: SqlStore) -> None:
 def test_only_sqlite_and_postgresql_are_supported() -> None:
     with pytest.raises(ValueError, match="mysql"):
         SqlStore("mysql+aiomysql://u@h/db")
+
+
+async def test_timeout_seconds_sets_sqlite_busy_timeout_and_pool_timeout(tmp_path: Path) -> None:
+    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 't.db'}", timeout_seconds=0.75)
+    try:
+        await store.start()
+        async with store.engine.connect() as conn:
+            assert (await conn.exec_driver_sql("PRAGMA busy_timeout")).scalar() == 750
+        assert store.engine.pool.timeout() == 0.75  # type: ignore[attr-defined]
+    finally:
+        await store.close()
+
+
+def test_timeout_args_per_driver() -> None:
+    from cardhall.storage.sql import make_engine, timeout_args
+
+    assert timeout_args("sqlite", 2) == {"timeout": 2}
+    assert timeout_args("postgresql", 2) == {"timeout": 2, "command_timeout": 2}
+    with pytest.raises(ValueError, match="above 0"):
+        timeout_args("sqlite", 0)
+    make_engine("sqlite+aiosqlite:///:memory:").sync_engine.dispose()  # old signature still works

@@ -19,10 +19,10 @@ from ..storage.factory import make_store
 from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from ..tables.manager import TableManager
-from . import gctune, ws
+from . import gctune, health, ws
 from .errors import install_error_handlers
 from .limits import BodySizeLimit
-from .observability import install_metrics
+from .observability import install_metrics, install_request_id
 from .routes import (
     admin,
     admin_bots,
@@ -50,7 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = make_store(settings.database_url)
+        store = make_store(settings.database_url, timeout_seconds=settings.db_timeout_seconds)
         await store.start()
         app.state.store = store
         durable = settings.durable_tables and settings.database_url != "memory://"
@@ -102,16 +102,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     if settings.metrics_enabled:
         install_metrics(app)
+    install_request_id(app)  # the outermost middleware: every answer carries X-Request-ID
     _include_routers(app)
     _mount_static(app, settings)
     return app
 
 
 def _include_routers(app: FastAPI) -> None:
-    """Mount the REST routers (players, games, lobby, rules data, admin) and the WebSocket
-    endpoint."""
-    for router in (players.router, games.router, lobby.router, rules_data.router, admin.router,
-                   admin_players.router, admin_bots.router, asyncapi.router, ws.router):
+    """Mount the REST routers (readiness, players, games, lobby, rules data, admin) and the
+    WebSocket endpoint."""
+    for router in (health.router, players.router, games.router, lobby.router, rules_data.router,
+                   admin.router, admin_players.router, admin_bots.router, asyncapi.router,
+                   ws.router):
         app.include_router(router)
 
 

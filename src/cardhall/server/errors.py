@@ -3,11 +3,15 @@
 Every error response body is ``{"error": {"code": "namespace.code", "message": "...",
 "details": [...]?}}``. Raise :class:`ApiError` with a code from :data:`ERROR_STATUS` (which maps
 each code to its HTTP status); :func:`install_error_handlers` also rewrites FastAPI's validation
-errors (``request.invalid``) and Starlette's HTTP errors (``request.not_found`` ...) into it.
+errors (``request.invalid``) and Starlette's HTTP errors (``request.not_found`` ...) into it, a
+database that cannot answer (refused, timed out, locked, full: :func:`store_unavailable`) into
+503 ``store.unavailable``, and anything else unexpected into 500 ``server.error``
+(:class:`UnexpectedErrors`), never a text/plain 500.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -15,9 +19,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..tables.errors import TableError
+from .outages import store_unavailable
 
 RestErrorCode = Literal[
     "request.invalid",
@@ -39,6 +46,8 @@ RestErrorCode = Literal[
     "table.limit",
     "store.backlog",
     "server.draining",
+    "store.unavailable",
+    "server.error",
 ]
 """Every stable REST error code (the keys of :data:`ERROR_STATUS`; a test checks both agree)."""
 
@@ -62,8 +71,12 @@ ERROR_STATUS: dict[RestErrorCode, int] = {
     "table.limit": 503,
     "store.backlog": 503,
     "server.draining": 503,
+    "store.unavailable": 503,
+    "server.error": 500,
 }
 """Every stable REST error code and its HTTP status. Add new codes here, never rename one."""
+
+log = logging.getLogger(__name__)
 
 _HTTP_CODES = {404: "request.not_found", 405: "request.method_not_allowed",
                413: "request.too_large", 422: "request.invalid"}
@@ -145,9 +158,70 @@ async def _on_table_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(ERROR_STATUS[exc.code], exc.code, exc.message)
 
 
+def failure_response(method: str, path: str, exc: BaseException) -> JSONResponse:
+    """The answer to an exception no specific handler took: 503 ``store.unavailable`` (with
+    ``Retry-After: 5``) when the database could not answer (:func:`store_unavailable`, logged
+    as one warning line), else 500 ``server.error`` (a bug, logged with its traceback)."""
+    if store_unavailable(exc):
+        log.warning("store unavailable answering %s %s: %s: %s", method, path,
+                    type(exc).__name__, _first_line(exc))
+        return error_response(503, "store.unavailable",
+                              "the database is not answering; try again shortly",
+                              headers={"Retry-After": "5"})
+    log.error("unexpected error answering %s %s", method, path, exc_info=exc)
+    return error_response(500, "server.error", "internal server error")
+
+
+async def _on_store_error(request: Request, exc: Exception) -> JSONResponse:
+    return failure_response(request.method, request.url.path, exc)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else ""
+
+
+class UnexpectedErrors:
+    """ASGI middleware: an exception that no handler took answers in the JSON shape through
+    :func:`failure_response` (500 ``server.error``, logged once with its traceback and the
+    request id; or 503 ``store.unavailable`` for an asyncpg outage error). If the
+    response had already started, the exception is re-raised for the server to close the
+    connection. WebSocket and lifespan traffic pass straight through."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:
+            if started:
+                log.exception("unexpected error after the answer started, %s %s",
+                              scope.get("method"), scope.get("path"))
+                raise
+            response = failure_response(str(scope.get("method")), str(scope.get("path")), exc)
+            await response(scope, receive, send)
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Make every REST error (ours, the table layer's, validation, routing) use the one JSON
-    shape. A :class:`~cardhall.tables.errors.TableError` answers its own ``code``."""
+    """Make every REST error (ours, the table layer's, validation, routing, the database's,
+    unexpected ones) use the one JSON shape. A :class:`~cardhall.tables.errors.TableError`
+    answers its own ``code``; SQLAlchemy and OS errors go through :func:`store_unavailable`;
+    any other exception is answered by :class:`UnexpectedErrors` (added here as the innermost
+    middleware, so add it before the others)."""
+    app.add_middleware(UnexpectedErrors)
+    app.add_exception_handler(SQLAlchemyError, _on_store_error)
+    app.add_exception_handler(OSError, _on_store_error)
     app.add_exception_handler(ApiError, _on_api_error)
     app.add_exception_handler(TableError, _on_table_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)

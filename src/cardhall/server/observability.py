@@ -3,40 +3,54 @@
 * Logs: every ``logging`` record of the app (and uvicorn's) goes through structlog's
   ``ProcessorFormatter``: JSON lines with ``CARDHALL_LOG_FORMAT=json`` (for log shippers), or
   readable console lines (the default). Timestamps are ISO 8601 UTC.
-* Metrics: ``GET /metrics`` in Prometheus text format, read at scrape time from the table
-  manager's figures (no bookkeeping on the hot path): live tables by status, seats taken,
-  connections, games saved, tables closed, inbox backlog, plus the process collectors.
+* Request ids: every HTTP answer and WebSocket connection gets an ``X-Request-ID``
+  (asgi-correlation-id), bound as ``request_id`` into every log line meanwhile.
+* Metrics: ``GET /metrics`` in Prometheus text format: HTTP requests
+  (prometheus-fastapi-instrumentator), WebSocket connections, and figures read at scrape time
+  from the table manager, the game writer and the action log (no bookkeeping on the hot path),
+  plus GC pauses and the process collectors (``docs/operations.md`` lists every metric).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import structlog
+from asgi_correlation_id import CorrelationIdMiddleware, correlation_id
 from fastapi import FastAPI, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.process_collector import ProcessCollector
-from prometheus_client.registry import Collector
+from prometheus_fastapi_instrumentator import Instrumentator
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import gctune
+from .collectors import LogCollector, TablesCollector, WriterCollector
+from .wsmetrics import WebSocketMetrics
 
 
 def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
-    """Route stdlib logging through structlog; ``fmt`` is ``"json"`` or ``"console"``."""
+    """Route stdlib logging through structlog; ``fmt`` is ``"json"`` or ``"console"``.
+
+    Every line carries ``timestamp`` (ISO 8601 UTC), ``level``, ``logger`` and whatever is bound
+    in structlog's contextvars (``request_id`` during a request, see :func:`install_request_id`).
+    A logged exception (``log.exception(...)`` or ``exc_info=True``) keeps its traceback: in JSON
+    as the text of ``exception``, on the console rendered below the line.
+    """
     shared: list[Any] = [
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,
+        structlog.stdlib.ExtraAdder(),
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
-    renderer: Any = (structlog.processors.JSONRenderer() if fmt == "json"
-                     else structlog.dev.ConsoleRenderer(colors=False))
+    last: list[Any] = ([structlog.processors.StackInfoRenderer(),
+                        structlog.processors.format_exc_info,
+                        structlog.processors.JSONRenderer()] if fmt == "json"
+                       else [structlog.dev.ConsoleRenderer(colors=False)])
     formatter = structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=shared,
-        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *last],
     )
     handler = logging.StreamHandler()
     handler.setFormatter(formatter)
@@ -54,67 +68,64 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
     )
 
 
-class TablesCollector(Collector):
-    """Prometheus collector over ``TableManager.stats()`` (read at scrape time)."""
+REQUEST_ID_HEADER = "X-Request-ID"
+"""The response header carrying a request's id (a client's own valid id is kept)."""
 
-    def __init__(self, stats: Callable[[], dict[str, Any] | None]) -> None:
-        self._stats = stats
 
-    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
-        s = self._stats()
-        if not s:
+class _BindRequestId:
+    """ASGI middleware: bind the request id (set by ``CorrelationIdMiddleware`` just outside)
+    into structlog's contextvars for the request's duration, so every log line carries
+    ``request_id``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request_id = correlation_id.get()
+        if scope["type"] not in ("http", "websocket") or request_id is None:
+            await self.app(scope, receive, send)
             return
-        tables = GaugeMetricFamily("cardhall_tables", "Live tables by status", labels=["status"])
-        for status, n in sorted(s.get("tables_by_status", {}).items()):
-            tables.add_metric([status], n)
-        yield tables
-        for key, help_text in (("seats_taken", "Seats taken at live tables"),
-                               ("connections", "Connections (sockets and bots) at live tables"),
-                               ("inbox_backlog", "Messages waiting in table inboxes")):
-            yield GaugeMetricFamily(f"cardhall_{key}", help_text, value=s.get(key, 0))
-        yield CounterMetricFamily("cardhall_games_saved",
-                                  "Finished games handed to the writer since start",
-                                  value=s.get("games_saved", 0))
-        yield CounterMetricFamily("cardhall_tables_closed", "Tables closed since start",
-                                  value=s.get("tables_closed", 0))
+        with structlog.contextvars.bound_contextvars(request_id=request_id):
+            await self.app(scope, receive, send)
 
 
-class WriterCollector(Collector):
-    """Prometheus collector over the game writer's counters (``storage/writer.py``): games
-    handed over, saved, lost after retries, batches and the queue depth (since start, so the
-    counters never go down as tables close)."""
+def install_request_id(app: FastAPI) -> None:
+    """Give every HTTP request and WebSocket connection an id (asgi-correlation-id): taken
+    from the client's ``X-Request-ID`` when it is a UUID-like hex id, else a fresh UUID4 hex;
+    sent back in the ``X-Request-ID`` response header and bound as ``request_id`` in the logs.
 
-    def __init__(self, app: FastAPI) -> None:
-        self._app = app
-
-    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
-        w = getattr(self._app.state, "writer", None)
-        if w is None:
-            return
-        for key, help_text in (("submitted", "Finished games handed to the game writer"),
-                               ("saved", "Finished games the game writer stored"),
-                               ("failed", "Finished games lost after the writer's retries"),
-                               ("batches", "Transactions the game writer committed")):
-            yield CounterMetricFamily(f"cardhall_writer_{key}", help_text,
-                                      value=getattr(w, key, 0))
-        yield GaugeMetricFamily("cardhall_writer_queued", "Finished games waiting to be saved",
-                                value=w.queued)
+    Add it after every other middleware so that it is the outermost (errors answered by
+    inner middleware carry the header too).
+    """
+    app.add_middleware(_BindRequestId)
+    app.add_middleware(CorrelationIdMiddleware, header_name=REQUEST_ID_HEADER)
 
 
 def install_metrics(app: FastAPI) -> None:
-    """Add ``GET /metrics`` (Prometheus text format) with a registry of this app's own."""
+    """Add ``GET /metrics`` (Prometheus text format) with a registry of this app's own (so
+    several apps in one process never collide): HTTP request metrics from
+    prometheus-fastapi-instrumentator (``cardhall_http_*``, by route template, method and
+    status class), WebSocket connection metrics (``cardhall_ws_*``, :class:`WebSocketMetrics`),
+    the table manager's, the game writer's and the action log's figures read at scrape time
+    (``collectors.py``), GC pauses and the process collectors. Every metric is listed in
+    ``docs/operations.md``."""
     registry = CollectorRegistry()
     ProcessCollector(registry=registry)
-
-    def stats() -> dict[str, Any] | None:
-        manager = getattr(app.state, "tables", None)
-        return None if manager is None else manager.stats()
-
-    registry.register(TablesCollector(stats))
+    registry.register(TablesCollector(app))
     registry.register(WriterCollector(app))
+    registry.register(LogCollector(app))
     gctune.MONITOR.install()
     registry.register(gctune.MONITOR)
+    Instrumentator(registry=registry, excluded_handlers=["^/metrics$"],
+                   should_ignore_untemplated=False, should_group_untemplated=True).instrument(
+        app, metric_namespace="cardhall", latency_lowr_buckets=HTTP_LATENCY_BUCKETS)
+    app.add_middleware(WebSocketMetrics, registry=registry)
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
         return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
+
+
+HTTP_LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+"""Buckets (seconds) of ``cardhall_http_request_duration_seconds``: the 5 s top is the
+database timeout's default, so a 503 after a timed-out store call lands in its own bucket."""

@@ -6,10 +6,12 @@ from .interface import Store
 from .memory import MemoryStore
 
 
-def make_store(database_url: str) -> Store:
-    """``memory://`` -> :class:`MemoryStore`; any SQLAlchemy async URL -> ``SqlStore``."""
+def make_store(database_url: str, *, timeout_seconds: float | None = None) -> Store:
+    """``memory://`` -> :class:`MemoryStore`; any SQLAlchemy async URL -> ``SqlStore``, whose
+    waits on the database are bounded by ``timeout_seconds`` (``None``: the drivers'
+    defaults; see :func:`cardhall.storage.sql.make_engine`)."""
     if database_url == "memory://":
         return MemoryStore()
     from .sql import SqlStore
 
-    return SqlStore(database_url)
+    return SqlStore(database_url, timeout_seconds=timeout_seconds)

@@ -42,6 +42,10 @@ class MemoryStore:
     async def close(self) -> None:
         return None
 
+    async def ping(self) -> None:
+        """Always answers (nothing to reach)."""
+        return None
+
     async def create_player(
         self, name: str, *, is_bot: bool = False, owner_id: str | None = None
     ) -> tuple[PlayerRecord, str]:
@@ -123,9 +127,6 @@ class MemoryStore:
     async def get_game(self, game_id: str) -> dict[str, Any] | None:
         got = self.games.get(game_id)
         return None if got is None else got[1]
-
-    async def ping(self) -> None:
-        return None
 
     async def bot_identity(self, name: str) -> PlayerRecord:
         for rec in self.players.values():

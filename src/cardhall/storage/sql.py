@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Table, event, select
+from sqlalchemy import Table, event, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import (
@@ -44,11 +44,15 @@ from .sql_log import SqlDurability
 GAMES: Table = Game.__table__  # type: ignore[assignment]
 RESULTS: Table = GameResult.__table__  # type: ignore[assignment]
 
+PING_TIMEOUT_SECONDS = 1.0
+"""The default bound of :meth:`SqlStore.ping`, in seconds."""
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 """The Alembic script directory, shipped inside the package."""
 
 
-def make_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
+def make_engine(url: str, *, schema: str | None = None,
+                timeout_seconds: float | None = None) -> AsyncEngine:
     """An async engine for ``url`` with the default pool and no pre-ping (a checkout costs no
     round trip; a connection that died is replaced when it fails, and the writer retries).
 
@@ -58,8 +62,15 @@ def make_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
     connections' ``search_path``, which keeps test runs in their own schema. JSON columns are
     written and read with orjson (:func:`json_dumps`).
 
+    ``timeout_seconds`` bounds every wait on the database (:func:`timeout_args`): SQLite's busy
+    timeout (how long a write waits for another connection's lock before ``database is
+    locked``), asyncpg's connect and per-statement timeouts, and the pool's checkout wait.
+    ``None`` keeps the drivers' defaults (SQLite 5 s, asyncpg 60 s to connect and no statement
+    bound, the pool 30 s).
+
     Raises:
-        ValueError: ``schema`` for a back-end other than PostgreSQL.
+        ValueError: ``schema`` for a back-end other than PostgreSQL, or ``timeout_seconds``
+            not above 0.
     """
     backend = make_url(url).get_backend_name()
     connect_args: dict[str, Any] = {}
@@ -67,11 +78,26 @@ def make_engine(url: str, *, schema: str | None = None) -> AsyncEngine:
         if backend != "postgresql":
             raise ValueError(f"schema={schema!r} needs PostgreSQL, not {backend!r}")
         connect_args["server_settings"] = {"search_path": schema}
+    engine_args: dict[str, Any] = {}
+    if timeout_seconds is not None:
+        connect_args.update(timeout_args(backend, timeout_seconds))
+        engine_args["pool_timeout"] = timeout_seconds
     engine = create_async_engine(url, connect_args=connect_args, json_serializer=json_dumps,
-                                 json_deserializer=orjson.loads)
+                                 json_deserializer=orjson.loads, **engine_args)
     if backend == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def timeout_args(backend: str, timeout_seconds: float) -> dict[str, float]:
+    """The driver's ``connect_args`` that bound its waits by ``timeout_seconds`` (seconds):
+    ``{"timeout": t}`` for SQLite (the busy timeout), ``{"timeout": t, "command_timeout": t}``
+    for asyncpg (connecting; each statement). Raises ``ValueError`` for ``t <= 0``."""
+    if not timeout_seconds > 0:
+        raise ValueError(f"timeout_seconds must be above 0, got {timeout_seconds!r}")
+    if backend == "postgresql":
+        return {"timeout": timeout_seconds, "command_timeout": timeout_seconds}
+    return {"timeout": timeout_seconds}
 
 
 def json_dumps(value: Any) -> str:
@@ -114,12 +140,40 @@ def downgrade_connection(connection: Connection, revision: str = "base") -> None
     command.downgrade(cfg, revision)
 
 
+MIGRATION_LOCK_KEY = int.from_bytes(b"cardhall", "big")
+"""The ``pg_advisory_lock`` key held while migrating (the bytes of ``cardhall``, a bigint):
+processes starting at once on one PostgreSQL database migrate one after the other."""
+
+
+async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
+    """Run the migrations up to ``revision`` on one connection of ``engine``.
+
+    On PostgreSQL the connection holds ``pg_advisory_lock(MIGRATION_LOCK_KEY)`` meanwhile, so a
+    second process starting at the same time waits, then finds the schema at head and does
+    nothing (instead of both creating the tables and one crashing). SQLite serialises schema
+    changes through its file lock. Raises what Alembic or the driver raise.
+    """
+    async with engine.connect() as conn:
+        locking = conn.dialect.name == "postgresql"
+        if locking:
+            await conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+            await conn.commit()
+        try:
+            await conn.run_sync(upgrade_connection, revision)
+            await conn.commit()
+        finally:
+            if locking:
+                await conn.execute(text("SELECT pg_advisory_unlock(:key)"),
+                                   {"key": MIGRATION_LOCK_KEY})
+                await conn.commit()
+
+
 async def upgrade_database(url: str, revision: str = "head") -> None:
-    """Apply the migrations to the database at ``url`` (``cardhall db upgrade``)."""
+    """Apply the migrations to the database at ``url`` (``cardhall db upgrade``), under the
+    migration lock of :func:`migrate`."""
     engine = make_engine(url)
     try:
-        async with engine.begin() as conn:
-            await conn.run_sync(upgrade_connection, revision)
+        await migrate(engine, revision)
     finally:
         await engine.dispose()
 
@@ -142,12 +196,17 @@ class SqlStore(SqlDurability):
             ``ON CONFLICT``), or ``schema`` on SQLite.
     """
 
-    def __init__(self, url: str, *, schema: str | None = None) -> None:
+    def __init__(self, url: str, *, schema: str | None = None,
+                 timeout_seconds: float | None = None) -> None:
         backend = make_url(url).get_backend_name()
         if backend not in ("sqlite", "postgresql"):
             raise ValueError(f"the SQL store supports SQLite and PostgreSQL, not {backend!r}")
         self.url = url
-        self.engine = make_engine(url, schema=schema)
+        self.schema = schema
+        self.timeout_seconds = timeout_seconds
+        """Bound of every wait on the database (:func:`make_engine`) and on the SQLite write
+        turn, in seconds; ``None``: the drivers' defaults and no bound on the turn."""
+        self.engine = make_engine(url, schema=schema, timeout_seconds=timeout_seconds)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.backend = backend
         self._write_lock = asyncio.Lock() if self.backend == "sqlite" else None
@@ -156,20 +215,42 @@ class SqlStore(SqlDurability):
 
     @contextlib.asynccontextmanager
     async def _writing(self) -> AsyncIterator[None]:
-        """Hold the store's write turn (SQLite) for one write transaction; PostgreSQL: no-op."""
+        """Hold the store's write turn (SQLite) for one write transaction; PostgreSQL: no-op.
+        Waiting for the turn is bounded by ``timeout_seconds`` (``TimeoutError``)."""
         if self._write_lock is None:
             yield
-        else:
-            async with self._write_lock:
-                yield
+            return
+        async with asyncio.timeout(self.timeout_seconds):
+            await self._write_lock.acquire()
+        try:
+            yield
+        finally:
+            self._write_lock.release()
 
     async def start(self) -> None:
-        """Apply the migrations up to head (idempotent)."""
-        async with self.engine.begin() as conn:
-            await conn.run_sync(upgrade_connection)
+        """Apply the migrations up to head (idempotent; :func:`migrate`, which on PostgreSQL
+        holds the migration lock). PostgreSQL migrates on an engine of its own without the
+        statement timeout (a migration may take longer than a request may)."""
+        if self.backend != "postgresql":
+            await migrate(self.engine)
+            return
+        engine = make_engine(self.url, schema=self.schema)
+        try:
+            await migrate(engine)
+        finally:
+            await engine.dispose()
 
     async def close(self) -> None:
         await self.engine.dispose()
+
+    async def ping(self) -> None:
+        """Check that the database answers ``SELECT 1`` (connecting if needed) within
+        ``timeout_seconds``, or :data:`PING_TIMEOUT_SECONDS` when that is unset. Raises
+        ``TimeoutError`` past the bound, or the driver's error
+        (``sqlalchemy.exc.OperationalError``, ``OSError`` ...)."""
+        async with asyncio.timeout(self.timeout_seconds or PING_TIMEOUT_SECONDS), \
+                self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
 
     async def create_player(
         self, name: str, *, is_bot: bool = False, owner_id: str | None = None

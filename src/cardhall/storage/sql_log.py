@@ -37,11 +37,6 @@ class SqlDurability:
 
         def _writing(self) -> AbstractAsyncContextManager[None]: ...
 
-    async def ping(self) -> None:
-        """Raise unless the database answers ``SELECT 1``."""
-        async with self.engine.connect() as conn:
-            await conn.execute(select(1))
-
     async def write_log(self, batch: LogBatch) -> None:
         """One group commit (see :meth:`Store.write_log`)."""
         async with self._writing(), self.engine.begin() as conn:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ...tables.actor import Table
 from ...tables.manager import TableManager
+from ..audit import admin_action
 from ..deps import TablesDep, require_admin
 from ..errors import ApiError, responses
 
@@ -66,14 +67,18 @@ async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, An
 async def admin_close_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """Close a table: everyone gets ``table_closed``; a running game is abandoned (not saved)."""
     _table(manager, table_id)
-    return {"closed": await manager.close(table_id)}
+    closed = await manager.close(table_id)
+    admin_action("table.close", table_id, closed=closed)
+    return {"closed": closed}
 
 
 @router.post("/tables/{table_id}/kick")
 async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep) -> dict[str, Any]:
     """Remove a seat's holder (during a game its timer plays on until the game ends)."""
     _table(manager, table_id)
-    return {"kicked": await manager.kick(table_id, body.seat)}  # TableError: its own code
+    kicked = await manager.kick(table_id, body.seat)  # TableError: its own code
+    admin_action("table.kick", table_id, seat=body.seat, kicked=kicked)
+    return {"kicked": kicked}
 
 
 @router.get("/stats")

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from ...storage.interface import PlayerRecord
 from ...tables.errors import TableNotFoundError
+from ..audit import admin_action
 from ..deps import StoreDep, TablesDep, require_admin
 from ..errors import ApiError, responses
 from .games import MAX_OFFSET
@@ -78,15 +79,20 @@ async def ban(player_id: str, store: StoreDep, manager: TablesDep) -> PlayerAdmi
     """Ban a player: their token is refused (403 ``auth.banned``) from now on, an open socket
     may join no table, and every seat they hold is kicked (``table_closed``/``kicked``)."""
     player = await _set_banned(store, player_id, True)
+    kicked: list[str] = []
     for table in manager.list():
         held = [s.index for s in table.seats if s.player_id == player_id and not s.bot]
         for seat in held:
             with contextlib.suppress(TableNotFoundError):  # the table closed meanwhile
                 await manager.kick(table.id, seat)
+                kicked.append(f"{table.id}:{seat}")
+    admin_action("player.ban", player_id, kicked_seats=kicked)
     return player
 
 
 @router.post("/players/{player_id}/unban", responses=responses("player.not_found"))
 async def unban(player_id: str, store: StoreDep) -> PlayerAdmin:
     """Lift a ban."""
-    return await _set_banned(store, player_id, False)
+    player = await _set_banned(store, player_id, False)
+    admin_action("player.unban", player_id)
+    return player

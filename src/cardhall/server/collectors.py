@@ -1,0 +1,109 @@
+"""Prometheus collectors that read other modules' figures at scrape time (duck-typed from
+``app.state``, so a figure a module does not have yet is simply not exported).
+
+* :class:`TablesCollector`: ``TableManager.stats()`` (tables, seats, connections, saves,
+  restores and aborts at start-up);
+* :class:`WriterCollector`: the game writer's counters, queue and ``save_seconds`` histogram;
+* :class:`LogCollector`: the action log's counters, backlog and ``append_seconds`` histogram.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from fastapi import FastAPI
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+
+def _histogram(owner: Any, name: str) -> Iterator[Metric]:
+    """The families of ``owner.<name>`` when it is a collector (a ``prometheus_client``
+    ``Histogram`` made with ``registry=None``), else nothing."""
+    histogram = getattr(owner, name, None)
+    collect = getattr(histogram, "collect", None)
+    if collect is not None:
+        yield from collect()
+
+
+class TablesCollector(Collector):
+    """``cardhall_tables{status}``, ``cardhall_seats_taken``, ``cardhall_connections``,
+    ``cardhall_inbox_backlog`` (gauges); ``cardhall_games_saved_total``,
+    ``cardhall_tables_closed_total``, and when the manager reports them
+    ``cardhall_tables_restored_total``, ``cardhall_tables_aborted_total`` (counters)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self._app = app
+
+    def collect(self) -> Iterator[Metric]:
+        manager = getattr(self._app.state, "tables", None)
+        s: dict[str, Any] | None = None if manager is None else manager.stats()
+        if not s:
+            return
+        tables = GaugeMetricFamily("cardhall_tables", "Live tables by status", labels=["status"])
+        for status, n in sorted(s.get("tables_by_status", {}).items()):
+            tables.add_metric([status], n)
+        yield tables
+        for key, help_text in (("seats_taken", "Seats taken at live tables"),
+                               ("connections", "Connections (sockets and bots) at live tables"),
+                               ("inbox_backlog", "Messages waiting in table inboxes")):
+            yield GaugeMetricFamily(f"cardhall_{key}", help_text, value=s.get(key, 0))
+        yield CounterMetricFamily("cardhall_games_saved",
+                                  "Finished games handed to the writer since start",
+                                  value=s.get("games_saved", 0))
+        yield CounterMetricFamily("cardhall_tables_closed", "Tables closed since start",
+                                  value=s.get("tables_closed", 0))
+        for key, help_text in (("tables_restored", "Tables restored from the action log at start"),
+                               ("tables_aborted", "Tables that could not be restored at start")):
+            if key in s:
+                yield CounterMetricFamily(f"cardhall_{key}", help_text, value=s[key])
+
+
+class WriterCollector(Collector):
+    """The game writer's (``storage/writer.py``) counters since start:
+    ``cardhall_writer_{submitted,saved,failed,batches,retries}_total``, the gauge
+    ``cardhall_writer_queued`` and, when the writer has it, its ``save_seconds`` histogram."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self._app = app
+
+    def collect(self) -> Iterator[Metric]:
+        w = getattr(self._app.state, "writer", None)
+        if w is None:
+            return
+        for key, help_text in (("submitted", "Finished games handed to the game writer"),
+                               ("saved", "Finished games the game writer stored"),
+                               ("failed", "Finished games lost after the writer's retries"),
+                               ("batches", "Transactions the game writer committed"),
+                               ("retries", "Failed save attempts the game writer retried")):
+            yield CounterMetricFamily(f"cardhall_writer_{key}", help_text,
+                                      value=getattr(w, key, 0))
+        yield GaugeMetricFamily("cardhall_writer_queued", "Finished games waiting to be saved",
+                                value=getattr(w, "queued", 0))
+        yield from _histogram(w, "save_seconds")
+
+
+class LogCollector(Collector):
+    """The action log's (``app.state.log``, when present) figures, each only when the log has
+    it: ``cardhall_log_{appended,commits,failures}_total`` (counters), ``cardhall_log_backlog``
+    (gauge) and its ``append_seconds`` histogram."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self._app = app
+
+    def collect(self) -> Iterator[Metric]:
+        log = getattr(self._app.state, "log", None)
+        if log is None:
+            return
+        for key, help_text in (("appended", "Actions appended to the action log"),
+                               ("commits", "Commits of the action log"),
+                               ("failures", "Failed writes to the action log")):
+            value = getattr(log, key, None)
+            if isinstance(value, int | float):
+                yield CounterMetricFamily(f"cardhall_log_{key}", help_text, value=value)
+        backlog = getattr(log, "backlog", None)
+        if isinstance(backlog, int | float):
+            yield GaugeMetricFamily("cardhall_log_backlog",
+                                    "Actions waiting to be written to the action log",
+                                    value=backlog)
+        yield from _histogram(log, "append_seconds")

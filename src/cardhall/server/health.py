@@ -1,0 +1,102 @@
+"""Readiness (``GET /readyz``): may a load balancer send this process new work?
+
+``/healthz`` (in ``app.py``) is liveness: the process answers. ``/readyz`` answers 200
+``{"status": "ready", "checks": {...}}`` or 503 ``{"status": "not_ready", "checks": {...}}``
+after these checks, each ``{"ok": bool, ...figures}``:
+
+* ``database``: the store's ``ping()`` answers within :data:`PING_TIMEOUT_SECONDS`;
+* ``writer``: the game writer runs and its queue of finished games is at most
+  :data:`BACKLOG_LIMIT` of ``max_queued``;
+* ``log``: when the app has an action log (``app.state.log``), it reports itself healthy and its
+  backlog is at most :data:`BACKLOG_LIMIT` of ``max_backlog``;
+* ``draining``: the server is not shutting down (``app.state.draining``).
+
+Everything is read duck-typed from ``app.state`` (the store, the writer and the log are other
+modules' objects), so a missing attribute fails its check instead of raising.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+PING_TIMEOUT_SECONDS = 1.0
+"""How long the database may take to answer the readiness ping."""
+
+BACKLOG_LIMIT = 0.9
+"""Not ready above this share of a queue's bound (writer, action log)."""
+
+Check = dict[str, Any]
+"""One check's result: ``{"ok": bool, ...}`` plus the figures it looked at."""
+
+router = APIRouter(tags=["health"])
+
+
+async def check_database(store: Any, timeout: float = PING_TIMEOUT_SECONDS) -> Check:
+    """``{"ok": True, "latency_ms": float}`` when ``store.ping()`` returns within ``timeout``
+    seconds, else ``{"ok": False, "error": "<exception class>: <message>"}`` (a store without
+    ``ping`` counts as reachable: ``{"ok": True, "ping": "unsupported"}``)."""
+    if store is None:
+        return {"ok": False, "error": "no store (not started)"}
+    ping = getattr(store, "ping", None)
+    if ping is None:
+        return {"ok": True, "ping": "unsupported"}
+    t0 = time.perf_counter()
+    try:
+        async with asyncio.timeout(timeout):
+            await ping()
+    except Exception as exc:  # any failure to answer is "not ready", never a 500
+        kind = "TimeoutError" if isinstance(exc, TimeoutError) else type(exc).__name__
+        return {"ok": False, "error": f"{kind}: {str(exc).strip()[:200]}".rstrip(": ")}
+    return {"ok": True, "latency_ms": round((time.perf_counter() - t0) * 1000, 3)}
+
+
+def check_writer(writer: Any, limit: float = BACKLOG_LIMIT) -> Check:
+    """``ok`` while the writer runs (``running``, when it has that attribute) and
+    ``queued <= limit * max_queued``; reports ``queued`` and ``max_queued`` (games)."""
+    if writer is None:
+        return {"ok": False, "error": "no game writer (not started)"}
+    queued = int(getattr(writer, "queued", 0))
+    bound = int(getattr(writer, "max_queued", 0))
+    running = bool(getattr(writer, "running", True))
+    ok = running and (bound <= 0 or queued <= limit * bound)
+    return {"ok": ok, "running": running, "queued": queued, "max_queued": bound}
+
+
+def check_log(log: Any, limit: float = BACKLOG_LIMIT) -> Check:
+    """``ok`` while the action log says ``healthy`` and ``backlog <= limit * max_backlog``;
+    ``{"ok": True, "present": False}`` when the app has no action log."""
+    if log is None:
+        return {"ok": True, "present": False}
+    backlog = int(getattr(log, "backlog", 0))
+    bound = int(getattr(log, "max_backlog", 0))
+    healthy = bool(getattr(log, "healthy", True))
+    ok = healthy and (bound <= 0 or backlog <= limit * bound)
+    return {"ok": ok, "healthy": healthy, "backlog": backlog, "max_backlog": bound}
+
+
+async def readiness(state: Any, *, ping_timeout: float = PING_TIMEOUT_SECONDS) -> dict[str, Any]:
+    """Run every check on an app's ``state``; ``{"status": "ready" | "not_ready",
+    "checks": {"database": ..., "writer": ..., "log": ..., "draining": ...}}``."""
+    draining = bool(getattr(state, "draining", False))
+    checks: dict[str, Check] = {
+        "database": await check_database(getattr(state, "store", None), ping_timeout),
+        "writer": check_writer(getattr(state, "writer", None)),
+        "log": check_log(getattr(state, "log", None)),
+        "draining": {"ok": not draining, "draining": draining},
+    }
+    ready = all(c["ok"] for c in checks.values())
+    return {"status": "ready" if ready else "not_ready", "checks": checks}
+
+
+@router.get("/readyz", responses={503: {"description": "not ready (the body says why)"}})
+async def readyz(request: Request) -> JSONResponse:
+    """Readiness: 200 ``{"status": "ready", "checks": {...}}``, or 503 with
+    ``"status": "not_ready"`` and the failing checks' ``ok: false`` (see the module)."""
+    body = await readiness(request.app.state)
+    return JSONResponse(body, status_code=200 if body["status"] == "ready" else 503,
+                        headers={"Cache-Control": "no-store"})
