@@ -75,7 +75,10 @@ class WriterCollector(Collector):
                                ("saved", "Finished games the game writer stored"),
                                ("failed", "Finished games lost after the writer's retries"),
                                ("batches", "Transactions the game writer committed"),
-                               ("retries", "Failed save attempts the game writer retried")):
+                               ("retries", "Failed save attempts the game writer retried"),
+                               ("attempts_failed", "Save transactions that failed (each try)"),
+                               ("deferred", "Finished games left in the outbox for the "
+                                            "next start")):
             yield CounterMetricFamily(f"cardhall_writer_{key}", help_text,
                                       value=getattr(w, key, 0))
         yield GaugeMetricFamily("cardhall_writer_queued", "Finished games waiting to be saved",
@@ -95,15 +98,20 @@ class LogCollector(Collector):
         log = getattr(self._app.state, "log", None)
         if log is None:
             return
-        for key, help_text in (("appended", "Actions appended to the action log"),
-                               ("commits", "Commits of the action log"),
-                               ("failures", "Failed writes to the action log")):
+        for key, help_text in (("appended", "Table steps appended to the table log"),
+                               ("commits", "Group commits of the table log"),
+                               ("failures", "Failed commits of the table log (retried)"),
+                               ("lost", "Table log entries the database refused as invalid")):
             value = getattr(log, key, None)
             if isinstance(value, int | float):
                 yield CounterMetricFamily(f"cardhall_log_{key}", help_text, value=value)
         backlog = getattr(log, "backlog", None)
         if isinstance(backlog, int | float):
             yield GaugeMetricFamily("cardhall_log_backlog",
-                                    "Actions waiting to be written to the action log",
+                                    "Table log entries waiting for their commit",
                                     value=backlog)
+        healthy = getattr(log, "healthy", None)
+        if isinstance(healthy, bool):
+            yield GaugeMetricFamily("cardhall_log_healthy", "1 while every step is durable "
+                                    "before it is sent, 0 while degraded", value=int(healthy))
         yield from _histogram(log, "append_seconds")

@@ -129,7 +129,7 @@ class GameWriter:
         self.deferred = 0
         """Records left unsaved in the outbox (:attr:`outbox`): saved after the next start."""
         self.save_seconds = Histogram(
-            "cardhall_save_seconds", "Time from a finished game to its games row",
+            "cardhall_writer_save_seconds", "Time from a finished game to its games row",
             buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 30.0, 120.0, 600.0),
             registry=None)
 
