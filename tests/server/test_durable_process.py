@@ -6,7 +6,9 @@ Both runs use the same fixed seed (``CARDHALL_INSECURE_FIXED_SEED``) and the sam
 clients: one driver makes the moves in a fixed order (the lowest seat that may act plays its
 ``k``-th legal action, ``k`` the number of moves so far) and waits until every client has seen
 the step before the next move, so the two histories can be compared action by action. The kill
-lands mid Bazaar Blot deal (trick play under way) and mid Palace Poker battle.
+lands mid Bazaar Blot deal (trick play under way) and mid Palace Poker battle. A SIGTERM instead
+drains: every client is told ``table_closed``/``shutdown`` before its socket closes with 1012,
+the process exits 0, and the restarted server resumes the table the same way.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pytest
 from livesrv import Client
 from procsrv import ProcServer
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from cardhall.engine.actions import minimal
 
@@ -159,19 +162,38 @@ def moves_of(history: dict[str, Any]) -> list[tuple[Any, Any, bool]]:
     return [(a["seat"], a["action"], a.get("timeout", False)) for a in history["actions"]]
 
 
-async def run(tmp_path: Path, url: str, game: str, *, kill: bool) -> tuple[dict[str, Any], str]:
-    """Play one game on a fresh server (killed and restarted mid-game if ``kill``); returns
-    ``game_over`` and the server's log."""
+async def shutdown_notices(driver: Driver) -> list[tuple[str, int | None]]:
+    """What each client got as its server drained: the ``table_closed`` reason, then the close
+    code of its socket."""
+    out = []
+    for c in driver.clients:
+        closed = await c.expect("table_closed")
+        with pytest.raises(ConnectionClosed):
+            while True:
+                await c.recv()
+        code = c.ws.close_code
+        out.append((closed["reason"], code))
+    return out
+
+
+async def run(tmp_path: Path, url: str, game: str, *,
+              kill: signal.Signals | None) -> tuple[dict[str, Any], str]:
+    """Play one game on a fresh server (stopped by ``kill`` mid-game and restarted on the same
+    database, if given); returns ``game_over`` and the server's log."""
     env = {**ENV, "CARDHALL_DATABASE_URL": url}
     srv = ProcServer(tmp_path, env, name="first")
     await srv.start()
     driver = Driver(*await new_table(srv, game, ["ana", "bob", "cy", "dee"]))
     try:
         await driver.connect(srv, resume=False)
-        if kill:
+        if kill is not None:
             assert await driver.play(stop=GAMES[game][2]) is None, "the kill point never came"
-            srv.kill(signal.SIGKILL)
-            assert await srv.wait(15) == -signal.SIGKILL
+            srv.kill(kill)
+            if kill == signal.SIGTERM:  # told before the close, and a clean exit
+                assert await shutdown_notices(driver) == [("shutdown", 1012)] * len(driver.tokens)
+                assert await srv.wait(15) == 0
+            else:
+                assert await srv.wait(15) == -signal.SIGKILL
             await driver.close()
             srv = ProcServer(tmp_path, env, port=srv.port, name="second")
             await srv.start()
@@ -191,16 +213,19 @@ async def run(tmp_path: Path, url: str, game: str, *, kill: bool) -> tuple[dict[
         await srv.stop()
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-@pytest.mark.parametrize("db", ["sqlite", "postgresql"])
-async def test_sigkill_mid_game_then_restart_finishes_the_same_game(
-        tmp_path: Path, game: str, db: str) -> None:
+@pytest.mark.parametrize(("sig", "db", "game"), [
+    (signal.SIGKILL, "sqlite", "bazaar_blot"), (signal.SIGKILL, "sqlite", "palace_poker"),
+    (signal.SIGKILL, "postgresql", "bazaar_blot"), (signal.SIGKILL, "postgresql", "palace_poker"),
+    (signal.SIGTERM, "sqlite", "bazaar_blot"), (signal.SIGTERM, "postgresql", "palace_poker"),
+], ids=lambda v: v.name if isinstance(v, signal.Signals) else v)
+async def test_a_killed_or_stopped_server_restarts_and_finishes_the_same_game(
+        tmp_path: Path, sig: signal.Signals, db: str, game: str) -> None:
     async with database(db, tmp_path / "a") as url_a:
         (tmp_path / "a").mkdir(exist_ok=True)
-        expected, _ = await run(tmp_path / "a", url_a, game, kill=False)
+        expected, _ = await run(tmp_path / "a", url_a, game, kill=None)
     async with database(db, tmp_path / "b") as url_b:
         (tmp_path / "b").mkdir(exist_ok=True)
-        over, log = await run(tmp_path / "b", url_b, game, kill=True)
+        over, log = await run(tmp_path / "b", url_b, game, kill=sig)
     assert "restored" in log, log[-3000:]
     history = over["history"]
     assert moves_of(history) == moves_of(expected["history"])
