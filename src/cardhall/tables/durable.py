@@ -72,6 +72,7 @@ class Durability:
     def init_durability(self, log: TableLog | None) -> None:
         """Start with an empty log position (a restored table sets it afterwards)."""
         self.table_log = log
+        self._spec_json = spec_json(self.spec)
         self.log_seq = 0
         """The ``seq`` of this table's latest log entry."""
         self.logged_snapshot: dict[str, Any] | None = None
@@ -171,7 +172,7 @@ class Durability:
     def snapshot(self) -> dict[str, Any]:
         """The table facts a restore needs besides the game (see the module docstring)."""
         return {
-            "spec": spec_json(self.spec),
+            "spec": self._spec_json,
             "status": self.status,
             "hand": self.hand,
             "dealer_seat": self._dealer_seat,
