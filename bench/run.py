@@ -39,7 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -416,6 +416,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quick", action="store_true", help="small CI sanity run (< 2 minutes)")
     ap.add_argument("--only", default=",".join(PARTS),
                     help=f"comma-separated parts to run (default: all of {','.join(PARTS)})")
+    ap.add_argument("--log-tables", type=int, help="tables of the log_latency part "
+                    "(default: 1,000; 100 with --quick)")
     a = ap.parse_args(argv)
     only = set(a.only.split(","))
     unknown = only - set(PARTS)
@@ -423,7 +425,10 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(f"unknown parts: {sorted(unknown)}")
     # SIGTERM unwinds like an exception, so every arm's ``finally`` stops its server
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    out = asyncio.run(run_all(QUICK if a.quick else Plan(), a.quick, only))
+    plan = QUICK if a.quick else Plan()
+    if a.log_tables:
+        plan = replace(plan, log_tables=a.log_tables)
+    out = asyncio.run(run_all(plan, a.quick, only))
     print(json.dumps(out, indent=2))
 
 
