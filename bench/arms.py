@@ -34,13 +34,16 @@ def loadgen_argv(server: Server, mode: str, tables: int, duration: float, warmup
 
 
 async def load_arm(kind: str, mode: str, tables: int, duration: float, warmup: float,
-                   setup_timeout: float = 300.0, **extra: Any) -> dict[str, Any]:
+                   setup_timeout: float = 300.0, server_env: dict[str, str] | None = None,
+                   **extra: Any) -> dict[str, Any]:
     """One arm: the load generator's result plus ``server`` figures (``cpu_cores`` over the
     window, ``rss_idle_mb``, ``rss_loaded_mb``, ``rss_per_connection_kb``, ``gc_pauses`` from
-    gcwatch, ``gc_metric`` from ``/metrics`` or ``None``). Raises ``RuntimeError`` when the
-    server or the load generator fails or overruns its bound."""
+    gcwatch, ``gc_metric`` from ``/metrics`` or ``None``, ``table_log``: the table log's
+    window figures from gcwatch, ``None`` when no log ran). ``server_env``: settings of the
+    server (:class:`~servers.Server`). Raises ``RuntimeError`` when the server or the load
+    generator fails or overruns its bound."""
     with tempfile.TemporaryDirectory(prefix=f"cardhall-bench-{kind}-") as d:
-        server = Server(kind, Path(d))
+        server = Server(kind, Path(d), env=server_env)
         try:
             await server.start()
             argv = loadgen_argv(server, mode, tables, duration, warmup,
@@ -77,6 +80,7 @@ async def drive(server: Server, argv: list[str]) -> dict[str, Any]:
             elif phase == "measure_end":
                 sampled["cpu1"], sampled["t1"] = server.cpu_seconds(), time.monotonic()
                 sampled["gc"] = await server.gc_dump()
+                sampled["log"] = server.log_figures()
                 sampled["metric1"] = await server.gc_metric()
             elif phase == "result":
                 result = msg
@@ -104,6 +108,7 @@ def server_figures(rss_idle: int, s: dict[str, Any]) -> dict[str, Any]:
         "rss_per_connection_kb": round((loaded - rss_idle) / conns / 1024, 1) if conns else None,
         "gc_pauses": s.get("gc"),
         "gc_metric": metric_window(s.get("metric0"), s.get("metric1")),
+        "table_log": s.get("log") if (s.get("log") or {}).get("steps") else None,
     }
 
 

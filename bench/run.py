@@ -11,6 +11,11 @@ sides of a ratio alike:
   x 4 clients answering at once -> actions/s, act -> accepted latency, and the ratio;
 * ``open_loop``: 1 action/s per table for each table count, bare then cardhall -> p50/p99/max,
   server CPU (cores), RSS per connection, GC pauses, frames and bytes per action;
+* ``log_latency``: the write-ahead table log's cost: the open loop (1 action/s per table) on
+  SQLite (a temporary file) with ``CARDHALL_DURABLE_TABLES=false`` (the baseline) and ``true``,
+  alternately, then the same pair on PostgreSQL when reachable (a fresh database per arm,
+  dropped afterwards) -> p50/p99 with and without the log, their differences and ratios, and
+  the log's own figures (append -> commit latency, commits/s, steps per commit);
 * ``timer``: bare ``call_at`` timers (``bench/timer_anchor.py``), then cardhall tables of silent
   clients with a short turn timeout -> timer lateness.
 
@@ -34,7 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,6 +65,9 @@ class Plan:
     closed_duration: float = 15.0
     open_tables: tuple[int, ...] = (250, 1000, 2500)
     open_duration: float = 20.0
+    log_tables: int = 1000
+    log_rounds: int = 2
+    log_duration: float = 20.0
     timer_tables: int = 1000
     timer_timeout: float = 2.0
     timer_duration: float = 30.0
@@ -71,7 +79,8 @@ class Plan:
 
 
 QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),
-             open_duration=3.0, timer_tables=25, timer_timeout=0.5, timer_duration=3.0,
+             open_duration=3.0, log_tables=100, log_rounds=1, log_duration=3.0,
+             timer_tables=25, timer_timeout=0.5, timer_duration=3.0,
              anchor_timers=10_000, anchor_spread=2.0, warmup=1.0,
              selfplay_scale=0.1, modules=False)
 
@@ -151,6 +160,115 @@ async def open_loop(plan: Plan, errors: list[str]) -> dict[str, Any]:
     return out
 
 
+LOG_SIDES = {"log_off": "false", "log_on": "true"}
+"""The two arms of ``log_latency``: ``CARDHALL_DURABLE_TABLES`` of each (the baseline first)."""
+
+
+async def log_latency(plan: Plan, errors: list[str]) -> dict[str, Any]:
+    """The table log's cost at ``plan.log_tables`` tables: SQLite, then PostgreSQL if reachable
+    (else ``postgresql_skipped`` says why)."""
+    from saves import POSTGRES_URL
+
+    out: dict[str, Any] = {"tables": plan.log_tables, "rate_per_table": 1.0,
+                           "sqlite": await log_pair(plan, errors, "sqlite", None)}
+    why = await postgres_unreachable(POSTGRES_URL)
+    if why is None:
+        out["postgresql"] = await log_pair(plan, errors, "postgresql", POSTGRES_URL)
+    else:
+        out["postgresql"], out["postgresql_skipped"] = None, why
+    return out
+
+
+async def postgres_unreachable(url: str) -> str | None:
+    """``None`` when PostgreSQL answers at ``url``, else why not."""
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(pg_dsn(url), timeout=2)
+    except Exception as exc:
+        return f"PostgreSQL not reachable at {url}: {type(exc).__name__}: {exc}"
+    await conn.close()
+    return None
+
+
+def pg_dsn(url: str, database: str | None = None) -> str:
+    """The asyncpg DSN of a SQLAlchemy URL (on ``database`` when given)."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    if database is not None:
+        u = u.set(database=database)
+    return u.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def pg_arm(url: str, name: str, coro_of: Any) -> dict[str, Any]:
+    """Run ``coro_of(database_url)`` on a fresh PostgreSQL database, dropped afterwards (a
+    table log left by one arm would be restored by the next server otherwise)."""
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    db = f"cardhall_bench_{os.getpid()}_{name}"
+    admin = await asyncpg.connect(pg_dsn(url), timeout=5)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+        await admin.execute(f'CREATE DATABASE "{db}"')
+        try:
+            arm_url = make_url(url).set(database=db).render_as_string(hide_password=False)
+            return dict(await coro_of(arm_url))
+        finally:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+    finally:
+        await admin.close()
+
+
+async def log_pair(plan: Plan, errors: list[str], db: str,
+                   pg_url: str | None) -> dict[str, Any]:
+    """``log_rounds`` x (log off, log on), open loop at 1 action/s per table; medians of the
+    rounds, the differences (on - off) and ratios (on / off)."""
+    n, dur, wu = plan.log_tables, plan.log_duration, plan.warmup
+    rounds: list[dict[str, Any]] = []
+    for r in range(plan.log_rounds):
+        row: dict[str, Any] = {}
+        for side, flag in LOG_SIDES.items():
+            env = {"CARDHALL_DURABLE_TABLES": flag}
+
+            def arm(url: str | None, env: dict[str, str] = env) -> Any:
+                full = env if url is None else {**env, "CARDHALL_DATABASE_URL": url}
+                return load_arm("cardhall", "open", n, dur, wu, rate=1.0, server_env=full)
+
+            coro = arm(None) if pg_url is None else pg_arm(pg_url, f"{r}_{side}", arm)
+            row[side] = await guarded(errors, f"log latency {db} {n} round {r + 1}: {side}", coro)
+        rounds.append(row)
+    out: dict[str, Any] = {}
+    for side in LOG_SIDES:
+        arms = [row[side] for row in rounds]
+        out[side] = {"p50_ms": median_of(arms, "latency", "p50_ms"),
+                     "p99_ms": median_of(arms, "latency", "p99_ms"),
+                     "max_ms": median_of(arms, "latency", "max_ms"),
+                     "actions_per_s": median_of(arms, "actions_per_s"),
+                     "late_ticks": median_of(arms, "late_ticks"),
+                     "server_cpu_cores": median_of(arms, "server", "cpu_cores"),
+                     "log_ran": [bool(((a or {}).get("server") or {}).get("table_log"))
+                                 for a in arms]}
+    on, off = out["log_on"], out["log_off"]
+    for q in ("p50_ms", "p99_ms"):
+        out[f"{q.removesuffix('_ms')}_added_ms"] = (
+            None if on[q] is None or off[q] is None else round(on[q] - off[q], 2))
+        out[f"{q.removesuffix('_ms')}_ratio"] = ratio(on[q], off[q])
+    logs = [((row["log_on"] or {}).get("server") or {}).get("table_log") for row in rounds]
+    out["log"] = {"append_p50_ms": median_of(logs, "append", "p50_ms"),
+                  "append_p99_ms": median_of(logs, "append", "p99_ms"),
+                  "append_max_ms": median_of(logs, "append", "max_ms"),
+                  "commit_p50_ms": median_of(logs, "commit", "p50_ms"),
+                  "commit_p99_ms": median_of(logs, "commit", "p99_ms"),
+                  "commits_per_s": median_of(logs, "commits_per_s"),
+                  "steps_per_commit": median_of(logs, "steps_per_commit"),
+                  "rows_per_commit": median_of(logs, "rows_per_commit"),
+                  "degraded": [None if lg is None else lg.get("degraded") for lg in logs]}
+    out["rounds"] = rounds
+    return out
+
+
 async def timers(plan: Plan, errors: list[str]) -> dict[str, Any]:
     """The bare-timer anchor, then cardhall's silent tables."""
     anchor = await guarded(errors, f"timer anchor: {plan.anchor_timers} call_at timers",
@@ -222,6 +340,17 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
             "gc_gen2_max_ms": gc_max(card), "bare_gc_gen2_max_ms": gc_max(bare),
             "late_ticks": card.get("late_ticks"),
         }
+    logl = out.get("log_latency") or {}
+    for db in ("sqlite", "postgresql"):
+        d = logl.get(db)
+        s[f"log_latency_{db}"] = {"skipped": logl.get(f"{db}_skipped")} if d is None else {
+            k: d.get(k) for k in ("p50_added_ms", "p99_added_ms", "p50_ratio", "p99_ratio")} | {
+            "log_on_p50_ms": d["log_on"]["p50_ms"], "log_on_p99_ms": d["log_on"]["p99_ms"],
+            "log_off_p50_ms": d["log_off"]["p50_ms"], "log_off_p99_ms": d["log_off"]["p99_ms"],
+            "append_p50_ms": d["log"]["append_p50_ms"], "append_p99_ms": d["log"]["append_p99_ms"],
+            "commits_per_s": d["log"]["commits_per_s"],
+            "steps_per_commit": d["log"]["steps_per_commit"],
+            "tables": logl.get("tables"), "skipped": logl.get(f"{db}_skipped")}
     timer = out.get("timer") or {}
     s["timer_lateness_ms"] = ((timer.get("cardhall") or {}).get("timer_lateness"))
     s["timer_anchor_ms"] = ((timer.get("anchor") or {}).get("lateness"))
@@ -264,6 +393,8 @@ async def run_all(plan: Plan, quick: bool, only: set[str]) -> dict[str, Any]:
         out["closed_loop"] = await closed_loop(plan, errors)
     if "open" in only:
         out["open_loop"] = await open_loop(plan, errors)
+    if "log" in only:
+        out["log_latency"] = await log_latency(plan, errors)
     if "timer" in only:
         out["timer"] = await timers(plan, errors)
     if "saves" in only:
@@ -276,7 +407,7 @@ async def run_all(plan: Plan, quick: bool, only: set[str]) -> dict[str, Any]:
     return out
 
 
-PARTS = ("closed", "open", "timer", "saves", "engine")
+PARTS = ("closed", "open", "log", "timer", "saves", "engine")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -285,6 +416,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quick", action="store_true", help="small CI sanity run (< 2 minutes)")
     ap.add_argument("--only", default=",".join(PARTS),
                     help=f"comma-separated parts to run (default: all of {','.join(PARTS)})")
+    ap.add_argument("--log-tables", type=int, help="tables of the log_latency part "
+                    "(default: 1,000; 100 with --quick)")
     a = ap.parse_args(argv)
     only = set(a.only.split(","))
     unknown = only - set(PARTS)
@@ -292,7 +425,10 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(f"unknown parts: {sorted(unknown)}")
     # SIGTERM unwinds like an exception, so every arm's ``finally`` stops its server
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    out = asyncio.run(run_all(QUICK if a.quick else Plan(), a.quick, only))
+    plan = QUICK if a.quick else Plan()
+    if a.log_tables:
+        plan = replace(plan, log_tables=a.log_tables)
+    out = asyncio.run(run_all(plan, a.quick, only))
     print(json.dumps(out, indent=2))
 
 

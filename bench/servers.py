@@ -42,22 +42,29 @@ def free_port() -> int:
 
 
 class Server:
-    """A cardhall (``kind="cardhall"``) or bare (``"bare"``) server subprocess."""
+    """A cardhall (``kind="cardhall"``) or bare (``"bare"``) server subprocess.
 
-    def __init__(self, kind: str, workdir: Path) -> None:
+    ``env``: settings on top of :data:`CARDHALL_ENV` and the temporary SQLite database (e.g.
+    ``CARDHALL_DURABLE_TABLES``, or ``CARDHALL_DATABASE_URL`` for PostgreSQL).
+    """
+
+    def __init__(self, kind: str, workdir: Path, env: dict[str, str] | None = None) -> None:
         self.kind, self.workdir = kind, workdir
+        self.env = dict(env or {})
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.gc_file = workdir / "gc.json"
+        self.log_stats_file = workdir / "tablelog.json"
         self.log_file = workdir / "server.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def command(self) -> list[str]:
         """The argv: gcwatch around ``cardhall serve`` or ``bench/bare_server.py``."""
-        head = [sys.executable, str(BENCH / "gcwatch.py"), "--out", str(self.gc_file), "--"]
+        head = [sys.executable, str(BENCH / "gcwatch.py"), "--out", str(self.gc_file)]
         if self.kind == "cardhall":
-            return [*head, "cardhall", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        return [*head, str(BENCH / "bare_server.py"), "--port", str(self.port)]
+            return [*head, "--log-out", str(self.log_stats_file), "--", "cardhall", "serve",
+                    "--host", "127.0.0.1", "--port", str(self.port)]
+        return [*head, "--", str(BENCH / "bare_server.py"), "--port", str(self.port)]
 
     async def start(self, timeout: float = 60.0) -> None:
         """Start and wait until ``/healthz`` answers 200 (``RuntimeError`` after ``timeout``)."""
@@ -65,7 +72,7 @@ class Server:
 
         env = {**os.environ, **CARDHALL_ENV,
                "CARDHALL_DATABASE_URL": f"sqlite+aiosqlite:///{self.workdir}/bench.db",
-               "PYTHONPATH": str(ROOT / "src")}
+               "PYTHONPATH": str(ROOT / "src"), **self.env}
         with open(self.log_file, "wb") as log:
             self.proc = subprocess.Popen(self.command(), cwd=self.workdir, env=env,
                                          stdout=log, stderr=subprocess.STDOUT)
@@ -105,9 +112,11 @@ class Server:
         return 0
 
     async def gc_dump(self, timeout: float = 10.0) -> dict[str, Any] | None:
-        """Ask gcwatch for the pauses since the last dump (SIGUSR1); ``None`` on no answer."""
+        """Ask gcwatch for the pauses since the last dump (SIGUSR1); ``None`` on no answer.
+        The same signal writes the table log's figures: :meth:`log_figures`."""
         assert self.proc is not None
         self.gc_file.unlink(missing_ok=True)
+        self.log_stats_file.unlink(missing_ok=True)
         self.proc.send_signal(signal.SIGUSR1)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
@@ -115,6 +124,14 @@ class Server:
                 return dict(json.loads(self.gc_file.read_text()))
             await asyncio.sleep(0.05)
         return None
+
+    def log_figures(self) -> dict[str, Any] | None:
+        """The table log's figures since the dump before the last :meth:`gc_dump` (gcwatch
+        ``--log-out``); ``None`` for the bare server or when the server wrote none."""
+        try:
+            return dict(json.loads(self.log_stats_file.read_text()))
+        except (OSError, ValueError):
+            return None
 
     async def gc_metric(self) -> dict[str, dict[str, Any]] | None:
         """cardhall's ``cardhall_gc_pause_seconds`` histogram per ``generation`` label
