@@ -16,6 +16,9 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite+aiosqlite:///./cardhall.db"
     """SQLAlchemy async URL; a SQLite file under the working directory by default."""
+    database_schema: str | None = None
+    """PostgreSQL only: the schema the server's connections use (their ``search_path``);
+    unset: the database's default. Tests give each run a fresh one."""
     host: str = "127.0.0.1"
     port: Annotated[int, Field(ge=0, le=65_535)] = 8000
     admin_token: str | None = None

@@ -50,7 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = make_store(settings.database_url)
+        store = make_store(settings.database_url, schema=settings.database_schema)
         await store.start()
         app.state.store = store
         durable = settings.durable_tables and settings.database_url != "memory://"
