@@ -52,6 +52,7 @@ class _Append:
     drop: bool
     outbox: list[GameRecord]
     on_durable: Callable[[], None] | None
+    on_commit: Callable[[], None] | None = None
     t: float = field(default_factory=time.perf_counter)
 
     def size(self) -> int:
@@ -145,11 +146,15 @@ class TableLog:
 
     def append(self, table_id: str, rows: list[LogRow], *, compact: int | None = None,
                drop: bool = False, outbox: list[GameRecord] | None = None,
-               on_durable: Callable[[], None] | None = None) -> None:
+               on_durable: Callable[[], None] | None = None,
+               on_commit: Callable[[], None] | None = None) -> None:
         """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (or at once
-        while degraded). ``compact``: delete the table's entries before that ``seq``; ``drop``:
-        delete all of them (the table closed). Never blocks, never raises for the database."""
-        a = _Append(table_id, rows, compact, drop, list(outbox or ()), on_durable)
+        while degraded); ``on_commit`` only once it is committed, never early (the game writer
+        takes the step's ``outbox`` games then: saved before their outbox rows landed, they
+        would stay in the outbox), or at :meth:`close` if it never was. ``compact``: delete
+        the table's entries before that ``seq``; ``drop``: delete all of them (the table
+        closed). Never blocks, never raises for the database."""
+        a = _Append(table_id, rows, compact, drop, list(outbox or ()), on_durable, on_commit)
         self._pending.append(a)
         self.appended += 1
         self.backlog += a.size()
@@ -184,7 +189,9 @@ class TableLog:
         if not ok:
             log.error("table log: %d entries not committed at shutdown; those steps are lost",
                       self.backlog)
-        self._release(list(self._inflight) + list(self._pending))
+        left = list(self._inflight) + list(self._pending)
+        self._release(left)
+        self._run_commit(left)  # a last chance for their games (the writer closes next)
         return ok
 
     # ----- the task ---------------------------------------------------------------------------
@@ -263,6 +270,7 @@ class TableLog:
             self.append_seconds.observe(now - a.t)
         self._done += len(appends)
         self._release(appends)
+        self._run_commit(appends)
         self._inflight = []
         if not self._pending:
             if not self.healthy:
@@ -281,8 +289,18 @@ class TableLog:
     def _release(appends: list[_Append]) -> None:
         for a in appends:
             fn, a.on_durable = a.on_durable, None
-            if fn is not None:
-                try:
-                    fn()
-                except Exception:  # a bug in a table's release must not stop the log
-                    log.exception("table log: releasing a step of table %s failed", a.table_id)
+            _call(fn, a)
+
+    @staticmethod
+    def _run_commit(appends: list[_Append]) -> None:
+        for a in appends:
+            fn, a.on_commit = a.on_commit, None
+            _call(fn, a)
+
+
+def _call(fn: Callable[[], None] | None, a: _Append) -> None:
+    if fn is not None:
+        try:
+            fn()
+        except Exception:  # a bug in a table's callback must not stop the log
+            log.exception("table log: a callback of a step of table %s failed", a.table_id)
