@@ -14,8 +14,9 @@ buffered in memory, in order. A commit that has not landed ``sync_timeout_second
 began puts the log in *degraded* mode (:attr:`TableLog.healthy` false): the waiting callbacks
 run at once and later appends release their frames at once too, so tables keep playing (and
 timers keep firing) through the outage; what is buffered is flushed when the database answers
-again, and the log is healthy again once nothing waits. While degraded, a crash of the process
-loses the buffered steps (``docs/operations.md``). :attr:`TableLog.backlog` above
+again, and the log is healthy again once a commit lands within ``sync_timeout_seconds`` (or
+nothing waits). While degraded, a crash of the process loses the buffered steps
+(``docs/operations.md``). :attr:`TableLog.backlog` above
 :attr:`TableLog.max_backlog` makes the table manager refuse new tables (503) and ``/readyz``
 report not ready; existing tables go on.
 """
@@ -113,6 +114,8 @@ class TableLog:
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._done = 0
         """Appends committed (or dropped as refused), in append order."""
+        self._late = False
+        """The running (or latest) commit passed ``sync_timeout_seconds``."""
         self.healthy = True
         """False while degraded: a commit failed or is late; frames go out undurable."""
         self.backlog = 0
@@ -224,6 +227,7 @@ class TableLog:
     async def _commit(self, appends: list[_Append]) -> Exception | None:
         """Write ``appends`` in one transaction; ``None`` on success, else the error."""
         loop = asyncio.get_running_loop()
+        self._late = False
         late = loop.call_later(self.sync_timeout_seconds, self._degrade)
         try:
             async with asyncio.timeout(self.db_timeout_seconds):
@@ -241,14 +245,13 @@ class TableLog:
             if a.size() == 0:
                 continue
             error = await self._commit([a])
-            if error is None:
-                continue
-            if not record_error(error):
-                return error
-            self.lost += a.size()
+            if error is not None and not record_error(error):
+                return error  # the steps written so far are emptied: not written twice
+            if error is not None:
+                self.lost += a.size()
+                log.error("table log: a step of table %s was refused (%s: %s); LOST",
+                          a.table_id, type(error).__name__, error)
             self.backlog -= a.size()
-            log.error("table log: a step of table %s was refused (%s: %s); LOST", a.table_id,
-                      type(error).__name__, error)
             a.rows, a.outbox, a.compact, a.drop = [], [], None, False
         return None
 
@@ -259,6 +262,7 @@ class TableLog:
                         "their steps are durable until the database catches up",
                         self.sync_timeout_seconds)
         self.healthy = False
+        self._late = True
         self._release(self._inflight)
         self._release(list(self._pending))
 
@@ -272,9 +276,11 @@ class TableLog:
         self._release(appends)
         self._run_commit(appends)
         self._inflight = []
-        if not self._pending:
+        if not self._pending or not self._late:
+            # caught up, or the database answers in time again (on a busy server steps wait
+            # after every commit: those are released already and go with the next one)
             if not self.healthy:
-                log.info("table log: the buffered entries are committed; healthy again")
+                log.info("table log: the database answers in time again; healthy again")
             self.healthy = True
         keep = []
         for target, fut in self._waiters:
