@@ -20,6 +20,9 @@ class Settings(BaseSettings):
     """Bound of every wait on the database: connecting, a statement, a pool checkout, SQLite's
     lock, one log commit or game save. Past it a REST call answers 503 ``store.unavailable``;
     a log commit or a save counts as failed and is retried."""
+    database_schema: str | None = None
+    """PostgreSQL only: the schema the server's connections use (their ``search_path``);
+    unset: the database's default. Tests give each run a fresh one."""
     host: str = "127.0.0.1"
     port: Annotated[int, Field(ge=0, le=65_535)] = 8000
     admin_token: str | None = None

@@ -50,7 +50,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = make_store(settings.database_url, timeout_seconds=settings.db_timeout_seconds)
+        store = make_store(settings.database_url, timeout_seconds=settings.db_timeout_seconds,
+                           schema=settings.database_schema)
         await store.start()
         app.state.store = store
         durable = settings.durable_tables and settings.database_url != "memory://"

@@ -6,12 +6,14 @@ from .interface import Store
 from .memory import MemoryStore
 
 
-def make_store(database_url: str, *, timeout_seconds: float | None = None) -> Store:
+def make_store(database_url: str, *, timeout_seconds: float | None = None,
+               schema: str | None = None) -> Store:
     """``memory://`` -> :class:`MemoryStore`; any SQLAlchemy async URL -> ``SqlStore``, whose
     waits on the database are bounded by ``timeout_seconds`` (``None``: the drivers'
-    defaults; see :func:`cardhall.storage.sql.make_engine`)."""
+    defaults; see :func:`cardhall.storage.sql.make_engine`) and which uses ``schema``
+    (PostgreSQL ``search_path``)."""
     if database_url == "memory://":
         return MemoryStore()
     from .sql import SqlStore
 
-    return SqlStore(database_url, timeout_seconds=timeout_seconds)
+    return SqlStore(database_url, timeout_seconds=timeout_seconds, schema=schema)

@@ -14,8 +14,9 @@ buffered in memory, in order. A commit that has not landed ``sync_timeout_second
 began puts the log in *degraded* mode (:attr:`TableLog.healthy` false): the waiting callbacks
 run at once and later appends release their frames at once too, so tables keep playing (and
 timers keep firing) through the outage; what is buffered is flushed when the database answers
-again, and the log is healthy again once nothing waits. While degraded, a crash of the process
-loses the buffered steps (``docs/operations.md``). :attr:`TableLog.backlog` above
+again, and the log is healthy again once a commit lands within ``sync_timeout_seconds`` (or
+nothing waits). While degraded, a crash of the process loses the buffered steps
+(``docs/operations.md``). :attr:`TableLog.backlog` above
 :attr:`TableLog.max_backlog` makes the table manager refuse new tables (503) and ``/readyz``
 report not ready; existing tables go on.
 """
@@ -52,6 +53,7 @@ class _Append:
     drop: bool
     outbox: list[GameRecord]
     on_durable: Callable[[], None] | None
+    on_commit: Callable[[], None] | None = None
     t: float = field(default_factory=time.perf_counter)
 
     def size(self) -> int:
@@ -112,6 +114,8 @@ class TableLog:
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._done = 0
         """Appends committed (or dropped as refused), in append order."""
+        self._late = False
+        """The running (or latest) commit passed ``sync_timeout_seconds``."""
         self.healthy = True
         """False while degraded: a commit failed or is late; frames go out undurable."""
         self.backlog = 0
@@ -145,11 +149,15 @@ class TableLog:
 
     def append(self, table_id: str, rows: list[LogRow], *, compact: int | None = None,
                drop: bool = False, outbox: list[GameRecord] | None = None,
-               on_durable: Callable[[], None] | None = None) -> None:
+               on_durable: Callable[[], None] | None = None,
+               on_commit: Callable[[], None] | None = None) -> None:
         """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (or at once
-        while degraded). ``compact``: delete the table's entries before that ``seq``; ``drop``:
-        delete all of them (the table closed). Never blocks, never raises for the database."""
-        a = _Append(table_id, rows, compact, drop, list(outbox or ()), on_durable)
+        while degraded); ``on_commit`` only once it is committed, never early (the game writer
+        takes the step's ``outbox`` games then: saved before their outbox rows landed, they
+        would stay in the outbox), or at :meth:`close` if it never was. ``compact``: delete
+        the table's entries before that ``seq``; ``drop``: delete all of them (the table
+        closed). Never blocks, never raises for the database."""
+        a = _Append(table_id, rows, compact, drop, list(outbox or ()), on_durable, on_commit)
         self._pending.append(a)
         self.appended += 1
         self.backlog += a.size()
@@ -184,7 +192,9 @@ class TableLog:
         if not ok:
             log.error("table log: %d entries not committed at shutdown; those steps are lost",
                       self.backlog)
-        self._release(list(self._inflight) + list(self._pending))
+        left = list(self._inflight) + list(self._pending)
+        self._release(left)
+        self._run_commit(left)  # a last chance for their games (the writer closes next)
         return ok
 
     # ----- the task ---------------------------------------------------------------------------
@@ -217,6 +227,7 @@ class TableLog:
     async def _commit(self, appends: list[_Append]) -> Exception | None:
         """Write ``appends`` in one transaction; ``None`` on success, else the error."""
         loop = asyncio.get_running_loop()
+        self._late = False
         late = loop.call_later(self.sync_timeout_seconds, self._degrade)
         try:
             async with asyncio.timeout(self.db_timeout_seconds):
@@ -234,14 +245,13 @@ class TableLog:
             if a.size() == 0:
                 continue
             error = await self._commit([a])
-            if error is None:
-                continue
-            if not record_error(error):
-                return error
-            self.lost += a.size()
+            if error is not None and not record_error(error):
+                return error  # the steps written so far are emptied: not written twice
+            if error is not None:
+                self.lost += a.size()
+                log.error("table log: a step of table %s was refused (%s: %s); LOST",
+                          a.table_id, type(error).__name__, error)
             self.backlog -= a.size()
-            log.error("table log: a step of table %s was refused (%s: %s); LOST", a.table_id,
-                      type(error).__name__, error)
             a.rows, a.outbox, a.compact, a.drop = [], [], None, False
         return None
 
@@ -252,6 +262,7 @@ class TableLog:
                         "their steps are durable until the database catches up",
                         self.sync_timeout_seconds)
         self.healthy = False
+        self._late = True
         self._release(self._inflight)
         self._release(list(self._pending))
 
@@ -263,10 +274,13 @@ class TableLog:
             self.append_seconds.observe(now - a.t)
         self._done += len(appends)
         self._release(appends)
+        self._run_commit(appends)
         self._inflight = []
-        if not self._pending:
+        if not self._pending or not self._late:
+            # caught up, or the database answers in time again (on a busy server steps wait
+            # after every commit: those are released already and go with the next one)
             if not self.healthy:
-                log.info("table log: the buffered entries are committed; healthy again")
+                log.info("table log: the database answers in time again; healthy again")
             self.healthy = True
         keep = []
         for target, fut in self._waiters:
@@ -281,8 +295,18 @@ class TableLog:
     def _release(appends: list[_Append]) -> None:
         for a in appends:
             fn, a.on_durable = a.on_durable, None
-            if fn is not None:
-                try:
-                    fn()
-                except Exception:  # a bug in a table's release must not stop the log
-                    log.exception("table log: releasing a step of table %s failed", a.table_id)
+            _call(fn, a)
+
+    @staticmethod
+    def _run_commit(appends: list[_Append]) -> None:
+        for a in appends:
+            fn, a.on_commit = a.on_commit, None
+            _call(fn, a)
+
+
+def _call(fn: Callable[[], None] | None, a: _Append) -> None:
+    if fn is not None:
+        try:
+            fn()
+        except Exception:  # a bug in a table's callback must not stop the log
+            log.exception("table log: a callback of a step of table %s failed", a.table_id)

@@ -103,10 +103,13 @@ class Durability:
 
     def log_finished(self, record: GameRecord) -> None:
         """Keep a finished game in the outbox (this step's commit), then hand it to the game
-        writer once that commit landed."""
-        if self.table_log is not None:
+        writer once that commit landed: not when the step's messages go out, which a degraded
+        log does before the commit (a game saved before its outbox row lands stays in the
+        outbox)."""
+        if self.table_log is None:
+            self.writer.submit(record)
+        else:
             self._outbox.append(record)
-        self.when_durable(functools.partial(self.writer.submit, record))
 
     def close_log(self) -> None:
         """The table closes for good: its log is deleted with this step (kept on shutdown)."""
@@ -127,12 +130,19 @@ class Durability:
             outbox, self._outbox = self._outbox, []
             drop, self._drop_log = self._drop_log, False
             self.table_log.append(self.id, rows, compact=compact, drop=drop, outbox=outbox,
-                                  on_durable=functools.partial(self._release, out))
+                                  on_durable=functools.partial(self._release, out),
+                                  on_commit=functools.partial(self._submit, outbox)
+                                  if outbox else None)
         elif out:
             if self._waiting:
                 self._waiting[-1].extend(out)
             else:
                 _deliver(out)
+
+    def _submit(self, records: list[GameRecord]) -> None:
+        """The step's finished games are in the outbox: the game writer saves them now."""
+        for record in records:
+            self.writer.submit(record)
 
     def _release(self, batch: list[Delivery]) -> None:
         """Deliver the waiting steps up to and including ``batch`` (commits land in order)."""

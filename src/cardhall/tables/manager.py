@@ -94,7 +94,7 @@ class TableManager:
                 record = restore.aborted_record(image, why)
                 submit = None if record is None else functools.partial(self.writer.submit, record)
                 self.log.append(image.table_id, [], drop=True,
-                                outbox=[] if record is None else [record], on_durable=submit)
+                                outbox=[] if record is None else [record], on_commit=submit)
                 continue
             self._run(table)
             await table.call(restore.resume_timers)
