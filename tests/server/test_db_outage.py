@@ -102,6 +102,15 @@ async def _create_table(live: LiveServer, token: str) -> str:
     return str(r.json()["id"])
 
 
+async def _not_ready(live: LiveServer) -> bool:
+    """Whether ``GET /readyz`` answers 503 ``not_ready`` (and says the log is not ok)."""
+    async with live.http as http:
+        r = await http.get("/readyz")
+    body = r.json()
+    return r.status_code == 503 and body["status"] == "not_ready" \
+        and body["checks"]["log"]["ok"] is False
+
+
 async def _all_committed(live: LiveServer) -> bool:
     """Nothing playing, the log and the writer drained, the outbox empty (the last look is
     kept in ``LAST_LOOK`` for the failure message)."""
@@ -231,8 +240,8 @@ async def _refused_outage(live: LiveServer, proxy: Any) -> set[str]:
         # refused (it gets a game once the game's outbox row is committed)
         await _until("the log degraded, its failures moved, 20 games finished", lambda: (
             not log.healthy and log.failures > before[1] and finished("down") >= 20))
-        # TODO(/readyz): assert GET /readyz answers not ready here once that route exists
         assert log.healthy is False and log.backlog > 0
+        assert await _not_ready(live), "/readyz said ready during the outage"
         assert all(p.states["down"] > 0 for p in players), "a table stopped sending states"
         down = finished("down")
 
@@ -318,8 +327,8 @@ async def _silent_seat_through_a_lock(live: LiveServer,
         await _until("the first game saved", lambda: _all_saved(live, games))
         async with lock():
             timeouts = await receive(LOCK_SECONDS, lambda m: False)
-            # TODO(/readyz): assert GET /readyz answers not ready here once that route exists
             assert log.healthy is False
+            assert await _not_ready(live), "/readyz said ready during the lock"
             in_lock = len(games)
         assert timeouts >= 3, f"only {timeouts} timeout steps arrived during the lock"
         await receive(DEADLINE_SECONDS, lambda m: m["type"] == "game_over")
