@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..storage.interface import GameRecord, LogRow
@@ -38,16 +37,13 @@ if TYPE_CHECKING:
     from .connections import Connection, Outgoing
     from .seats import Seat
 
-Delivery = tuple["Connection", "Outgoing"] | Callable[[], None]
-"""A held message (``(connection, message)``) or something to run once the step is durable."""
+Delivery = tuple["Connection", "Outgoing"]
+"""A held message: ``(connection, message)``."""
 
 
 def _deliver(items: list[Delivery]) -> None:
-    for item in items:
-        if isinstance(item, tuple):
-            item[0].send(item[1])
-        else:
-            item()
+    for conn, msg in items:
+        conn.send(msg)
 
 
 class Durability:
@@ -93,13 +89,6 @@ class Durability:
             conn.send(msg)
         else:
             self._step_out.append((conn, msg))
-
-    def when_durable(self, fn: Callable[[], None]) -> None:
-        """Run ``fn`` once this step is durable, in order with its messages."""
-        if self.table_log is None:
-            fn()
-        else:
-            self._step_out.append(fn)
 
     def log_finished(self, record: GameRecord) -> None:
         """Keep a finished game in the outbox (this step's commit), then hand it to the game
