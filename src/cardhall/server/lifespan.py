@@ -1,0 +1,78 @@
+"""The app's services, started and stopped in order (``docs/operations.md``).
+
+Start: the store connects (SQL stores apply the Alembic migrations), the game writer
+(``app.state.writer``, which saves finished games in batches), the table log (``app.state.log``:
+SQL stores with ``durable_tables``), the table manager (``app.state.tables``, which restores the
+live tables of the log) and the GC tuning. Stop, in reverse: the tables stop first (their logs
+stay, so they come back at the next start), then the log is flushed, then the writer saves what
+is queued, then the store closes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+
+from fastapi import FastAPI
+
+from ..config import Settings
+from ..storage.factory import make_store
+from ..storage.interface import Store
+from ..storage.log import TableLog
+from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
+from ..tables.manager import TableManager
+from . import gctune
+
+
+def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The FastAPI ``lifespan`` of an app with ``settings`` (see the module docstring)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = make_store(settings.database_url, timeout_seconds=settings.db_timeout_seconds,
+                           schema=settings.database_schema)
+        await store.start()
+        app.state.store = store
+        writer, table_log = _durability(settings, store)
+        app.state.writer, app.state.log = writer, table_log
+        manager = TableManager(settings, store, writer=writer, log=table_log)
+        app.state.tables = manager
+        await manager.start()
+        refreezer = None
+        if settings.gc_tuning:
+            gctune.tune(settings.gc_threshold0, settings.gc_threshold1)
+            refreezer = gctune.Refreezer(settings.gc_freeze_interval_seconds,
+                                         settings.gc_full_collect_every)
+            refreezer.start()
+        try:
+            yield
+        finally:
+            if refreezer is not None:
+                await refreezer.stop()
+            try:
+                await manager.stop()
+                if table_log is not None:
+                    await table_log.close(timeout=CLOSE_TIMEOUT_SECONDS)
+                await writer.close(timeout=CLOSE_TIMEOUT_SECONDS)
+            finally:
+                await store.close()
+
+    return lifespan
+
+
+def _durability(settings: Settings, store: Store) -> tuple[GameWriter, TableLog | None]:
+    """The started game writer and, for a durable server (a SQL store and
+    ``durable_tables``), the started table log; the writer then keeps games in the outbox
+    and retries until they land."""
+    durable = settings.durable_tables and settings.database_url != "memory://"
+    writer = GameWriter(store, max_queued=settings.save_queue_max,
+                        max_attempts=None if durable else 6, outbox=durable,
+                        db_timeout_seconds=settings.db_timeout_seconds)
+    writer.start()
+    if not durable:
+        return writer, None
+    table_log = TableLog(store, max_backlog=settings.log_backlog_max,
+                         sync_timeout_seconds=settings.log_sync_timeout_seconds,
+                         db_timeout_seconds=settings.db_timeout_seconds)
+    table_log.start()
+    return writer, table_log
