@@ -20,6 +20,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
   let busy = false;
   let deadlineAt = null;
   let lastError = null;
+  let paused = false;  // the server restarts: the seat is kept, nothing can be played meanwhile
   const log = [];
   let logHand = null;  // the hand whose game_started the log holds
   let summaryBuild = null;
@@ -55,12 +56,12 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     const s = state;
     const timerGs = gameSeatOf(s?.timer_seat);
     return {
-      view: s?.view, legal: s?.status === "playing" ? s.legal_actions || [] : [], busy,
+      view: s?.view, legal: s?.status === "playing" && !paused ? s.legal_actions || [] : [], busy,
       mySeat: s?.game_seat ?? null, spectator: s?.seat === null, name: nameOf,
       seatInfo: (gs) => s?.seats?.[seatMap[gs]], numSeats: seatMap.length,
       toAct: (s?.to_act || []).map(gameSeatOf).filter((x) => x !== null && x >= 0),
       timerSeat: timerGs !== null && timerGs >= 0 ? timerGs : null, clock: clockEl,
-      act: s?.status === "playing" && s.seat !== null ? act : null, live: true,
+      act: s?.status === "playing" && s.seat !== null && !paused ? act : null, live: true,
       showSummary,
     };
   }
@@ -191,13 +192,22 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
         lastError = `${msg.code}: ${msg.message}`;
         if (msg.code === "table.stale_version") conn.resync(tableId);
         if (msg.code === "table.not_joined") resyncing = false;
-        if (msg.code === "table.not_found") lastError = t("table.not_found");
+        if (msg.code === "table.not_found") {  // e.g. not restored after a restart: stop trying
+          lastError = t("table.not_found");
+          if (msg.request?.type === "join") { conn.close(); onStatus("gone"); }
+        }
         if (msg.code === "auth.invalid_token") {  // e.g. the server forgot its guests: sign in again
           conn.close(); forget(); window.dispatchEvent(new Event("hashchange")); return;
         }
         render();
         break;
       case "table_closed":
+        if (msg.reason === "shutdown") {  // a restart: the table comes back (conn.js resumes)
+          busy = false;
+          deadlineAt = null;
+          render();
+          break;
+        }
         lastError = t("table.closed");
         conn.close();
         render();
@@ -207,10 +217,23 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
   }
 
   let connects = 0;
+  let connStatus = "online";
   function onStatus(s) {
     if (s === "online") screen.dataset.connects = String(++connects);
-    el.status.textContent = s === "offline" ? t("table.reconnecting") : "";
-    el.status.classList.toggle("offline", s === "offline");
+    connStatus = s;
+    const wasPaused = paused;
+    paused = s === "restarting";
+    if (paused) { busy = false; deadlineAt = null; }
+    drawStatus();
+    if (paused !== wasPaused && el.board.isConnected) render();
+  }
+  function drawStatus() {
+    const s = connStatus;
+    el.status.textContent = s === "offline" ? t("table.reconnecting")
+      : s === "restarting" ? t(spectate ? "table.restarting_watch" : "table.restarting") : "";
+    el.status.classList.toggle("offline", s === "offline" || s === "restarting");
+    el.status.classList.toggle("restarting", s === "restarting");
+    screen.dataset.conn = s;
   }
 
   function renderHead() {
@@ -319,6 +342,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     const sum = summaryEl();
     if (sum) el.summary.append(sum);
     el.logTitle.textContent = t("table.log");
+    drawStatus();  // in the current language
   }
 
   const conn = new TableConn(join, onMessage, onStatus);

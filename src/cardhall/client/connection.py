@@ -6,7 +6,11 @@ and routes it: answers to requests (matched by ``rid``) to their waiters, table 
 table's :class:`~.table.TableSession`. When the connection drops (anything but a deliberate
 close or a close code in :data:`NO_RECONNECT`) websockets' own reconnect loop (``async for``
 over ``connect``) reconnects with our exponential backoff and jitter; the client sends ``hello`` and re-joins every table (seats with their ``seat_token``); the
-server answers each with ``joined`` + a full ``state`` and play goes on. Outgoing messages are
+server answers each with ``joined`` + a full ``state`` and play goes on. A server restart is the
+same pause: ``table_closed`` with reason ``shutdown`` does not end the table's session (the
+server restores its tables from their log), the 1012 close and the refusals of a starting or
+draining server (``server.draining``, ``server.unavailable``) are retried with the same backoff,
+and each session is :attr:`~.table.TableSession.paused` until its resume is answered. Outgoing messages are
 paced by the protocol's token bucket (:mod:`cardhall.protocol.ratelimit`, the one the server
 meters with) at the ``rate_per_second`` the server announced.
 """
@@ -37,6 +41,9 @@ log = logging.getLogger("cardhall.client")
 
 NO_RECONNECT = frozenset({1008, 1009})
 """Close codes after which reconnecting would only repeat the fault (abuse, oversize frame)."""
+RETRY_CODES = frozenset({"server.draining", "server.unavailable"})
+"""``hello`` refusals that are retried with backoff (the server is starting, draining, or its
+database is away); every other refused ``hello`` ends the reconnect loop."""
 
 
 class ClientError(RuntimeError):
@@ -89,6 +96,7 @@ class Client:
         self._prefix = secrets.token_hex(4)
         self._pacer: TokenBucket | None = None
         self._rng = random.Random()
+        self._closers: set[asyncio.Future[None]] = set()
 
     # ----- lifecycle ------------------------------------------------------------------------
     async def __aenter__(self) -> Client:
@@ -146,13 +154,16 @@ class Client:
         """websockets' ``process_exception`` hook: ``None`` retries (after the next delay),
         an exception ends the loop. The first connection, a refused token and the
         ``max_attempts``-th consecutive failure are final; so is any error websockets itself
-        deems final (e.g. a 404 handshake)."""
+        deems final (e.g. a 404 handshake). A server that is starting or draining
+        (:data:`RETRY_CODES`) is retried."""
         if self.welcome is None or (isinstance(exc, ClientError) and exc.code.startswith("auth.")):
             return exc
         self._failures += 1
         if self.max_attempts is not None and self._failures > self.max_attempts:
             return exc
         if isinstance(exc, (ConnectionClosed, ValidationError)):
+            return None
+        if isinstance(exc, ClientError) and exc.code in RETRY_CODES:
             return None
         return process_exception(exc)
 
@@ -195,7 +206,10 @@ class Client:
                     break
                 if isinstance(msg, p.Error):
                     raise ClientError(msg.code, msg.message)
-        self._ws, self.welcome, self._failures = ws, msg, 0
+        self._ws, self.welcome = ws, msg
+        if not any(s.paused for s in self.tables.values()):
+            self._failures = 0  # else once the resumes are answered (a server may say hello
+            # and still refuse joins while it starts: the backoff keeps growing meanwhile)
         self._pacer = TokenBucket(msg.rate_per_second,
                                   min(self.rate_burst, max(1, int(msg.rate_per_second))),
                                   asyncio.get_running_loop().time)
@@ -215,7 +229,8 @@ class Client:
         """
         session = TableSession(table_id, None if spectate else bot, self.send,
                                f"{self._prefix}-{table_id[:12]}", spectate=spectate,
-                               fetch_game=self.fetch_game)
+                               fetch_game=self.fetch_game,
+                               resume_after_shutdown=self.reconnect)
         self.tables[table_id] = session
         msg = p.Join(type="join", table_id=table_id, seat=seat, spectate=spectate,
                      seat_token=seat_token, rid=next(self._rids))
@@ -306,7 +321,8 @@ class Client:
     def _fail(self, why: str) -> None:
         self._ws = None
         for session in self.tables.values():
-            session.close(f"connection lost: {why}")
+            if session.closed is None:
+                session.close(f"connection lost: {why}")
         for fut in self._waiters.values():
             if not fut.done():
                 fut.set_exception(ClientError("client.disconnected", f"connection lost: {why}"))
@@ -316,6 +332,7 @@ class Client:
         ``hello`` and re-join every table. False when the loop gives up."""
         self._ws = None
         for session in self.tables.values():
+            session.pause("disconnected")  # a shutdown pause keeps its reason
             session.forget_state()
         drop = dropped.protocol.close_exc  # the ConnectionClosed the socket ended with
         try:
@@ -327,6 +344,16 @@ class Client:
         for session in list(self.tables.values()):
             await self.send(session.resume_request())
         return True
+
+    def _drop_refused(self) -> None:
+        """A resume was refused because the server is starting or draining: it closes the
+        socket itself (1012); close it from here too, so the reconnect loop (with backoff)
+        runs even if the server does not."""
+        ws = self._ws
+        if ws is not None:
+            fut = asyncio.ensure_future(ws.close(1000, "resume refused: server not ready"))
+            self._closers.add(fut)
+            fut.add_done_callback(self._closers.discard)
 
     def _dispatch(self, text: str | bytes) -> None:
         try:
@@ -346,6 +373,11 @@ class Client:
         session = self.tables.get(table_id) if table_id is not None else None
         if session is not None:
             session.handle(msg)
+            if isinstance(msg, p.Joined) and not any(s.paused for s in self.tables.values()):
+                self._failures = 0
+            if isinstance(msg, p.Error) and msg.code in RETRY_CODES and session.paused \
+                    and msg.request is not None and msg.request.type == "join":
+                self._drop_refused()
         elif isinstance(msg, p.Error):
             self.errors = [*self.errors[-49:], msg]
             log.warning("server error %s: %s", msg.code, msg.message)

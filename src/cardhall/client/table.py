@@ -6,6 +6,13 @@ this seat legal actions it asks the bot (in a task, so a slow bot never blocks o
 and sends ``act`` with the state's ``version`` and a fresh ``action_id``. A newer state cancels
 a decision still being made. After a reconnect the same pending action is re-sent with the
 same ``action_id`` (the server answers a retry of an accepted id with ``duplicate: true``).
+
+A session is **paused** (:attr:`TableSession.paused`) while its table is away but coming back:
+from ``table_closed`` with reason ``shutdown`` (the server drains for a restart; the table is
+restored from its log when the server is back) or a dropped connection, until the server
+answers the resume (``joined`` and a full ``state``). A paused session keeps its seat and seat
+token and is not closed; the bot's optional ``on_pause(session)`` and ``on_resume(session)``
+hooks are called at both ends (``docs/bots.md``, "What a bot sees during a deploy").
 """
 
 from __future__ import annotations
@@ -22,6 +29,12 @@ from ..protocol.frames import DELTA_ONLY
 
 log = logging.getLogger("cardhall.client")
 
+PAUSING_CLOSE = "shutdown"
+"""The ``table_closed`` reason after which the table comes back (the server restarts)."""
+WAIT_CODES = frozenset({"server.draining", "server.unavailable"})
+"""Refusals of a resume that mean "the server is starting or stopping": keep waiting (the
+server closes the socket and the client reconnects with backoff)."""
+
 Send = Callable[[Any], Awaitable[None]]
 FetchGame = Callable[[str], Awaitable[dict[str, Any] | None]]
 
@@ -37,11 +50,23 @@ class TableSession:
         state: the latest ``state`` (a :class:`~cardhall.protocol.messages.State`) or ``None``.
         games: every ``game_over`` received, in order.
         errors: the last 50 ``error`` messages about this table.
-        seat_token: resumes the seat on another connection (``join`` with ``seat_token``).
+        seat_token: resumes the seat on another connection (``join`` with ``seat_token``);
+            updated from every ``joined`` (a restarted server may hand out a new one).
+        closed: why the session ended (``None`` while it lives): a ``table_closed`` reason
+            (``closed``, ``kicked``, ``idle``, ...), ``replaced``, ``rejoin refused: <code>``...
+        pause_reason: ``None`` while the table is live here; ``"shutdown"`` after
+            ``table_closed``/``shutdown`` (a server restart), ``"disconnected"`` after the
+            connection dropped; cleared when the resume is answered.
+        resumes: how many times the seat (or watching) was resumed after a pause.
+
+    Args:
+        resume_after_shutdown: treat ``table_closed``/``shutdown`` as a pause (the client
+            reconnects and resumes); ``False`` ends the session there.
     """
 
     def __init__(self, table_id: str, bot: Any, send: Send, action_prefix: str,
-                 spectate: bool = False, fetch_game: FetchGame | None = None) -> None:
+                 spectate: bool = False, fetch_game: FetchGame | None = None,
+                 resume_after_shutdown: bool = True) -> None:
         self.table_id = table_id
         self.bot = bot
         self.spectate = spectate
@@ -51,7 +76,12 @@ class TableSession:
         self.games: list[p.GameOver] = []
         self.errors: list[p.Error] = []
         self.closed: str | None = None
+        self.pause_reason: str | None = None
+        self.resumes = 0
         self.moves = 0
+        self.resume_after_shutdown = resume_after_shutdown
+        self._resume_due = False  # resumed: on_resume once the full state is in
+        self._by_identity = False  # the seat token was refused: resume as the same player
         self._send = send
         self._fetch_game = fetch_game
         self._current_game: str | None = None  # the game seen running
@@ -75,8 +105,15 @@ class TableSession:
         match msg:
             case p.Joined():
                 self.seat, self.seat_token = msg.seat, msg.seat_token or self.seat_token
+                self._by_identity = False
+                if self.pause_reason is not None:
+                    self.pause_reason, self._resume_due = None, True
+                    self.resumes += 1
             case p.State():
                 self._on_state(msg)
+                if self._resume_due:
+                    self._resume_due = False
+                    self._call_hook("on_resume", self)
             case p.StateDelta():
                 self._on_delta(msg)
             case p.Accepted():
@@ -86,6 +123,8 @@ class TableSession:
                 self._game_ended(msg)
             case p.Error():
                 self._on_error(msg)
+            case p.TableClosed() if msg.reason == PAUSING_CLOSE and self.resume_after_shutdown:
+                self.pause(msg.reason)  # the server restarts: the table comes back
             case p.TableClosed():
                 self.close(msg.reason)
 
@@ -126,9 +165,28 @@ class TableSession:
                           outcome=history.get("outcome") or {}, history=history)
         self._game_ended(over)
 
+    @property
+    def paused(self) -> bool:
+        """Whether the table is away and the seat waits to be resumed (see ``pause_reason``)."""
+        return self.pause_reason is not None
+
+    def pause(self, reason: str) -> None:
+        """The table is away but coming back (``"shutdown"``, ``"disconnected"``): stop
+        deciding, keep the seat, its token and :meth:`next_game_over` waiters; the resume on
+        the next connection ends the pause. The first reason of a pause is kept (a shutdown
+        is followed by the socket's close). Calls the bot's ``on_pause(session)`` once."""
+        if self.closed is not None:
+            return
+        self._cancel()
+        self._resume_due = False
+        if self.pause_reason is None:
+            self.pause_reason = reason
+            self._call_hook("on_pause", self)
+
     def close(self, reason: str) -> None:
         """Stop deciding here and wake :meth:`next_game_over` waiters (they raise)."""
         self.closed = reason
+        self.pause_reason = None
         self._cancel()
         self._game_over.put_nowait(None)
 
@@ -146,9 +204,12 @@ class TableSession:
         return msg
 
     def resume_request(self) -> p.Join:
-        """The ``join`` that resumes this seat (or spectating) on a new connection."""
+        """The ``join`` that resumes this seat (or spectating) on a new connection: with the
+        seat token, or by identity (the seat, no token) once the token was refused."""
         if self.spectate or self.seat_token is None:
             return p.Join(type="join", table_id=self.table_id, spectate=self.spectate)
+        if self._by_identity:
+            return p.Join(type="join", table_id=self.table_id, seat=self.seat)
         return p.Join(type="join", table_id=self.table_id, seat=self.seat,
                       seat_token=self.seat_token)
 
@@ -239,13 +300,28 @@ class TableSession:
         elif err.code == "table.replaced":
             self.close("replaced")
         elif err.request is not None and err.request.type == "join":
-            # our resume after a reconnect was refused (the table closed or restarted, the seat
-            # was kicked): no game will end here for us
-            self.close(f"rejoin refused: {err.code}")
+            self._join_refused(err)
         if mine and err.code != "table.stale_version":
             log.warning("table %s refused our action: %s %s", self.table_id, err.code,
                         err.message)
         self._call_hook("on_error", err)
+
+    def _join_refused(self, err: p.Error) -> None:
+        """A ``join`` about this table was refused. While paused (a resume): the server is
+        starting or draining (``WAIT_CODES``) -> keep waiting for the next connection; the
+        seat token was refused (``table.bad_seat_token``) -> try once more as the same player
+        without it; anything else (the table was not restored, the seat was kicked) ends the
+        session: no game will end here for us."""
+        if self.paused and err.code in WAIT_CODES:
+            log.info("table %s: resume refused (%s); waiting for the server", self.table_id,
+                     err.code)
+            return
+        if self.paused and err.code == "table.bad_seat_token" and not self._by_identity \
+                and self.seat is not None:
+            self._by_identity = True
+            self._spawn(self._send(self.resume_request()))
+            return
+        self.close(f"rejoin refused: {err.code}")
 
     def _spawn(self, aw: Awaitable[Any]) -> None:
         fut = asyncio.ensure_future(aw)
@@ -257,12 +333,12 @@ class TableSession:
             self._task.cancel()
         self._task = None
 
-    def _call_hook(self, name: str, msg: Any) -> None:
+    def _call_hook(self, name: str, arg: Any) -> None:
         hook = getattr(self.bot, name, None)
         if not callable(hook):
             return
         try:
-            result = hook(msg)
+            result = hook(arg)
             if inspect.isawaitable(result):
                 self._spawn(result)
         except Exception:
