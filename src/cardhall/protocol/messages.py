@@ -310,9 +310,10 @@ class Left(_Msg):
 
 
 class TableClosed(_Msg):
-    """The table is gone (``reason``: ``closed``, ``kicked``, ``shutdown``, ``idle``,
+    """The table is gone for this connection (``reason``: ``closed``, ``kicked``, ``idle``,
     ``abandoned`` (everyone left after a game, or no client was connected for
-    ``abandon_after_seconds``), ``error``)."""
+    ``abandon_after_seconds``), ``error``), or the server is restarting (``shutdown``: the table
+    comes back when it starts again; resume the seat with its ``seat_token``)."""
 
     type: Literal["table_closed"] = "table_closed"
     table_id: str
