@@ -140,3 +140,39 @@ def swap_two_dealt_cards(history: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     (lb, kb) = next((lst, k) for lst, k in slots if lst[k] != la[ka])
     la[ka], lb[kb] = lb[kb], la[ka]
     return index, doc
+
+
+async def first_deal(h: Harness, client_seed: str | None) -> tuple[str, dict[str, Any]]:
+    """The commitment and first chance action of a toy game whose server seed is fixed (32 zero
+    bytes) and whose seat 0 joins with ``client_seed`` (the other seat is a bot: none)."""
+    table = await h.manager.create("toy_duel", num_seats=2, bots={1: "random"})
+    table.seed_source = lambda _hand: bytes(32)
+    kw = {} if client_seed is None else {"client_seed": client_seed}
+    await h.join(table, await h.player("ana"), seat=0, **kw)
+    assert table.recorder is not None and table.client_seeds == [client_seed, None]
+    return table.seed_commitment or "", table.recorder.history.actions[0].action
+
+
+async def test_client_seeds_change_the_deal_but_not_the_commitment(h: Harness) -> None:
+    commit_a, deal_a = await first_deal(h, "alpha")
+    commit_b, deal_b = await first_deal(h, "beta")
+    commit_n, deal_n = await first_deal(h, None)
+    again_commit, again = await first_deal(h, "alpha")
+    assert commit_a == commit_b == commit_n == again_commit == commitment(bytes(32))
+    assert deal_a == again  # the same seeds deal the same cards
+    assert deal_a != deal_b and deal_a != deal_n and deal_b != deal_n
+    from toygame import DECK
+    assert deal_a["hands"][0] == SeededShuffler(game_seed(bytes(32), ["alpha", None]))(
+        list(DECK))[:2]
+
+
+async def test_a_resume_with_a_client_seed_replaces_it_for_later_games(h: Harness) -> None:
+    table = await h.manager.create("palace_poker", num_seats=2, bots={1: "rule"})
+    ana = await h.player("ana")
+    await h.join(table, ana, seat=0, client_seed="first")
+    assert table.client_seeds == ["first", None]
+    await h.join(table, ana, seat=0, client_seed="second")  # a resume by the same player
+    assert table.seats[0].client_seed == "second"
+    assert table.client_seeds == ["first", None]  # the running hand keeps its seeds
+    await h.join(table, ana, seat=0)  # a resume without one keeps the seat's seed
+    assert table.seats[0].client_seed == "second"
