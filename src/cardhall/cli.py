@@ -5,6 +5,10 @@ Sub-commands:
 * ``cardhall replay FILE [--seat N]`` (``design.md`` section 4) prints one JSON object with
   ``finished``, ``outcome`` and, with ``--seat``, ``view``, ``legal_actions`` and
   ``timeout_action``. An illegal action exits 1 naming its index and error code.
+* ``cardhall verify FILE`` (``docs/fairness.md``) recomputes every chance action of a finished
+  history from its revealed server seed and client seeds and checks the seed commitment; it
+  prints ``{"verified", "shuffle", "chance_actions", "mismatches": [{"index", "reason"}]}`` and
+  exits 0 when verified, 1 when not, 2 for a file that is not a readable history.
 * ``cardhall selfplay --game NAME --games N --seed S [--seats N] [--json]`` plays random games
   with invariant checks; exit 1 on any violation.
 * ``cardhall serve`` starts the server (uvicorn) with settings from ``CARDHALL_*``.
@@ -22,13 +26,19 @@ import json
 import sys
 from typing import Any
 
-from .engine import EngineError, History, ReplayError, replay
+from .engine import EngineError, History, ReplayError, replay, verify_history
+
+
+def _load(path: str) -> Any:
+    """The JSON document in ``path``. Raises ``OSError``, ``ValueError`` (bad JSON or UTF-8) or
+    ``RecursionError`` (too deep nesting)."""
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
 
 
 def _replay(args: argparse.Namespace) -> int:
     try:
-        with open(args.file, encoding="utf-8") as fh:
-            doc = json.load(fh)
+        doc = _load(args.file)
     except (OSError, ValueError, RecursionError) as exc:  # also bad UTF-8, too deep nesting
         msg = str(exc) or type(exc).__name__
         print(json.dumps({"error": {"code": "cli.bad_file", "message": msg}}))
@@ -56,6 +66,19 @@ def _replay(args: argparse.Namespace) -> int:
         out["timeout_action"] = state.timeout_action(args.seat) if timer == args.seat else None
     print(json.dumps(out, indent=2 if args.pretty else None, ensure_ascii=False))
     return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    try:
+        doc = _load(args.file)
+    except (OSError, ValueError, RecursionError) as exc:
+        return _error("cli.bad_file", str(exc) or type(exc).__name__, 2)
+    try:
+        result = verify_history(doc)
+    except EngineError as exc:  # not a history, unreadable seeds, an unknown game
+        return _error(exc.code, exc.message, 2)
+    print(json.dumps(result.to_json(), indent=2 if args.pretty else None))
+    return 0 if result.verified else 1
 
 
 def _error(code: str, message: str, status: int) -> int:
@@ -155,6 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seat", type=int, default=None, help="also print this seat's view")
     r.add_argument("--pretty", action="store_true", help="indent the JSON")
     r.set_defaults(func=_replay)
+
+    f = sub.add_parser("verify", help="recompute a finished game's deals from its revealed seeds")
+    f.add_argument("file")
+    f.add_argument("--pretty", action="store_true", help="indent the JSON")
+    f.set_defaults(func=_verify)
 
     s = sub.add_parser("selfplay", help="random self-play with invariant checks")
     s.add_argument("--game", required=True, help=f"one of {', '.join(_game_choices())}")

@@ -241,6 +241,7 @@ Object.assign(en, {
   "replay.step": "Step {k} of {n}", "replay.first": "First", "replay.prev": "Back",
   "replay.next": "Next", "replay.last": "Last", "replay.play": "Play", "replay.pause": "Pause",
   "replay.chance": "Dealer (chance)", "replay.start": "Before the first action",
+  "games.verify": "Verify deals", "games.verify_hint": "Recompute every deal from the revealed seeds",
 });
 Object.assign(bg, {
   "games.title": "Изиграни игри", "games.none": "Още няма изиграни игри.", "games.replay": "Преглед",
@@ -249,6 +250,7 @@ Object.assign(bg, {
   "replay.step": "Стъпка {k} от {n}", "replay.first": "Начало", "replay.prev": "Назад",
   "replay.next": "Напред", "replay.last": "Край", "replay.play": "Пусни", "replay.pause": "Пауза",
   "replay.chance": "Раздаване (случайност)", "replay.start": "Преди първия ход",
+  "games.verify": "Провери раздаването", "games.verify_hint": "Изчисли отново всяко раздаване от разкритите семена",
 });
 Object.assign(hy, {
   "games.title": "Ավարտված խաղեր", "games.none": "Ավարտված խաղեր դեռ չկան։", "games.replay": "Դիտել կրկին",
@@ -257,6 +259,7 @@ Object.assign(hy, {
   "replay.step": "Քայլ {k}՝ {n}-ից", "replay.first": "Սկիզբ", "replay.prev": "Հետ",
   "replay.next": "Առաջ", "replay.last": "Վերջ", "replay.play": "Նվագարկել", "replay.pause": "Դադար",
   "replay.chance": "Բաժանում (պատահականություն)", "replay.start": "Առաջին քայլից առաջ",
+  "games.verify": "Ստուգել բաժանումը", "games.verify_hint": "Վերահաշվել յուրաքանչյուր բաժանում բացահայտված սերմերից",
 });
 
 

@@ -8,6 +8,14 @@ import { GAMES } from "./games/index.js";
 
 const PAGE = 20;
 
+// A link to the server's check of a finished game's deals against its revealed seeds
+// (GET /api/games/{id}/verify: {"verified", "mismatches", ...}; docs/fairness.md).
+export function verifyLink(gameId) {
+  return h("a", { href: `/api/games/${encodeURIComponent(gameId)}/verify`, class: "button small",
+    target: "_blank", rel: "noopener", "data-verify": gameId, title: t("games.verify_hint") },
+  t("games.verify"));
+}
+
 export function gamesScreen(root) {
   let offset = 0;
   const list = h("ul", { class: "game-list" });
@@ -22,7 +30,8 @@ export function gamesScreen(root) {
           h("strong", {}, t(`game.${g.game}`)), " ",
           h("time", { datetime: g.ended_at }, new Date(g.ended_at).toLocaleString()), " ",
           h("span", { class: "players" }, g.seats.map((s) => `${s.name} ${signed(s.result)}`).join(" · ")), " ",
-          h("a", { href: `#/replay/${g.id}`, class: "button small" }, t("games.replay"))));
+          h("a", { href: `#/replay/${g.id}`, class: "button small" }, t("games.replay")), " ",
+          verifyLink(g.id)));
       }
       offset = page.next_offset ?? offset;
       more.hidden = page.next_offset === null;
@@ -87,7 +96,8 @@ export function replayScreen(root, gameId) {
         btn(t("replay.first"), 0), btn(t("replay.prev"), step - 1, { "data-step": "prev" }),
         h("button", { type: "button", "data-step": "play", onclick: togglePlay }, playing ? t("replay.pause") : t("replay.play")),
         btn(t("replay.next"), step + 1, { "data-step": "next" }), btn(t("replay.last"), d.steps, { "data-step": "last" }),
-        h("span", { class: "step", "data-step-label": "1" }, t("replay.step", { k: d.step, n: d.steps }))),
+        h("span", { class: "step", "data-step-label": "1" }, t("replay.step", { k: d.step, n: d.steps })),
+        " ", verifyLink(gameId)),
       slider,
       h("ul", { class: "replay-events", "aria-live": "polite" }, what.map((x) => h("li", {}, x))),
       h("div", { class: "board" }, mod.board(c)),

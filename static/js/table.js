@@ -7,6 +7,7 @@ import { TableConn } from "./conn.js";
 import { forget } from "./api.js";
 import { GAMES } from "./games/index.js";
 import { applyState, isFull, stepOf } from "./state.js";
+import { verifyLink } from "./replay.js";
 
 const LOG_MAX = 200;
 
@@ -87,6 +88,12 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
   function showSummary(build) {
     summaryBuild = build || null;
     render();
+  }
+  // The game-over summary ends with a link to the server's check of the game's deals
+  // (GET /api/games/{id}/verify, docs/fairness.md).
+  function withVerify(node, gameId) {
+    if (!node || !gameId) return node;
+    return h("div", {}, node, h("p", { class: "verify" }, verifyLink(gameId)));
   }
   function summaryEl() {
     const node = summaryBuild?.();
@@ -184,7 +191,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
       case "game_over": {
         const m = mod();
         const view = state?.view;
-        if (m?.summary) showSummary(() => m.summary(msg.outcome, { ...ctx(), view }));
+        if (m?.summary) showSummary(() => withVerify(m.summary(msg.outcome, { ...ctx(), view }), msg.game_id));
         break;
       }
       case "error":

@@ -164,12 +164,13 @@ async def test_finished_game_is_saved_once_and_replays_to_its_outcome(h: Harness
     from cardhall.engine import commitment
     assert commitment(bytes.fromhex(history["seed"])) == history["seed_commitment"]
     assert history["table_id"] == table.id and history["id"] == summary.id
-    # the deal is recomputable from the revealed seed
+    # the deal is recomputable from the revealed seed (and the seats' client seeds: none here)
     from toygame import DECK
 
-    from cardhall.engine import SeededShuffler
+    from cardhall.engine import SeededShuffler, game_seed
     deal = history["actions"][0]["action"]
-    redo = SeededShuffler(bytes.fromhex(history["seed"]))(list(DECK))
+    assert history["shuffle"] == "cardhall-shuffle/1" and history["client_seeds"] == [None] * 3
+    redo = SeededShuffler(game_seed(bytes.fromhex(history["seed"]), [None] * 3))(list(DECK))
     assert deal["hands"][0] == redo[:2]
 
 

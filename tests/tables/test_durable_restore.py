@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from cardhall.config import Settings
+from cardhall.engine import verify_history
 from cardhall.engine.actions import minimal
 from cardhall.protocol import messages as p
 from cardhall.storage.interface import LogRow
@@ -123,10 +124,14 @@ async def play(n: Node, table: Table, conns: list[RecordingConnection], *,
 
 async def seat_all(n: Node, table: Table, conns: list[RecordingConnection],
                    tokens: list[str] | None = None) -> None:
+    """Seat ``conns[i]`` at seat ``i`` with the client seed ``"client seed i"`` (or resume it
+    with ``tokens[i]``: the seat keeps its client seed)."""
     for i, conn in enumerate(conns):
         kw: dict[str, Any] = {"seat": i}
         if tokens is not None:
             kw["seat_token"] = tokens[i]
+        else:
+            kw["client_seed"] = f"client seed {i}"
         table.post(ClientRequest(conn, p.Join(type="join", table_id=table.id, **kw)))
         await n.settle(table)
 
@@ -184,6 +189,10 @@ async def test_a_crash_mid_game_is_a_pause(game: str, crash_at: str) -> None:
     assert actions(history) == actions(expected)
     assert history["outcome"] == expected["outcome"]
     assert history["seed"] == expected["seed"]
+    # the restored game dealt from the same server seed and client seeds, and verifies
+    assert history["client_seeds"] == expected["client_seeds"] == [
+        f"client seed {i}" for i in range(seats)]
+    assert verify_history(history).verified
 
 
 async def test_a_wrong_seat_token_does_not_resume_a_restored_seat() -> None:
@@ -262,3 +271,31 @@ async def test_a_closed_table_leaves_no_log_and_a_new_game_compacts_it() -> None
         await n.log.flush(5.0)
         assert table.id not in store.log
         assert len(store.games) == 1 and store.outbox == {}
+
+
+async def test_client_seeds_survive_a_crash_between_poker_hands() -> None:
+    """A crash in the pause after hand 1: the restored seats keep their client seeds (the
+    snapshot logs them), so hand 2 deals from them and its history verifies."""
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("palace_poker", num_seats=3)
+        await seat_all(n, table, conns)
+        await play(n, table, conns)  # hand 1 ends
+        assert table.status == "between_hands"
+        tokens = [joined(c).seat_token for c in conns]
+        await n.crash()
+    async with node(store, clock) as n2:
+        restored = n2.manager.get(table.id)
+        assert restored is not None and restored.status == "between_hands"
+        assert [s.client_seed for s in restored.seats] == [f"client seed {i}" for i in range(3)]
+        fresh = [RecordingConnection(c.player) for c in conns]
+        await seat_all(n2, restored, fresh, [t for t in tokens if t is not None])
+        clock.advance(1.0)  # the pause: hand 2 is dealt
+        await n2.settle(restored)
+        assert restored.hand == 2
+        await play(n2, restored, fresh)
+        history = first_history(fresh)
+    assert history["client_seeds"] == [f"client seed {i}" for i in range(3)]
+    verdict = verify_history(history)
+    assert verdict.verified and verdict.chance_actions >= 1

@@ -33,11 +33,21 @@ from .history import (
 from .outcome import Outcome, OutcomeReason
 from .registry import game_names, get_game
 from .rules import GameRules
-from .shuffle import SeededShuffler, commitment, seeded_shuffle
+from .shuffle import (
+    SHUFFLE,
+    SeededShuffler,
+    commitment,
+    game_seed,
+    seeded_shuffle,
+    shuffle_seed,
+    valid_client_seed,
+)
+from .verify import Mismatch, Verification, verify_history
 
 __all__ = [
     "ABANDON",
     "ERROR_CODES",
+    "SHUFFLE",
     "Action",
     "EngineError",
     "Event",
@@ -50,6 +60,7 @@ __all__ = [
     "InvalidHistoryError",
     "LoggedAction",
     "MalformedActionError",
+    "Mismatch",
     "NotYourTurnError",
     "Outcome",
     "OutcomeReason",
@@ -59,12 +70,14 @@ __all__ = [
     "SeededShuffler",
     "Shuffle",
     "UnknownGameError",
+    "Verification",
     "apply_logged",
     "commitment",
     "config_from_dict",
     "config_to_dict",
     "filter_events",
     "game_names",
+    "game_seed",
     "get_game",
     "is_legal",
     "matches",
@@ -72,5 +85,8 @@ __all__ = [
     "replay",
     "sample",
     "seeded_shuffle",
+    "shuffle_seed",
     "start_state",
+    "valid_client_seed",
+    "verify_history",
 ]

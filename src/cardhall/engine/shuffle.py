@@ -11,13 +11,76 @@ then recompute every chance action:
   rejects ``x >= 2**64 - (2**64 % n)`` (rejection sampling, no modulo bias); else ``x % n``.
 * The shuffle is Fisher-Yates on the list the game hands over (its order is documented per
   game): for ``i`` from ``len-1`` down to ``1``, swap items ``i`` and ``randbelow(i+1)``.
+
+Client seeds (``docs/fairness.md``): the ``seed`` above is the game's *shuffle seed*. Under
+:data:`SHUFFLE` (``"cardhall-shuffle/1"``) it is :func:`game_seed` of the server seed and the
+client seeds of the game's seats, so the server alone cannot choose a deal; a history without a
+``shuffle`` field (written before client seeds, :data:`LEGACY_SHUFFLE`) shuffles with the server
+seed itself. The commitment is always that of the server seed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+
+SHUFFLE = "cardhall-shuffle/1"
+"""The name and version of the seed derivation of :func:`game_seed` (a history's ``shuffle``)."""
+LEGACY_SHUFFLE = "cardhall-shuffle/0"
+"""Histories without a ``shuffle`` field: the shuffle seed is the server seed itself."""
+SHUFFLES = (LEGACY_SHUFFLE, SHUFFLE)
+
+CLIENT_SEED_MAX = 64
+"""Longest client seed, in characters (printable ASCII, ``" "`` to ``"~"``)."""
+
+
+def valid_client_seed(text: str) -> bool:
+    """Whether ``text`` is a client seed: 1 to :data:`CLIENT_SEED_MAX` printable ASCII
+    characters (code points 32 to 126, space included)."""
+    return 1 <= len(text) <= CLIENT_SEED_MAX and all(" " <= ch <= "~" for ch in text)
+
+
+def _field(data: bytes) -> bytes:
+    """``data`` with its length in front: 4 bytes, big-endian unsigned."""
+    return struct.pack(">I", len(data)) + data
+
+
+def game_seed(server_seed: bytes, client_seeds: Sequence[str | None]) -> bytes:
+    """The shuffle seed of a game under :data:`SHUFFLE` (32 bytes)::
+
+        SHA-256( "cardhall-shuffle/1"                  (18 ASCII bytes)
+                 || u32(len(server_seed)) || server_seed
+                 || for each game seat, in seat order: u32(len(c)) || c )
+
+    where ``c`` is the seat's client seed as UTF-8 (ASCII) bytes, empty for a seat without one
+    (``None``), and ``u32`` is 4 bytes big-endian. Every field is length-prefixed, so distinct
+    inputs never encode to the same bytes.
+
+    Raises:
+        ValueError: a client seed that :func:`valid_client_seed` refuses (names it).
+    """
+    parts = [SHUFFLE.encode("ascii"), _field(server_seed)]
+    for i, c in enumerate(client_seeds):
+        if c is not None and not valid_client_seed(c):
+            raise ValueError(f"client seed {i} {c!r} is not 1-{CLIENT_SEED_MAX} printable "
+                             f"ASCII characters")
+        parts.append(_field(b"" if c is None else c.encode("ascii")))
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def shuffle_seed(shuffle: str, server_seed: bytes, client_seeds: Sequence[str | None]) -> bytes:
+    """The seed :class:`SeededShuffler` uses for a game: :func:`game_seed` under
+    :data:`SHUFFLE`, the server seed itself under :data:`LEGACY_SHUFFLE`.
+
+    Raises:
+        ValueError: an unknown ``shuffle`` name, or a bad client seed (:func:`game_seed`).
+    """
+    if shuffle == SHUFFLE:
+        return game_seed(server_seed, client_seeds)
+    if shuffle == LEGACY_SHUFFLE:
+        return server_seed
+    raise ValueError(f"unknown shuffle {shuffle!r}; known: {list(SHUFFLES)}")
 
 
 def commitment(seed: bytes) -> str:

@@ -20,6 +20,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     field_validator,
+    model_validator,
 )
 
 from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
@@ -60,17 +61,34 @@ class Hello(_ClientMsg):
     rid: RequestId | None = None
 
 
+ClientSeed = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[ -~]+$")]
+"""A seat's client seed: 1-64 printable ASCII characters (``" "`` to ``"~"``), mixed into the
+shuffle seed of every game the seat is dealt into (``docs/fairness.md``)."""
+
+
 class Join(_ClientMsg):
     """Take a seat (``seat``, or any free seat when omitted), resume one (the player's own seat,
     or any seat with its ``seat_token``), or watch (``spectate``). Answered by ``joined`` and a
-    full ``state``."""
+    full ``state``.
+
+    ``client_seed`` (seats only, refused with ``spectate``): mixed into the shuffle seed of the
+    games the seat is dealt into from the next game start on; a resume with one replaces the
+    seat's client seed for the games that start later, a resume without keeps it."""
 
     type: Literal["join"]
     table_id: TableId
     seat: Annotated[int, Field(ge=0, le=63)] | None = None
     spectate: bool = False
     seat_token: Annotated[str, Field(min_length=1, max_length=128)] | None = None
+    client_seed: ClientSeed | None = None
     rid: RequestId | None = None
+
+    @model_validator(mode="after")
+    def _seed_for_seats(self) -> Join:
+        """A spectator is dealt nothing, so it has no client seed."""
+        if self.spectate and self.client_seed is not None:
+            raise ValueError("client_seed is for seats; a spectator is dealt no cards")
+        return self
 
 
 class Act(_ClientMsg):

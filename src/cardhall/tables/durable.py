@@ -10,11 +10,11 @@ durable releases its messages at once, or behind the steps still waiting for the
 The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow`):
 
 * ``snapshot``: the table's spec, status, hand number, dealer, the running game's id and every
-  seat (holder, bot kind, the seat token's SHA-256, stack, leaving), written whenever one of
+  seat (holder, bot kind, the seat token's SHA-256, stack, leaving, client seed), written whenever one of
   them changed. The snapshot that opens a game compacts the table's older entries away.
 * ``game``: a game started: its id, ``started_at``, the history header (seats, dealer, stacks,
-  config) and the seat map, and the seed (server side only: it is never sent before the game
-  ends).
+  config) and the seat map, the seed (server side only: it is never sent before the game
+  ends), the seed derivation ``shuffle`` and the seats' ``client_seeds`` (``docs/fairness.md``).
 * ``act``: one applied action of that game (chance actions included), as in the history:
   ``seat`` (the game seat, ``null`` for chance), ``action``, ``timeout``, ``t_ms``.
 
@@ -29,6 +29,7 @@ import functools
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from ..engine.shuffle import SHUFFLE
 from ..storage.interface import GameRecord, LogRow
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ class Durability:
         recorder: Recorder | None
         game_id: str | None
         seed: bytes | None
+        client_seeds: list[str | None]
         started_at: Any
         seat_map: list[int]
         _dealer_seat: int | None
@@ -179,7 +181,7 @@ class Durability:
             "game_id": self.game_id if self.status == "playing" else None,
             "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.bot,
                        "bot_kind": s.bot_kind, "token_hash": s.token_hash, "stack": s.stack,
-                       "leaving": s.leaving} for s in self.seats],
+                       "leaving": s.leaving, "client_seed": s.client_seed} for s in self.seats],
         }
 
     def game_header(self) -> dict[str, Any]:
@@ -187,7 +189,8 @@ class Durability:
         assert self.recorder is not None and self.seed is not None
         header = self.recorder.history.to_json()
         del header["actions"]
-        return {"game_id": self.game_id, "seed": self.seed.hex(), "seat_map": list(self.seat_map),
+        return {"game_id": self.game_id, "seed": self.seed.hex(), "shuffle": SHUFFLE,
+                "client_seeds": list(self.client_seeds), "seat_map": list(self.seat_map),
                 "started_at": self.started_at.isoformat(), "history": header}
 
 

@@ -3,15 +3,17 @@
 Mixed into :class:`~.actor.Table`; runs only inside the table's task.
 
 * **Start**: when every seat is taken (later poker hands: at least ``rules.min_players(config)``
-  seats with ``rules.min_stack(config)`` chips), a fresh 32-byte ``secrets`` seed drives a
-  :class:`~cardhall.engine.SeededShuffler`; the seed's commitment is published in a
-  ``game_started`` table event and every ``state``.
+  seats with ``rules.min_stack(config)`` chips), a fresh 32-byte ``secrets`` server seed is
+  drawn; the seats' client seeds are fixed, and :func:`~cardhall.engine.game_seed` of both drives
+  a :class:`~cardhall.engine.SeededShuffler` (``docs/fairness.md``); the server seed's commitment
+  is published in a ``game_started`` table event and every ``state``.
 * **Chance** actions are applied as soon as they are due, drawn from that shuffler.
 * **Fan-out**: each step ends with one ``state`` frame per recipient: the events it may see
   (``Event.visible_to`` of its game seat; spectators and seats not in the hand see public events
   only) and what changed in its view (:mod:`.fanout`).
 * **End**: the deadline is cancelled in the same step; the history (with ``id``, ``table_id``,
-  ``started_at``, ``ended_at``, ``outcome``, ``seed_commitment`` and the revealed ``seed``) is
+  ``started_at``, ``ended_at``, ``outcome``, ``seed_commitment``, the revealed ``seed``, the
+  derivation ``shuffle`` and the seats' ``client_seeds``) is
   saved once with one :class:`~cardhall.storage.interface.SeatResult` per game seat; poker stacks
   move by the returns and the next hand is dealt after a pause; a Blot table is finished.
 """
@@ -25,7 +27,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Event, Recorder, SeatInfo, SeededShuffler, commitment
+from ..engine import SHUFFLE, Event, Recorder, SeatInfo, SeededShuffler, commitment, game_seed
 from ..protocol.frames import Frame
 from ..storage.interface import GameRecord, SeatResult
 from .fanout import Fanout
@@ -76,6 +78,9 @@ class GameFlow:
         self.seat_map: list[int] = []
         self.game_id: str | None = None
         self.seed: bytes | None = None
+        """The running game's server seed (committed to at its start, revealed at its end)."""
+        self.client_seeds: list[str | None] = []
+        """The client seed of each game seat of the running game (fixed at its start)."""
         self.seed_commitment: str | None = None
         self.shuffler: SeededShuffler | None = None
         self.started_at: datetime | None = None
@@ -155,7 +160,8 @@ class GameFlow:
         self.recorder = Recorder(self.rules, self.config, infos, eligible.index(dealer_ts), stacks)
         self.seed = self.seed_source(self.hand + 1)
         self.seed_commitment = commitment(self.seed)
-        self.shuffler = SeededShuffler(self.seed)
+        self.client_seeds = [self.seats[ts].client_seed for ts in eligible]
+        self.shuffler = SeededShuffler(game_seed(self.seed, self.client_seeds))
         self.game_id = uuid.uuid4().hex
         self.started_at = self.clock.wall()
         self._t0 = self.clock.now()
@@ -253,6 +259,8 @@ class GameFlow:
             "outcome": self.recorder.state.outcome.to_json(),
             "seed_commitment": self.seed_commitment,
             "seed": self.seed.hex(),
+            "shuffle": SHUFFLE,
+            "client_seeds": list(self.client_seeds),
         })
         return self.recorder.history.to_json()
 

@@ -3,8 +3,9 @@
 For each table with log entries (:mod:`.durable` describes them): the latest ``snapshot``
 gives the spec, the seats (holders, bot kinds, the hashes of their seat tokens, stacks), the
 status and hand; when it says a game is running, the ``game`` entry and the ``act`` entries
-after it are replayed through the engine. Chance actions are drawn again from the game's seed
-and must equal the logged ones, so the replay is exact and the deals that follow are the ones
+after it are replayed through the engine. Chance actions are drawn again from the game's
+shuffle seed (the server seed and the seats' client seeds of the ``game`` entry, as
+``docs/fairness.md`` derives it) and must equal the logged ones, so the replay is exact and the deals that follow are the ones
 the game would have dealt. The table version continues after the largest logged one; the
 decision that was interrupted gets its full time again (downtime never becomes a timeout);
 built-in bots take their seats again, and clients resume theirs with their seat tokens.
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..bots import get_policy
 from ..engine import ABANDON, Recorder, SeatInfo, SeededShuffler, commitment, get_game
 from ..engine.history import History, LoggedAction
+from ..engine.shuffle import LEGACY_SHUFFLE, shuffle_seed
 from ..storage.interface import GameRecord, LogRow, PlayerRecord, SeatResult
 from .bots import BotConnection
 from .seats import Seat
@@ -115,6 +117,7 @@ def _seat(seat: Seat, data: dict[str, Any]) -> None:
     seat.player_id, seat.name, seat.bot = data["player_id"], data["name"], data["bot"]
     seat.bot_kind, seat.token_hash = data["bot_kind"], data["token_hash"]
     seat.stack, seat.leaving = data["stack"], data["leaving"]
+    seat.client_seed = data.get("client_seed")  # logs written before client seeds have none
 
 
 def _seat_bot(table: Table, seat: Seat) -> None:
@@ -136,7 +139,9 @@ def _replay(table: Table, image: TableImage) -> None:
                                     header.stacks)
     table.seed = bytes.fromhex(game["seed"])
     table.seed_commitment = commitment(table.seed)
-    table.shuffler = shuffler = SeededShuffler(table.seed)
+    table.client_seeds = _client_seeds(game)
+    table.shuffler = shuffler = SeededShuffler(
+        shuffle_seed(game.get("shuffle", LEGACY_SHUFFLE), table.seed, table.client_seeds))
     table.game_id = game["game_id"]
     table.started_at = datetime.fromisoformat(game["started_at"])
     last_t_ms = 0
@@ -162,6 +167,11 @@ def _replay(table: Table, image: TableImage) -> None:
     table.game_version = image.version + 1
 
 
+def _client_seeds(game: dict[str, Any]) -> list[str | None]:
+    """The client seeds of a ``game`` entry (none per seat in logs written before them)."""
+    return list(game.get("client_seeds") or [None] * len(game["history"]["seats"]))
+
+
 def aborted_record(image: TableImage, why: str) -> GameRecord | None:
     """The finished-game record of a table that cannot be restored (its partial history with
     outcome ``aborted``), or ``None`` when no game was running."""
@@ -178,6 +188,8 @@ def aborted_record(image: TableImage, why: str) -> GameRecord | None:
     history.update({"id": game["game_id"], "table_id": image.table_id,
                     "started_at": game["started_at"], "ended_at": now.isoformat(),
                     "outcome": outcome, "seed_commitment": commitment(seed), "seed": seed.hex()})
+    if "shuffle" in game:  # the derivation the deals came from (verify_history reads it)
+        history.update({"shuffle": game["shuffle"], "client_seeds": _client_seeds(game)})
     results = [SeatResult(i, s.name, 0, s.player_id, s.bot) for i, s in enumerate(seats)]
     return GameRecord(game["game_id"], game["history"]["game"], image.table_id, history, outcome,
                       results, datetime.fromisoformat(game["started_at"]), now)

@@ -76,7 +76,7 @@ class Seating:
         if not free:
             self._error(conn, "table.no_free_seat", "every seat is taken", m)
             return
-        await self.seat_player(free[0], conn, m.rid)
+        await self.seat_player(free[0], conn, m.rid, client_seed=m.client_seed)
 
     def _own_seat(self, conn: Connection) -> Seat | None:
         """The seat this connection's person holds here (resumable), if any."""
@@ -106,6 +106,8 @@ class Seating:
                 other.conn = None
         seat.conn = conn
         self.spectators.pop(conn.id, None)
+        if m.client_seed is not None:  # for the games that start from now on
+            seat.client_seed = m.client_seed
         if seat.token is None:  # restored: only the hash was kept
             if m.seat_token is not None:
                 seat.token = m.seat_token
@@ -119,9 +121,10 @@ class Seating:
         self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
-                          bot_kind: str | None = None) -> None:
-        """Give ``seat`` to ``conn``'s player (a person or a built-in bot); bumps the version and
-        starts the game once the table is full."""
+                          bot_kind: str | None = None, client_seed: str | None = None) -> None:
+        """Give ``seat`` to ``conn``'s player (a person or a built-in bot) with its client seed
+        (``join.client_seed``, already validated); bumps the version and starts the game once
+        the table is full."""
         for other in self.seats:
             if other.conn is conn:
                 other.conn = None
@@ -130,7 +133,7 @@ class Seating:
         is_bot = bot_kind is not None or conn.player.is_bot  # built-in, or a bot identity
         self.had_client = self.had_client or bot_kind is None
         token = seat.take(conn.player.id, conn.player.name, bot=is_bot,
-                          bot_kind=bot_kind, stack=stack)
+                          bot_kind=bot_kind, stack=stack, client_seed=client_seed)
         seat.conn = conn
         self.version += 1
         self.send(conn, p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,

@@ -46,6 +46,9 @@ class Seat:
     stack: int | None = None
     leaving: bool = False
     """The holder left during a game: the seat is freed when that game ends."""
+    client_seed: str | None = None
+    """The holder's client seed (``join.client_seed``), mixed into the shuffle seed of each game
+    this seat is dealt into (``docs/fairness.md``); ``None``: none given."""
     answers: OrderedDict[str, tuple[Any, Any]] = field(default_factory=OrderedDict)
     """Recent ``action_id`` -> ``(request, answer)``: what was accepted under that id (the
     version and the action) and the message that answered it (re-sent on a retry)."""
@@ -55,9 +58,11 @@ class Seat:
         return self.player_id is not None
 
     def take(self, player_id: str, name: str, *, bot: bool = False, bot_kind: str | None = None,
-             stack: int | None = None) -> str:
-        """Give the seat to a player; returns the new seat token (32 random URL-safe chars)."""
+             stack: int | None = None, client_seed: str | None = None) -> str:
+        """Give the seat to a player (with its client seed, if any); returns the new seat token
+        (32 random URL-safe chars)."""
         self.player_id, self.name, self.bot, self.bot_kind = player_id, name, bot, bot_kind
+        self.client_seed = client_seed
         self.new_token()
         self.stack = stack
         self.leaving = False
@@ -74,6 +79,7 @@ class Seat:
     def free(self) -> None:
         """Empty the seat (its connection is detached by the caller)."""
         self.player_id = self.name = self.token = self.token_hash = self.bot_kind = None
+        self.client_seed = None
         self.bot = self.leaving = False
         self.conn = None
         self.stack = None

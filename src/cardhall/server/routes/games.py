@@ -9,7 +9,15 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from ...engine import EngineError, History, apply_logged, filter_events, game_names, replay
+from ...engine import (
+    EngineError,
+    History,
+    apply_logged,
+    filter_events,
+    game_names,
+    replay,
+    verify_history,
+)
 from ...storage.interface import GameSummary
 from ...storage.models import as_utc
 from ..deps import StoreDep
@@ -58,6 +66,28 @@ class GamePage(BaseModel):
     limit: int
     offset: int
     next_offset: int | None
+
+
+class MismatchPublic(BaseModel):
+    """One failed check: ``index`` is the entry of ``actions`` (``null``: the whole history,
+    e.g. the seed does not match its commitment, or the replay ends with another outcome)."""
+
+    index: int | None
+    reason: str
+
+
+class VerifyResult(BaseModel):
+    """What ``GET /api/games/{id}/verify`` found (``docs/fairness.md``): ``verified`` when every
+    chance action recomputes from the revealed seeds and the commitment matches."""
+
+    game_id: str
+    verified: bool
+    shuffle: str
+    """The seed derivation used: ``cardhall-shuffle/1`` (server seed + client seeds), or
+    ``cardhall-shuffle/0`` for games stored before client seeds."""
+    chance_actions: int
+    """Chance actions recomputed."""
+    mismatches: list[MismatchPublic]
 
 
 @router.get("", responses=responses("request.invalid", "engine.unknown_game"))
@@ -134,3 +164,22 @@ async def replay_step(
             "to_act": [] if outcome is not None else list(state.to_act()),
             "action": None if entry is None else entry.to_json(), "events": events,
             "outcome": None if outcome is None else outcome.to_json()}
+
+
+@router.get("/{game_id}/verify", responses=responses("game.not_found"))
+async def verify_game(game_id: str, store: StoreDep) -> VerifyResult:
+    """Recompute every chance action of a finished game from its revealed server seed and
+    client seeds, and check ``SHA-256(seed) == seed_commitment`` (the same check as
+    ``cardhall verify``; :func:`~cardhall.engine.verify_history`). A stored history this build
+    cannot read or replay answers ``verified: false`` with a mismatch naming why (``index``
+    null). 404 ``game.not_found``."""
+    doc = await store.get_game(game_id)
+    if doc is None:
+        raise ApiError("game.not_found", f"no finished game {game_id!r}")
+    try:
+        result = verify_history(doc).to_json()
+    except EngineError as exc:
+        result = {"verified": False, "shuffle": str(doc.get("shuffle", "unknown")),
+                  "chance_actions": 0,
+                  "mismatches": [{"index": None, "reason": f"[{exc.code}] {exc.message}"}]}
+    return VerifyResult(game_id=game_id, **result)
