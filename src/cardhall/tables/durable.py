@@ -129,10 +129,18 @@ class Durability:
             self.table_log.append(self.id, rows, compact=compact, drop=drop, outbox=outbox,
                                   on_durable=functools.partial(self._release, out))
         elif out:
-            if self._waiting:
-                self._waiting[-1].extend(out)
-            else:
-                _deliver(out)
+            self._behind(out)
+
+    def send_behind(self, conn: Connection, msg: Outgoing) -> None:
+        """Send ``msg`` outside any step (a stopped table refusing a request: no
+        :meth:`end_step` follows): at once, or behind the steps still waiting."""
+        self._behind([(conn, msg)])
+
+    def _behind(self, out: list[Delivery]) -> None:
+        if self._waiting:
+            self._waiting[-1].extend(out)
+        else:
+            _deliver(out)
 
     def _release(self, batch: list[Delivery]) -> None:
         """Deliver the waiting steps up to and including ``batch`` (commits land in order)."""

@@ -1,0 +1,95 @@
+"""Attacks on durable tables (``docs/operations.md``, "Durable tables"): corrupted logs at
+start-up, requests reaching a closed durable table, restores in awkward moments.
+
+Built on the in-process harness of ``test_durable_restore.py`` (a :class:`MemoryStore` whose
+log outlives the manager, a fake clock, a "crash" that cancels the table tasks).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_durable_restore import joined, node, play, players, seat_all
+
+from cardhall.protocol import messages as p
+from cardhall.storage.interface import LogRow
+from cardhall.storage.memory import MemoryStore
+from cardhall.tables.clock import FakeClock
+from cardhall.tables.connections import RecordingConnection
+from cardhall.tables.messages import ClientRequest
+
+
+async def _crashed_poker_table(store: MemoryStore, clock: FakeClock) -> tuple[str, str | None]:
+    """A 3-seat poker table two moves into its first hand, left in ``store`` by a crash."""
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("palace_poker", num_seats=3)
+        await seat_all(n, table, conns)
+        await play(n, table, conns, steps=2)
+        game_id = table.game_id
+        await n.crash()
+    return table.id, game_id
+
+
+def _rewrite(store: MemoryStore, table_id: str, kind: str, **data: Any) -> None:
+    """Replace the table's first entry of ``kind`` by one with ``data`` (a hand-edited row)."""
+    entries = store.log[table_id]
+    seq = next(s for s, r in sorted(entries.items()) if r.kind == kind)
+    row = entries[seq]
+    entries[seq] = LogRow(row.table_id, row.seq, data.pop("new_kind", row.kind),
+                          {**row.data, **data})
+
+
+async def test_a_join_reaching_a_closed_durable_table_is_answered() -> None:
+    """A request posted to a table that has just stopped is answered ``table.not_found``
+    (``Table.post``), also when the table logs: the answer is not held for a step that never
+    ends."""
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 2)
+        table = await n.manager.create("palace_poker", num_seats=3)
+        await seat_all(n, table, conns[:1])
+        assert await n.manager.close(table.id, "closed")
+        late = conns[1]
+        table.post(ClientRequest(late, p.Join(type="join", table_id=table.id)))
+        await n.log.flush(5.0)
+        errors = [m for m in late.messages if isinstance(m, p.Error)]
+        assert [e.code for e in errors] == ["table.not_found"]
+
+
+async def test_a_resume_by_identity_after_a_restore_gives_the_new_token_to_its_player_only(
+        ) -> None:
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("palace_poker", num_seats=3)
+        await seat_all(n, table, conns)
+        old = [joined(c).seat_token for c in conns]
+        await n.crash()
+    async with node(store, clock) as n2:
+        restored = n2.manager.get(table.id)
+        assert restored is not None
+        spectator = RecordingConnection((await store.create_player("eve"))[0])
+        restored.post(ClientRequest(spectator, p.Join(type="join", table_id=table.id,
+                                                      spectate=True)))
+        me = RecordingConnection(conns[0].player)
+        restored.post(ClientRequest(me, p.Join(type="join", table_id=table.id)))
+        await n2.settle(restored)
+        token = joined(me).seat_token
+        assert joined(me).resumed and token is not None and token != old[0]
+        assert token not in repr(spectator.messages)
+        # the old token no longer resumes; the new one does (after another restart too)
+        thief = RecordingConnection((await store.create_player("mallory"))[0])
+        restored.post(ClientRequest(thief, p.Join(type="join", table_id=table.id, seat=0,
+                                                  seat_token=old[0])))
+        await n2.settle(restored)
+        assert [m.code for m in thief.messages if isinstance(m, p.Error)] == \
+            ["table.bad_seat_token"]
+        await n2.crash()
+    async with node(store, clock) as n3:
+        again = n3.manager.get(table.id)
+        assert again is not None
+        back = RecordingConnection(conns[0].player)
+        again.post(ClientRequest(back, p.Join(type="join", table_id=table.id, seat_token=token)))
+        await n3.settle(again)
+        assert joined(back).resumed and joined(back).seat == 0
