@@ -7,13 +7,16 @@ log outlives the manager, a fake clock, a "crash" that cancels the table tasks).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from test_durable_restore import joined, node, play, players, seat_all
 
 from cardhall.protocol import messages as p
 from cardhall.storage.interface import LogRow
 from cardhall.storage.memory import MemoryStore
+from cardhall.storage.sql import SqlStore
 from cardhall.tables.clock import FakeClock
 from cardhall.tables.connections import RecordingConnection
 from cardhall.tables.messages import ClientRequest
@@ -38,6 +41,64 @@ def _rewrite(store: MemoryStore, table_id: str, kind: str, **data: Any) -> None:
     row = entries[seq]
     entries[seq] = LogRow(row.table_id, row.seq, data.pop("new_kind", row.kind),
                           {**row.data, **data})
+
+
+@pytest.mark.parametrize("corruption", [
+    {"new_kind": "bogus"},  # a kind this version does not know
+    {"v": "not a number"},  # a version that is no integer
+])
+async def test_a_corrupted_log_row_is_aborted_not_a_start_up_crash(
+        corruption: dict[str, Any]) -> None:
+    store, clock = MemoryStore(), FakeClock()
+    table_id, game_id = await _crashed_poker_table(store, clock)
+    _rewrite(store, table_id, "act", **corruption)
+    async with node(store, clock) as n2:  # start-up must not raise
+        assert n2.manager.tables_aborted == 1 and n2.manager.get(table_id) is None
+        await n2.log.flush(5.0)
+        await n2.manager.writer.flush()
+    assert table_id not in store.log
+    saved = await store.get_game(game_id or "")
+    assert saved is not None and saved["outcome"]["reason"] == "aborted"
+
+
+async def test_a_corrupted_game_entry_does_not_stop_the_server_and_keeps_the_log() -> None:
+    """The ``game`` entry's seed is no hex: neither the replay nor the aborted record can be
+    built. Start-up goes on (the other tables are restored) and the rows stay for the operator
+    (nothing is dropped silently)."""
+    store, clock = MemoryStore(), FakeClock()
+    table_id, _ = await _crashed_poker_table(store, clock)
+    other_id, _ = await _crashed_poker_table(store, clock)
+    _rewrite(store, table_id, "game", seed="zz")
+    async with node(store, clock) as n2:
+        assert n2.manager.tables_aborted == 1 and n2.manager.get(table_id) is None
+        assert n2.manager.tables_restored == 1 and n2.manager.get(other_id) is not None
+        await n2.log.flush(5.0)
+    assert store.log.get(table_id), "the unrecordable table's log was dropped"
+
+
+async def test_a_log_row_whose_data_is_no_object_does_not_stop_a_sql_start_up(
+        tmp_path: Path) -> None:
+    from sqlalchemy import text
+
+    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'cardhall.db'}")
+    await store.start()
+    try:
+        async with store.engine.begin() as conn:
+            await conn.execute(text("INSERT INTO table_log (table_id, seq, kind, data) "
+                                    "VALUES ('t-bad', 1, 'snapshot', '[1, 2]')"))
+        from cardhall.config import Settings
+        from cardhall.storage.log import TableLog
+        from cardhall.tables.manager import TableManager
+
+        log = TableLog(store)
+        log.start()
+        manager = TableManager(Settings(database_url="memory://"), store, FakeClock(), log=log)
+        await manager.start()
+        assert manager.tables_aborted == 1 and manager.get("t-bad") is None
+        await manager.stop()
+        await log.close(5.0)
+    finally:
+        await store.close()
 
 
 async def test_a_join_reaching_a_closed_durable_table_is_answered() -> None:

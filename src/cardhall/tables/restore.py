@@ -48,7 +48,18 @@ class TableImage:
         self.snapshot: dict[str, Any] | None = None
         self.game: dict[str, Any] | None = None
         self.acts: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        """What is wrong with the rows (a corrupted or hand-edited entry): such a row is
+        skipped here, and :func:`rebuild` refuses the image (the table is aborted)."""
+        self.version = 0
         for row in rows:
+            if not isinstance(row.data, dict):
+                self.errors.append(f"entry {row.seq}: data is not an object")
+                continue
+            try:
+                self.version = max(self.version, int(row.data.get("v", 0)))
+            except (TypeError, ValueError):
+                self.errors.append(f"entry {row.seq}: version {row.data.get('v')!r}")
             match row.kind:
                 case "snapshot":
                     self.snapshot = row.data
@@ -57,8 +68,7 @@ class TableImage:
                 case "act":
                     self.acts.append(row.data)
                 case other:
-                    raise RestoreError(f"table {table_id}: unknown log entry kind {other!r}")
-        self.version = max((int(r.data.get("v", 0)) for r in rows), default=0)
+                    self.errors.append(f"entry {row.seq}: unknown kind {other!r}")
         self.last_seq = rows[-1].seq if rows else 0
 
     @property
@@ -86,9 +96,12 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
     """A table in the state its log describes (not started: no task, no timers yet).
 
     Raises:
-        RestoreError: no snapshot, an entry the engine refuses, a chance action that differs
+        RestoreError: a corrupted entry (:attr:`TableImage.errors`), no snapshot, an entry the
+            engine refuses, a chance action that differs
             from the one its seed draws, or a game that ended without its end being logged.
     """
+    if image.errors:
+        raise RestoreError(f"table {image.table_id}: {'; '.join(image.errors)}")
     snap = image.snapshot
     if snap is None:
         raise RestoreError(f"table {image.table_id}: no snapshot in its log")
