@@ -6,6 +6,7 @@ Routers live in ``server/routes/`` (one module per resource); the WebSocket endp
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -82,9 +83,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await refreezer.stop()
             try:
                 await manager.stop()
+                # the log and the writer share one bound: a hung database holds the
+                # shutdown CLOSE_TIMEOUT_SECONDS once, not once each
+                deadline = time.monotonic() + CLOSE_TIMEOUT_SECONDS
                 if table_log is not None:
                     await table_log.close(timeout=CLOSE_TIMEOUT_SECONDS)
-                await writer.close(timeout=CLOSE_TIMEOUT_SECONDS)
+                await writer.close(timeout=max(deadline - time.monotonic(), 0.1))
             finally:
                 await store.close()
 
