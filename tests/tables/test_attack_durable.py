@@ -7,16 +7,19 @@ log outlives the manager, a fake clock, a "crash" that cancels the table tasks).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_durable_restore import joined, node, play, players, seat_all
+from test_durable_restore import Node, joined, node, play, players, seat_all
 
+from cardhall.engine.actions import minimal
 from cardhall.protocol import messages as p
 from cardhall.storage.interface import LogRow
 from cardhall.storage.memory import MemoryStore
 from cardhall.storage.sql import SqlStore
+from cardhall.tables.actor import Table
 from cardhall.tables.clock import FakeClock
 from cardhall.tables.connections import RecordingConnection
 from cardhall.tables.messages import ClientRequest
@@ -154,3 +157,73 @@ async def test_a_resume_by_identity_after_a_restore_gives_the_new_token_to_its_p
         again.post(ClientRequest(back, p.Join(type="join", table_id=table.id, seat_token=token)))
         await n3.settle(again)
         assert joined(back).resumed and joined(back).seat == 0
+
+
+class FlakyStore(MemoryStore):
+    """A store whose table log commits fail while :attr:`down` (an outage)."""
+
+    down = False
+
+    async def write_log(self, batch: Any) -> None:
+        if self.down:
+            raise ConnectionRefusedError("the database is down")
+        await super().write_log(batch)
+
+
+@pytest.mark.parametrize("unlogged", [1, 2, 3])
+async def test_a_state_seen_during_an_outage_is_stale_after_a_crash_and_restore(
+        unlogged: int) -> None:
+    """Degraded mode sends steps that are not durable; the process dies before they are
+    committed. A client still holding such a state must be refused as stale by the restored
+    table (its game state is an older one), never have its action applied to it."""
+    store, clock = FlakyStore(), FakeClock()
+    n = Node(store, clock)
+    await n.start()
+    conns = await players(store, 3)
+    table = await n.manager.create("palace_poker", num_seats=3)
+    await seat_all(n, table, conns)
+    store.down = True
+    for _ in range(unlogged):  # moves during the outage: sent at once, never committed
+        await step_unlogged(table, conns)
+    assert not n.log.healthy
+    seen = {c.player.id: c.states[table.id] for c in conns}
+    for task in list(n.manager.tasks.values()):
+        task.cancel()
+    await asyncio.gather(*n.manager.tasks.values(), return_exceptions=True)
+    await n.log.close(0.1)
+    await n.manager.writer.close(0.1)
+    store.down = False
+    async with node(store, clock) as n2:
+        restored = n2.manager.get(table.id)
+        assert restored is not None
+        fresh = [RecordingConnection(c.player) for c in conns]
+        await seat_all(n2, restored, fresh, [joined(c).seat_token or "" for c in conns])
+        for conn in fresh:  # act on the state seen before the crash, not the resumed one
+            state = seen[conn.player.id]
+            if state["game_seat"] in state["to_act"] and state["legal_actions"]:
+                restored.post(ClientRequest(conn, p.Act(
+                    type="act", table_id=table.id, version=state["version"], action_id="late",
+                    action=minimal(state["legal_actions"][0]))))
+                await n2.settle(restored)
+                answers = [m for m in conn.messages[-3:] if isinstance(m, p.Error | p.Accepted)]
+                assert [getattr(a, "code", "accepted") for a in answers] == \
+                    ["table.stale_version"]
+                return
+    pytest.fail("no client could act on its pre-crash state")
+
+
+async def step_unlogged(table: Table, conns: list[RecordingConnection]) -> None:
+    """The first seat to act plays its first legal move; waits for the table to handle it
+    (the log is down: its frames go out at once)."""
+    for conn in conns:
+        state = conn.states.get(table.id)
+        if state and state["status"] == "playing" and state["game_seat"] in state["to_act"]:
+            table.post(ClientRequest(conn, p.Act(type="act", table_id=table.id,
+                                                 version=state["version"],
+                                                 action_id=f"u{len(conn.frames)}",
+                                                 action=minimal(state["legal_actions"][0]))))
+            async with asyncio.timeout(5):
+                while state["version"] == conn.states[table.id]["version"]:
+                    await asyncio.sleep(0)  # yield until the table's frame arrives (bounded)
+            return
+    pytest.fail("nobody may act")

@@ -5,7 +5,8 @@ gives the spec, the seats (holders, bot kinds, the hashes of their seat tokens, 
 status and hand; when it says a game is running, the ``game`` entry and the ``act`` entries
 after it are replayed through the engine. Chance actions are drawn again from the game's seed
 and must equal the logged ones, so the replay is exact and the deals that follow are the ones
-the game would have dealt. The table version continues after the largest logged one; the
+the game would have dealt. The table version continues :data:`RESTORE_VERSION_GAP` after the
+largest logged one (so that no state a client saw before the crash is current); the
 decision that was interrupted gets its full time again (downtime never becomes a timeout);
 built-in bots take their seats again, and clients resume theirs with their seat tokens.
 
@@ -33,6 +34,15 @@ if TYPE_CHECKING:
     from .actor import Table, TableSpec
 
 log = logging.getLogger(__name__)
+
+
+RESTORE_VERSION_GAP = 1_000_000
+"""How far a restored table's version jumps past the largest logged one. While the log is
+degraded (an outage) steps are sent before they are committed; if the process dies then,
+clients hold versions the log never saw. Continuing at the logged version + 1 gave one of them
+the restored table's own version, and its ``act`` was applied to a game state it never saw;
+past the gap every pre-crash version is stale. (A table steps at most a few times a second:
+the gap outlasts weeks of outage, and 2**53 / 10**6 restarts.)"""
 
 
 class RestoreError(Exception):
@@ -115,7 +125,7 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
     table._dealer_seat, table.had_client = snap["dealer_seat"], snap["had_client"]
     if image.game_running:
         _replay(table, image)
-    table.version = image.version + 1
+    table.version = image.version + RESTORE_VERSION_GAP
     table.log_seq = image.last_seq
     table.logged_snapshot = table.snapshot()
     for seat in table.seats:
@@ -172,7 +182,7 @@ def _replay(table: Table, image: TableImage) -> None:
         raise RestoreError(f"table {table.id}: the game ended but its end was not logged")
     table._t0 = table.clock.now() - last_t_ms / 1000
     table.logged_game, table.logged_actions = table.game_id, len(rec.history.actions)
-    table.game_version = image.version + 1
+    table.game_version = image.version + RESTORE_VERSION_GAP
 
 
 def aborted_record(image: TableImage, why: str) -> GameRecord | None:
