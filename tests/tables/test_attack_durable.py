@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_durable_restore import Node, joined, node, play, players, seat_all
+from test_durable_restore import Node, joined, node, play, players, seat_all, step
 
 from cardhall.engine.actions import minimal
 from cardhall.protocol import messages as p
@@ -227,3 +227,104 @@ async def step_unlogged(table: Table, conns: list[RecordingConnection]) -> None:
                     await asyncio.sleep(0)  # yield until the table's frame arrives (bounded)
             return
     pytest.fail("nobody may act")
+
+
+async def test_a_poker_table_killed_between_hands_deals_the_next_hand_with_its_stacks() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("palace_poker", num_seats=3)
+        await seat_all(n, table, conns)
+        await play(n, table, conns)
+        assert table.status == "between_hands"
+        stacks = [s.stack for s in table.seats]
+        tokens = [joined(c).seat_token or "" for c in conns]
+        await n.crash()
+    async with node(store, clock) as n2:
+        restored = n2.manager.get(table.id)
+        assert restored is not None and restored.status == "between_hands"
+        assert [s.stack for s in restored.seats] == stacks
+        clock.advance(1.0)  # the pause: nobody is connected, so it waits
+        await n2.settle(restored)
+        assert restored.status == "waiting" and restored.hand == 1
+        fresh = [RecordingConnection(c.player) for c in conns]
+        await seat_all(n2, restored, fresh, tokens)
+        assert restored.status == "playing" and restored.hand == 2
+        assert len(store.games) == 1 and store.outbox == {}
+
+
+async def test_built_in_bots_play_on_after_a_restore_and_a_leaving_seat_stays_leaving() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 2)
+        table = await n.manager.create("palace_poker", num_seats=3, bots={2: "rule"})
+        await seat_all(n, table, conns)
+        assert table.status == "playing"
+        table.post(ClientRequest(conns[1], p.Leave(type="leave", table_id=table.id)))
+        await n.settle(table)
+        assert table.seats[1].leaving
+        token = joined(conns[0]).seat_token or ""
+        await n.crash()
+    async with node(store, clock) as n2:
+        restored = n2.manager.get(table.id)
+        assert restored is not None and restored.seats[1].leaving
+        assert restored.seats[2].conn is not None  # the bot took its seat again
+        me = RecordingConnection(conns[0].player)
+        restored.post(ClientRequest(me, p.Join(type="join", table_id=table.id,
+                                               seat_token=token)))
+        await n2.settle(restored)
+        for _ in range(500):  # the human plays, the bot and the leaving seat's timer answer
+            if any(isinstance(m, p.GameOver) for m in me.messages):
+                break
+            if not await step(n2, restored, [me]):
+                clock.advance(10.0)
+                await n2.settle(restored)
+        assert any(isinstance(m, p.GameOver) for m in me.messages)
+        assert not restored.seats[1].taken  # freed when its game ended
+
+
+async def test_a_finished_blot_table_is_restored_finished_and_its_game_saved_once() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 4)
+        table = await n.manager.create("bazaar_blot", num_seats=4,
+                                       config={"target_score": 51})
+        await seat_all(n, table, conns)
+        await play(n, table, conns)
+        assert table.status == "finished"
+        await n.crash()
+    async with node(store, clock) as n2:
+        restored = n2.manager.get(table.id)
+        assert restored is not None and restored.status == "finished"
+        await n2.manager.writer.flush()
+        assert len(store.games) == 1 and store.outbox == {}
+        clock.advance(301.0)  # finished tables are reaped when idle: the log goes
+        await n2.settle(restored)
+        await n2.log.flush(5.0)
+    assert table.id not in store.log
+
+
+async def test_a_restore_killed_at_once_restores_again() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("soldiers_bluff", num_seats=3)
+        await seat_all(n, table, conns)
+        await play(n, table, conns, steps=3)
+        tokens = [joined(c).seat_token or "" for c in conns]
+        await n.crash()
+    versions = []
+    for _ in range(2):
+        async with node(store, clock) as again:
+            restored = again.manager.get(table.id)
+            assert restored is not None and restored.status == "playing"
+            versions.append(restored.version)
+            await again.crash()
+    async with node(store, clock) as last:
+        restored = last.manager.get(table.id)
+        assert restored is not None
+        fresh = [RecordingConnection(c.player) for c in conns]
+        await seat_all(last, restored, fresh, tokens)
+        await play(last, restored, fresh)
+        assert any(isinstance(m, p.GameOver) for m in fresh[0].messages)
+    assert versions[0] == versions[1]
