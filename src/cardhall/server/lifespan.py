@@ -10,6 +10,7 @@ is queued, then the store closes.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
@@ -51,9 +52,12 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
                 await refreezer.stop()
             try:
                 await manager.stop()
+                # the log and the writer share one bound: a hung database holds the
+                # shutdown CLOSE_TIMEOUT_SECONDS once, not once each
+                deadline = time.monotonic() + CLOSE_TIMEOUT_SECONDS
                 if table_log is not None:
                     await table_log.close(timeout=CLOSE_TIMEOUT_SECONDS)
-                await writer.close(timeout=CLOSE_TIMEOUT_SECONDS)
+                await writer.close(timeout=max(deadline - time.monotonic(), 0.1))
             finally:
                 await store.close()
 

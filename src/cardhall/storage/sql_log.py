@@ -69,7 +69,7 @@ class SqlDurability:
             LOG.c.table_id, LOG.c.seq)
         async with self.engine.connect() as conn:
             result = await conn.execute(query)
-            return [LogRow(t, s, k, dict(d)) for t, s, k, d in result.all()]
+            return [LogRow(t, s, k, d) for t, s, k, d in result.all()]  # checked by restore
 
     async def load_outbox(self) -> list[GameRecord]:
         """The outbox's finished games (those not saved yet)."""

@@ -142,7 +142,8 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
     def _refuse_closed(self, msg: ClientRequest) -> None:
         """Answer a request the closed table will never handle (else a client resuming as
         the table closes waits forever for ``joined``)."""
-        self._error(msg.conn, "table.not_found", f"table {self.id!r} is closed", msg.msg)
+        self._error(msg.conn, "table.not_found", f"table {self.id!r} is closed", msg.msg,
+                    behind=True)
 
     async def call(self, fn: Any) -> Any:
         """Run ``fn(table)`` inside the actor and return its result (admin inspection).
@@ -259,13 +260,17 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
         return False
 
     # ----- requests -------------------------------------------------------------------------
-    def _error(self, conn: Connection, code: ErrorCode, message: str, req: Any = None) -> None:
+    def _error(self, conn: Connection, code: ErrorCode, message: str, req: Any = None, *,
+               behind: bool = False) -> None:
+        """Answer ``req`` with an error (``behind``: outside a step, see
+        :meth:`~.durable.Durability.send_behind`)."""
         ref = None
         if req is not None:
             ref = p.RequestRef(type=req.type, rid=req.rid,
                                action_id=getattr(req, "action_id", None))
-        self.send(conn, p.Error(code=code, message=message, table_id=self.id, version=self.version,
-                          request=ref))
+        error = p.Error(code=code, message=message, table_id=self.id, version=self.version,
+                        request=ref)
+        (self.send_behind if behind else self.send)(conn, error)
 
     def seat_of(self, conn: Connection) -> Seat | None:
         """The seat this connection holds here, if any."""

@@ -125,10 +125,18 @@ class Durability:
                                   on_commit=functools.partial(self._submit, outbox)
                                   if outbox else None)
         elif out:
-            if self._waiting:
-                self._waiting[-1].extend(out)
-            else:
-                _deliver(out)
+            self._behind(out)
+
+    def send_behind(self, conn: Connection, msg: Outgoing) -> None:
+        """Send ``msg`` outside any step (a stopped table refusing a request: no
+        :meth:`end_step` follows): at once, or behind the steps still waiting."""
+        self._behind([(conn, msg)])
+
+    def _behind(self, out: list[Delivery]) -> None:
+        if self._waiting:
+            self._waiting[-1].extend(out)
+        else:
+            _deliver(out)
 
     def _submit(self, records: list[GameRecord]) -> None:
         """The step's finished games are in the outbox: the game writer saves them now."""

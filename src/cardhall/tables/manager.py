@@ -91,7 +91,12 @@ class TableManager:
                 why = f"{type(exc).__name__}: {exc}"
                 log.error("table %s could not be restored (%s); recorded as aborted",
                           image.table_id, why)
-                record = restore.aborted_record(image, why)
+                try:
+                    record = restore.aborted_record(image, why)
+                except Exception:  # not even the partial game can be read: keep the rows
+                    log.exception("table %s: no aborted record can be built from its log; its "
+                                  "rows stay in table_log for inspection", image.table_id)
+                    continue
                 submit = None if record is None else functools.partial(self.writer.submit, record)
                 self.log.append(image.table_id, [], drop=True,
                                 outbox=[] if record is None else [record], on_commit=submit)

@@ -5,8 +5,10 @@ gives the spec, the seats (holders, bot kinds, the hashes of their seat tokens, 
 status and hand; when it says a game is running, the ``game`` entry and the ``act`` entries
 after it are replayed through the engine. Chance actions are drawn again from the game's
 shuffle seed (the server seed and the seats' client seeds of the ``game`` entry, as
-``docs/fairness.md`` derives it) and must equal the logged ones, so the replay is exact and the deals that follow are the ones
-the game would have dealt. The table version continues after the largest logged one; the
+``docs/fairness.md`` derives it) and must equal the logged ones, so the replay is exact and the
+deals that follow are the ones the game would have dealt. The table version continues
+:data:`RESTORE_VERSION_GAP` after the largest logged one (so that no state a client saw before
+the crash is current); the
 decision that was interrupted gets its full time again (downtime never becomes a timeout);
 built-in bots take their seats again, and clients resume theirs with their seat tokens.
 
@@ -37,6 +39,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+RESTORE_VERSION_GAP = 1_000_000
+"""How far a restored table's version jumps past the largest logged one. While the log is
+degraded (an outage) steps are sent before they are committed; if the process dies then,
+clients hold versions the log never saw. Continuing at the logged version + 1 gave one of them
+the restored table's own version, and its ``act`` was applied to a game state it never saw;
+past the gap every pre-crash version is stale. (A table steps at most a few times a second:
+the gap outlasts weeks of outage, and 2**53 / 10**6 restarts.)"""
+
+
 class RestoreError(Exception):
     """A table's log cannot be replayed (the message says where)."""
 
@@ -50,7 +61,18 @@ class TableImage:
         self.snapshot: dict[str, Any] | None = None
         self.game: dict[str, Any] | None = None
         self.acts: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        """What is wrong with the rows (a corrupted or hand-edited entry): such a row is
+        skipped here, and :func:`rebuild` refuses the image (the table is aborted)."""
+        self.version = 0
         for row in rows:
+            if not isinstance(row.data, dict):
+                self.errors.append(f"entry {row.seq}: data is not an object")
+                continue
+            try:
+                self.version = max(self.version, int(row.data.get("v", 0)))
+            except (TypeError, ValueError):
+                self.errors.append(f"entry {row.seq}: version {row.data.get('v')!r}")
             match row.kind:
                 case "snapshot":
                     self.snapshot = row.data
@@ -59,8 +81,7 @@ class TableImage:
                 case "act":
                     self.acts.append(row.data)
                 case other:
-                    raise RestoreError(f"table {table_id}: unknown log entry kind {other!r}")
-        self.version = max((int(r.data.get("v", 0)) for r in rows), default=0)
+                    self.errors.append(f"entry {row.seq}: unknown kind {other!r}")
         self.last_seq = rows[-1].seq if rows else 0
 
     @property
@@ -88,9 +109,12 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
     """A table in the state its log describes (not started: no task, no timers yet).
 
     Raises:
-        RestoreError: no snapshot, an entry the engine refuses, a chance action that differs
+        RestoreError: a corrupted entry (:attr:`TableImage.errors`), no snapshot, an entry the
+            engine refuses, a chance action that differs
             from the one its seed draws, or a game that ended without its end being logged.
     """
+    if image.errors:
+        raise RestoreError(f"table {image.table_id}: {'; '.join(image.errors)}")
     snap = image.snapshot
     if snap is None:
         raise RestoreError(f"table {image.table_id}: no snapshot in its log")
@@ -104,7 +128,7 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
     table._dealer_seat, table.had_client = snap["dealer_seat"], snap["had_client"]
     if image.game_running:
         _replay(table, image)
-    table.version = image.version + 1
+    table.version = image.version + RESTORE_VERSION_GAP
     table.log_seq = image.last_seq
     table.logged_snapshot = table.snapshot()
     for seat in table.seats:
@@ -164,7 +188,7 @@ def _replay(table: Table, image: TableImage) -> None:
         raise RestoreError(f"table {table.id}: the game ended but its end was not logged")
     table._t0 = table.clock.now() - last_t_ms / 1000
     table.logged_game, table.logged_actions = table.game_id, len(rec.history.actions)
-    table.game_version = image.version + 1
+    table.game_version = image.version + RESTORE_VERSION_GAP
 
 
 def _client_seeds(game: dict[str, Any]) -> list[str | None]:
