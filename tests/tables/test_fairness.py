@@ -27,6 +27,7 @@ from cardhall.engine import (
     seeded_shuffle,
 )
 from cardhall.engine.history import start_state
+from cardhall.protocol import messages as p
 
 REAL_GAMES = game_names()  # read at import: the toy games of these tests are not among them
 
@@ -147,6 +148,7 @@ async def first_deal(h: Harness, client_seed: str | None) -> tuple[str, dict[str
     bytes) and whose seat 0 joins with ``client_seed`` (the other seat is a bot: none)."""
     table = await h.manager.create("toy_duel", num_seats=2, bots={1: "random"})
     table.seed_source = lambda _hand: bytes(32)
+    table.next_seed, table.next_seed_commitment = bytes(32), commitment(bytes(32))
     kw = {} if client_seed is None else {"client_seed": client_seed}
     await h.join(table, await h.player("ana"), seat=0, **kw)
     assert table.recorder is not None and table.client_seeds == [client_seed, None]
@@ -164,6 +166,23 @@ async def test_client_seeds_change_the_deal_but_not_the_commitment(h: Harness) -
     from toygame import DECK
     assert deal_a["hands"][0] == SeededShuffler(game_seed(bytes(32), ["alpha", None]))(
         list(DECK))[:2]
+
+
+async def test_the_commitment_is_published_before_any_client_seed_is_fixed(h: Harness) -> None:
+    """The server draws each game's seed one game ahead: the lobby and every state carry the
+    next game's commitment before a seat joins with its client seed, and that game's
+    ``seed_commitment`` equals it (the server cannot pick its seed after seeing the client
+    seeds)."""
+    table = await h.manager.create("palace_poker", num_seats=2, bots={1: "rule"})
+    announced = table.summary()["next_seed_commitment"]
+    ana = await h.player("ana")
+    await h.join(table, ana, seat=0, client_seed="chosen-after-the-commitment")
+    assert table.seed_commitment == announced
+    assert table.seed is not None and commitment(table.seed) == announced
+    assert table.next_seed_commitment != announced  # the one after is announced at once
+    last = [m for m in ana.messages if isinstance(m, p.State)][-1]
+    assert last.seed_commitment == announced
+    assert last.next_seed_commitment == table.next_seed_commitment
 
 
 async def test_a_resume_with_a_client_seed_replaces_it_for_later_games(h: Harness) -> None:

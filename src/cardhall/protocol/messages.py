@@ -240,6 +240,9 @@ class State(_Msg):
     deadline_ms: int | None
     turn_timeout_ms: int
     seed_commitment: str | None
+    next_seed_commitment: str | None = None
+    """SHA-256 of the next game's server seed, published before its client seeds are fixed
+    (``docs/fairness.md``); that game's ``seed_commitment`` will equal it."""
     game_id: str | None
     events: list[dict[str, Any]] = []
     actor: int | None = None
@@ -282,6 +285,7 @@ class StateDelta(_Msg):
     seat_map: list[int] | None = None
     game_id: str | None = None
     seed_commitment: str | None = None
+    next_seed_commitment: str | None = None
 
 
 StateMessage = Annotated[State | StateDelta, Field(discriminator="full")]

@@ -172,6 +172,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
             "hand": self.hand,
             "turn_timeout_seconds": self.spec.turn_timeout_seconds,
             "config": dict(self.spec.config),
+            "next_seed_commitment": self.next_seed_commitment,
         }
 
     async def run(self) -> None:

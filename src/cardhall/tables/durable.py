@@ -61,6 +61,7 @@ class Durability:
         recorder: Recorder | None
         game_id: str | None
         seed: bytes | None
+        next_seed: bytes
         client_seeds: list[str | None]
         started_at: Any
         seat_map: list[int]
@@ -186,6 +187,7 @@ class Durability:
             "hand": self.hand,
             "dealer_seat": self._dealer_seat,
             "had_client": self.had_client,
+            "next_seed": self.next_seed.hex(),
             "game_id": self.game_id if self.status == "playing" else None,
             "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.bot,
                        "bot_kind": s.bot_kind, "token_hash": s.token_hash, "stack": s.stack,

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .connections import Connection
 
 _MISSING = object()
-EXTRAS = ("seats", "seat_map", "game_id", "seed_commitment")
+EXTRAS = ("seats", "seat_map", "game_id", "seed_commitment", "next_seed_commitment")
 """Table facts a delta carries only when they changed for its recipient."""
 
 
@@ -118,6 +118,7 @@ class Fanout:
             "seat_map": list(t.seat_map),
             "game_id": t.game_id,
             "seed_commitment": t.seed_commitment,
+            "next_seed_commitment": t.next_seed_commitment,
         }
 
     def _decision(self, seat: int | None, gs: int | None) -> dict[str, Any]:

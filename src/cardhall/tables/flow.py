@@ -82,6 +82,11 @@ class GameFlow:
         self.client_seeds: list[str | None] = []
         """The client seed of each game seat of the running game (fixed at its start)."""
         self.seed_commitment: str | None = None
+        self.next_seed: bytes = self.seed_source(1)
+        """The server seed of the next game, drawn one game ahead: its commitment
+        (:attr:`next_seed_commitment`) is public before any client seed of that game is fixed,
+        so the server cannot choose its seed after seeing them (``docs/fairness.md``)."""
+        self.next_seed_commitment: str = commitment(self.next_seed)
         self.shuffler: SeededShuffler | None = None
         self.started_at: datetime | None = None
         self._t0 = 0.0
@@ -158,14 +163,15 @@ class GameFlow:
                           self.seats[ts].player_id) for ts in eligible]
         stacks = [self.seats[ts].stack or 0 for ts in eligible] if self.rules.uses_stacks else None
         self.recorder = Recorder(self.rules, self.config, infos, eligible.index(dealer_ts), stacks)
-        self.seed = self.seed_source(self.hand + 1)
-        self.seed_commitment = commitment(self.seed)
+        self.seed, self.seed_commitment = self.next_seed, self.next_seed_commitment
         self.client_seeds = [self.seats[ts].client_seed for ts in eligible]
         self.shuffler = SeededShuffler(game_seed(self.seed, self.client_seeds))
         self.game_id = uuid.uuid4().hex
         self.started_at = self.clock.wall()
         self._t0 = self.clock.now()
         self.hand += 1
+        self.next_seed = self.seed_source(self.hand + 1)
+        self.next_seed_commitment = commitment(self.next_seed)
         self.status = "playing"
         self.version += 1
         self.arm_reap()  # not idle any more: cancels the idle timer

@@ -126,6 +126,9 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
         _seat(seat, data)
     table.status, table.hand = snap["status"], snap["hand"]
     table._dealer_seat, table.had_client = snap["dealer_seat"], snap["had_client"]
+    if snap.get("next_seed") is not None:  # the commitment clients saw stays the one kept
+        table.next_seed = bytes.fromhex(snap["next_seed"])
+        table.next_seed_commitment = commitment(table.next_seed)
     if image.game_running:
         _replay(table, image)
     table.version = image.version + RESTORE_VERSION_GAP
