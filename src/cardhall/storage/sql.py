@@ -241,6 +241,7 @@ class SqlStore(SqlDurability):
             await engine.dispose()
 
     async def close(self) -> None:
+        await self.close_log()
         await self.engine.dispose()
 
     async def ping(self) -> None:
