@@ -7,7 +7,9 @@ after it are replayed through the engine. Chance actions are drawn again from th
 and must equal the logged ones, so the replay is exact and the deals that follow are the ones
 the game would have dealt. The table version continues after the largest logged one; the
 decision that was interrupted gets its full time again (downtime never becomes a timeout);
-built-in bots take their seats again, and clients resume theirs with their seat tokens.
+built-in bots take their seats again, and clients resume theirs with their seat tokens. The
+table keeps who created it and when (``created_by`` still counts towards that player's
+live-table quota); ``last_active_at`` starts again at the restore.
 
 A table whose log cannot be replayed is recorded as ``aborted``: its partial history is saved as
 a finished game with outcome ``{"reason": "aborted", "returns": [0, ...]}`` (through the outbox),
@@ -100,6 +102,9 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
         _seat(seat, data)
     table.status, table.hand = snap["status"], snap["hand"]
     table._dealer_seat, table.had_client = snap["dealer_seat"], snap["had_client"]
+    table.created_by = snap.get("created_by")  # absent in logs written before the quota
+    if snap.get("created_at"):
+        table.created_at = datetime.fromisoformat(snap["created_at"])
     if image.game_running:
         _replay(table, image)
     table.version = image.version + 1
