@@ -34,6 +34,8 @@ from .errors import ApiError, error_response
 
 RATED_PREFIX = "/api/"
 """Only REST API paths are rate limited (not ``/healthz``, ``/readyz``, ``/metrics``, static)."""
+WAIT_MARGIN_SECONDS = 0.01
+"""Added to a computed wait before rounding up (window times are floats of epoch seconds)."""
 GUESTS_PATH = "/api/players"
 """``POST`` here creates an identity: the guest rate applies on top of the REST rate."""
 
@@ -74,21 +76,25 @@ class RateLimits:
     """
 
     def __init__(self, storage_uri: str, *, rest: str, guests: str,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] | None = None) -> None:
         storage = limits.storage.storage_from_string(async_storage_uri(storage_uri))
         assert isinstance(storage, Storage)  # an async+ scheme always gives an asyncio storage
         self.storage = storage
         self.limiter = SlidingWindowCounterRateLimiter(self.storage)
         self.rest, self.guests = parse_rate(rest), parse_rate(guests)
-        self._wall = wall
+        self._wall = wall if wall is not None else _epoch_seconds
 
     async def retry_after(self, item: limits.RateLimitItem, *keys: str) -> int | None:
         """Count one hit of ``item`` for ``keys``; ``None`` if it is allowed, else the whole
-        seconds (at least 1) until the window allows one more (nothing is counted then)."""
+        seconds (at least 1, rounded up past the window's reset) after which it allows one
+        more (nothing is counted then)."""
         if await self.limiter.hit(item, *keys):
             return None
-        stats = await self.limiter.get_window_stats(item, *keys)
-        return max(1, math.ceil(stats.reset_time - self._wall()))
+        window = await self.storage.get_sliding_window(  # type: ignore[attr-defined]
+            item.key_for(*keys), item.get_expiry())
+        wait = sliding_wait(item.amount, item.get_expiry(), *window)
+        # whole seconds strictly after it, with room for the float error of epoch times
+        return max(1, math.floor(wait + WAIT_MARGIN_SECONDS) + 1)
 
     async def check(self, item: limits.RateLimitItem, name: str, address: str) -> None:
         """Count one request of ``address`` against ``item``.
@@ -99,6 +105,29 @@ class RateLimits:
         wait = await self.retry_after(item, name, address)
         if wait is not None:
             raise rate_limited(name, item, wait)
+
+
+def sliding_wait(amount: int, expiry: float, previous: int, previous_ttl: float, current: int,
+                 current_ttl: float) -> float:
+    """Seconds until a sliding window counter (``limits``: the previous window's count weighted
+    by the share of it still inside the window, plus the current count) lets one more hit in.
+
+    ``previous_ttl`` is how much of the previous window still counts, ``current_ttl`` the
+    time until the current window's counter expires (its end plus one window), as the
+    storage's ``get_sliding_window`` reports them. ``limits``' own ``get_window_stats`` says
+    "now" at a window boundary, although the counts only start to leak then.
+    """
+    to_rollover = max(0.0, current_ttl - expiry)
+    if current >= amount:  # only the roll-over and then the leak of this window helps
+        return to_rollover + expiry * (1.0 - amount / current)
+    if previous == 0:
+        return 0.0
+    # previous * (previous_ttl - t) / expiry + current < amount
+    return max(0.0, previous_ttl - (amount - current) * expiry / previous)
+
+
+def _epoch_seconds() -> float:
+    return time.time()  # looked up at each call (tests replace this module's ``time``)
 
 
 def rate_limited(name: str, item: limits.RateLimitItem, wait_seconds: int) -> ApiError:
