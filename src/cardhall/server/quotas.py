@@ -2,12 +2,11 @@
 
 Two kinds, kept apart on purpose:
 
-* **Rates** per client address, counted by the `limits <https://limits.readthedocs.io>`_
-  library with its sliding window counter (two counters per key and window, the previous
-  window's weighted by how much of it still overlaps: constant memory per address, at most
-  the rate in any window length, give or take that weighting), in the storage named by ``CARDHALL_RATE_LIMIT_STORAGE_URI``
-  (``memory://`` by default: per process; a ``redis://`` URI shares the counts between
-  processes): every ``/api/*`` request (``CARDHALL_REST_RATE_LIMIT``, 120/minute) and guest
+* **Rates** per client address, counted by the ``limits`` library with its sliding window
+  counter (two counters per key and window, the previous window's weighted by how much of it
+  still overlaps: constant memory per address), in the storage named by
+  ``CARDHALL_RATE_LIMIT_STORAGE_URI`` (``memory://`` by default: per process; a ``redis://``
+  URI shares the counts between processes): every ``/api/*`` request (``CARDHALL_REST_RATE_LIMIT``, 120/minute) and guest
   creation, ``POST /api/players`` (``CARDHALL_GUEST_RATE_LIMIT``, 10/minute). Over a rate the
   answer is 429 ``rate.limited`` with ``Retry-After`` (whole seconds until the window lets one
   more through). Health, readiness, metrics, the documents and the browser client's files are

@@ -5,7 +5,11 @@ queue (:class:`~cardhall.tables.connections.QueueConnection`). The reader checks
 this order: rate (token bucket, every frame counts), text (not binary), size
 (``max_frame_bytes``), JSON, message model; a bad frame gets a typed ``error`` and the connection stays usable. Frames above the
 hard limit uvicorn enforces (``ws_max_size_bytes``) close the socket with 1009; a client whose
-outbound queue overflows is closed with 4008. Table requests are posted to the table's inbox;
+outbound queue overflows is closed with 4008. Frames over the rate are dropped; the drops are
+forgiven at the bucket's refill rate and only more than :data:`MAX_DROPPED` unforgiven ones
+close the socket (1008). A player holds at most ``max_sockets_per_player`` authenticated
+sockets (``server/quotas.py``); the ``hello`` of one more gets ``quota.sockets`` and the socket
+closes with :data:`CLOSE_QUOTA_SOCKETS` (4029). Table requests are posted to the table's inbox;
 nothing here touches a table's state.
 
 While the server drains (``server/drain.py``) ``hello`` and ``join`` are refused with
