@@ -27,7 +27,7 @@ DEFAULTS = {name: Settings.model_fields[name].default for name in (
 
 
 class Wall:
-    """``time.time`` for the ``limits`` library and the quota module, moved by hand."""
+    """``time.time`` for the ``limits`` library's memory storage and strategies, moved by hand."""
 
     def __init__(self) -> None:
         self.t = 1_800_000_000.0
@@ -40,7 +40,7 @@ class Wall:
 def wall(monkeypatch: pytest.MonkeyPatch) -> Wall:
     clock = Wall()
     fake = types.SimpleNamespace(time=clock.time)
-    for module in (limits.aio.storage.memory, limits.aio.strategies, quotas):
+    for module in (limits.aio.storage.memory, limits.aio.strategies):
         monkeypatch.setattr(module, "time", fake)
     return clock
 
@@ -195,3 +195,16 @@ async def test_retry_after_is_when_the_window_lets_one_more_in(
     assert await rl.retry_after(rl.guests, "guests", "a") is not None  # refusals not counted
     wall.t += retry
     assert await rl.retry_after(rl.guests, "guests", "a") is None
+
+
+async def test_a_failing_rate_storage_lets_requests_through(
+        stack: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    http = await started(stack, **{**DEFAULTS, "rest_rate_limit": "1/minute"})
+
+    async def down(*_args: Any, **_kw: Any) -> bool:
+        raise ConnectionError("rate storage down")
+
+    monkeypatch.setattr(limits.aio.strategies.SlidingWindowCounterRateLimiter, "hit", down)
+    for _ in range(3):
+        assert (await http.get("/api/tables")).status_code == 200
+    assert "rate limit storage failed" in caplog.text

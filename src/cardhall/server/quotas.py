@@ -20,9 +20,8 @@ Two kinds, kept apart on purpose:
 
 from __future__ import annotations
 
+import logging
 import math
-import time
-from collections.abc import Callable
 
 import limits
 from limits.aio.storage import Storage
@@ -35,6 +34,7 @@ RATED_PREFIX = "/api/"
 """Only REST API paths are rate limited (not ``/healthz``, ``/readyz``, ``/metrics``, static)."""
 WAIT_MARGIN_SECONDS = 0.01
 """Added to a computed wait before rounding up (window times are floats of epoch seconds)."""
+log = logging.getLogger(__name__)
 GUESTS_PATH = "/api/players"
 """``POST`` here creates an identity: the guest rate applies on top of the REST rate."""
 
@@ -66,22 +66,18 @@ class RateLimits:
             ``limits[async-redis]``), or any storage URI ``limits`` knows (``async+`` is added).
         rest: the rate of every ``/api/*`` request per client address.
         guests: the rate of ``POST /api/players`` per client address.
-        wall: the clock the storage's windows are measured in (seconds since the epoch; the
-            ``limits`` memory storage and strategies read ``time.time``: tests replace all).
 
     Raises:
         ValueError: a rate that does not parse; ``limits.errors.ConfigurationError``: an
             unknown storage scheme or a missing driver.
     """
 
-    def __init__(self, storage_uri: str, *, rest: str, guests: str,
-                 wall: Callable[[], float] | None = None) -> None:
+    def __init__(self, storage_uri: str, *, rest: str, guests: str) -> None:
         storage = limits.storage.storage_from_string(async_storage_uri(storage_uri))
         assert isinstance(storage, Storage)  # an async+ scheme always gives an asyncio storage
         self.storage = storage
         self.limiter = SlidingWindowCounterRateLimiter(self.storage)
         self.rest, self.guests = parse_rate(rest), parse_rate(guests)
-        self._wall = wall if wall is not None else _epoch_seconds
 
     async def retry_after(self, item: limits.RateLimitItem, *keys: str) -> int | None:
         """Count one hit of ``item`` for ``keys``; ``None`` if it is allowed, else the whole
@@ -125,10 +121,6 @@ def sliding_wait(amount: int, expiry: float, previous: int, previous_ttl: float,
     return max(0.0, previous_ttl - (amount - current) * expiry / previous)
 
 
-def _epoch_seconds() -> float:
-    return time.time()  # looked up at each call (tests replace this module's ``time``)
-
-
 def rate_limited(name: str, item: limits.RateLimitItem, wait_seconds: int) -> ApiError:
     """The 429 ``rate.limited`` error for rate ``name`` (``rest``, ``guests``)."""
     return ApiError("rate.limited", f"more than {item} ({name}) from this address; retry in "
@@ -146,7 +138,9 @@ class RestRateLimit:
     """ASGI middleware: every ``/api/*`` request counts against the REST rate of its client
     address, a ``POST /api/players`` also against the guest rate; over either, it is answered
     429 ``rate.limited`` (``Retry-After``) before the body is read. Other paths and WebSocket
-    traffic pass straight through."""
+    traffic pass straight through. If the rate storage fails (a shared Redis is down) the
+    request is let through and a warning logged: the rates protect the server, they must not
+    take it down."""
 
     def __init__(self, app: ASGIApp, limits: RateLimits) -> None:
         self.app = app
@@ -166,6 +160,9 @@ class RestRateLimit:
             response = error_response(exc.status, exc.code, exc.message, headers=exc.headers)
             await response(scope, receive, send)
             return
+        except Exception as exc:  # the rate storage is down (e.g. Redis): fail open, loudly
+            log.warning("rate limit storage failed (%s: %s); %s %s not limited",
+                        type(exc).__name__, exc, scope.get("method"), path)
         await self.app(scope, receive, send)
 
 
