@@ -39,6 +39,8 @@ from .client import Client, load_bot
 from .engine import get_game
 
 GAME_TIMEOUT_SECONDS = 600.0
+QUOTA_POLL_SECONDS = 1.0
+"""Longest wait before asking again for a table a server refused with 429 (its quota)."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,8 @@ class ArenaSpec:
 async def local_server(store: str = "memory", **settings: Any) -> AsyncIterator[str]:
     """Run the app under uvicorn on 127.0.0.1 with a free port, in this event loop; yields its
     HTTP base URL. No bot thinking delay, a generous message rate (the arena's clients pace
-    themselves anyway), and a long pause between poker hands (the arena leaves after one)."""
+    themselves anyway), no per-player table quota nor REST rate (one owner creates every table),
+    and a long pause between poker hands (the arena leaves after one)."""
     import uvicorn
 
     from .config import Settings
@@ -74,7 +77,10 @@ async def local_server(store: str = "memory", **settings: Any) -> AsyncIterator[
         values: dict[str, Any] = {
             "database_url": url, "bot_delay_seconds": 0.0, "next_hand_pause_seconds": 60.0,
             "ws_rate_per_second": 100_000.0, "ws_rate_burst": 100_000,
-            "ws_outbound_queue": 8192, "min_turn_timeout_seconds": 0.05, **settings}
+            "ws_outbound_queue": 8192, "min_turn_timeout_seconds": 0.05,
+            # one owner creates every table, as fast as games end: no per-player quotas
+            "max_live_tables_per_player": 1_000_000, "rest_rate_limit": "100000000/minute",
+            **settings}
         cfg = Settings(**values)
         config = uvicorn.Config(create_app(cfg), host="127.0.0.1", port=0,
                                 ws=cfg.ws_implementation, ws_max_size=cfg.ws_max_size_bytes,
@@ -156,7 +162,15 @@ class _Arena:
                                 "turn_timeout_seconds": self.spec.turn_timeout_seconds}
         if get_game(self.spec.game).uses_stacks:
             body["starting_stack"] = self.spec.stack
-        r = await self.http.post("/api/tables", json=body, headers=self._auth)
+        async with asyncio.timeout(GAME_TIMEOUT_SECONDS):
+            while True:
+                r = await self.http.post("/api/tables", json=body, headers=self._auth)
+                if r.status_code != 429:
+                    break
+                # a server's quota (quota.tables: the owner's finished tables close a moment
+                # after everyone left) or rate: wait as told, at most QUOTA_POLL_SECONDS
+                wait = float(r.headers.get("Retry-After", "1") or 1)
+                await asyncio.sleep(min(wait, QUOTA_POLL_SECONDS))
         if r.status_code != 201:
             raise RuntimeError(f"could not create a table: {r.status_code} {r.text}")
         return str(r.json()["id"])

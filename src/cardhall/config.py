@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -47,6 +47,24 @@ class Settings(BaseSettings):
     """Largest ``starting_stack`` a table may set (keeps every chip count and seat result well
     inside the 32-bit integer columns of stored results)."""
     max_tables: Annotated[int, Field(ge=1)] = 10_000
+    """Live tables the server runs at most; beyond, creating one is 503 ``table.limit``."""
+    max_live_tables_per_player: Annotated[int, Field(ge=1, le=1_000_000)] = 5
+    """Live tables one player may have created (``POST /api/tables``, a quick seat that
+    creates one); beyond, 429 ``quota.tables`` until one of them closes."""
+    max_sockets_per_player: Annotated[int, Field(ge=1, le=1_000_000)] = 10
+    """Authenticated WebSocket connections one player may hold at once (in this process);
+    beyond, ``hello`` gets ``quota.sockets`` and the socket closes (4029)."""
+    rest_rate_limit: str = "120/minute"
+    """Requests to ``/api/*`` per client address (the ``limits`` notation: ``"120/minute"``,
+    ``"10 per second"``); beyond, 429 ``rate.limited`` with ``Retry-After``. Health,
+    readiness, metrics and static files are not counted."""
+    guest_rate_limit: str = "10/minute"
+    """``POST /api/players`` (new guest or bot identities) per client address, on top of
+    ``rest_rate_limit``; beyond, 429 ``rate.limited``."""
+    rate_limit_storage_uri: str = "memory://"
+    """Where the rate windows are counted (a ``limits`` storage URI): ``memory://`` per
+    process; ``redis://host:6379/0`` shares them between processes (install
+    ``limits[async-redis]``)."""
     max_frame_bytes: Annotated[int, Field(ge=64)] = 16_384
     """Largest accepted WebSocket text frame; a larger one gets ``protocol.frame_too_large``."""
     ws_max_size_bytes: Annotated[int, Field(ge=64)] = 65_536
@@ -54,6 +72,7 @@ class Settings(BaseSettings):
     ws_rate_per_second: Annotated[float, Field(gt=0)] = 20.0
     """Sustained client messages per second per connection (token bucket)."""
     ws_rate_burst: Annotated[int, Field(ge=1)] = 40
+    """Messages a connection may send at once (the bucket's size)."""
     ws_outbound_queue: Annotated[int, Field(ge=1)] = 256
     """Messages that may wait for a slow client before it is disconnected (4008)."""
     ws_implementation: str = "websockets-sansio"
@@ -103,6 +122,20 @@ class Settings(BaseSettings):
     """The browser client's folder; by default the repository's ``static/`` next to ``src/``
     (a checkout, an editable install), else the copy packaged as ``cardhall/static``
     (``pip install .``, the Docker image; see ``setup.py``)."""
+
+    @field_validator("rest_rate_limit", "guest_rate_limit")
+    @classmethod
+    def _one_rate(cls, value: str) -> str:
+        """A rate must be one rate in the ``limits`` notation (``"10/minute"``)."""
+        import limits
+
+        try:
+            items = limits.parse_many(value)
+        except ValueError as exc:
+            raise ValueError(f"not a rate such as '10/minute': {value!r}") from exc
+        if len(items) != 1:
+            raise ValueError(f"expected one rate such as '10/minute', got {value!r}")
+        return value
 
     def resolved_static_dir(self) -> Path | None:
         """``static_dir`` if set, else the first of the repository's ``static/`` and the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardhall.protocol.ratelimit import TokenBucket
+from cardhall.protocol.ratelimit import DropMeter, TokenBucket
 
 
 class FakeClock:
@@ -40,3 +40,21 @@ def test_a_clock_going_backwards_adds_nothing() -> None:
 def test_bad_parameters_are_refused(rate: float, burst: int) -> None:
     with pytest.raises(ValueError, match="rate > 0"):
         TokenBucket(rate, burst, FakeClock())
+
+
+def test_drops_are_forgiven_at_the_refill_rate() -> None:
+    clock = FakeClock()
+    meter = DropMeter(rate=4, limit=3, now=clock)
+    assert [meter.drop() for _ in range(4)] == [False, False, False, True]  # 4 > 3
+    clock.t += 0.5  # two forgiven
+    assert meter.level == 2.0 and not meter.drop()
+    clock.t += 10  # never below zero
+    assert meter.level == 0.0
+    clock.t -= 5  # a clock going backwards forgives nothing and adds nothing
+    assert meter.level == 0.0
+
+
+@pytest.mark.parametrize(("rate", "limit"), [(0, 1), (-1, 1), (1, -1)])
+def test_a_drop_meter_refuses_bad_parameters(rate: float, limit: int) -> None:
+    with pytest.raises(ValueError):
+        DropMeter(rate, limit, FakeClock())

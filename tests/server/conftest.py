@@ -12,6 +12,11 @@ import pytest
 from cardhall.config import Settings
 from cardhall.server.app import create_app
 
+GENEROUS_LIMITS: dict[str, object] = {
+    "max_live_tables_per_player": 100_000, "max_sockets_per_player": 100_000,
+    "rest_rate_limit": "1000000/minute", "guest_rate_limit": "1000000/minute"}
+"""Quotas and rates far above what a test does (the quota tests pass their own)."""
+
 ADMIN_TOKEN = "test-admin-token-0123456789"
 
 ClientFactory = Callable[..., Awaitable[httpx.AsyncClient]]
@@ -28,12 +33,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 async def make_client(database_url: str) -> AsyncIterator[ClientFactory]:
     """``await make_client(**settings)`` -> a client on a started app (stopped at teardown).
-    Settings default to ``database_url`` and ``admin_token=ADMIN_TOKEN``."""
+    Settings default to ``database_url``, ``admin_token=ADMIN_TOKEN`` and
+    :data:`GENEROUS_LIMITS`."""
     async with AsyncExitStack() as stack:
 
         async def make(**overrides: object) -> httpx.AsyncClient:
             values: dict[str, object] = {"database_url": database_url,
-                                         "admin_token": ADMIN_TOKEN, **overrides}
+                                         "admin_token": ADMIN_TOKEN, **GENEROUS_LIMITS,
+                                         **overrides}
             app = create_app(Settings(**values))  # type: ignore[arg-type]
             await stack.enter_async_context(app.router.lifespan_context(app))
             transport = httpx.ASGITransport(app=app)

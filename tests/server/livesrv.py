@@ -34,6 +34,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
 
 WAIT_SECONDS = 20.0
 
+GENEROUS_LIMITS: dict[str, Any] = {
+    "max_live_tables_per_player": 100_000, "max_sockets_per_player": 100_000,
+    "rest_rate_limit": "1000000/minute", "guest_rate_limit": "1000000/minute"}
+"""Quotas and rates (``server/quotas.py``) far above what a test does: tests create players,
+tables and sockets much faster than a person; the quota tests set their own."""
+
 
 class LiveServer:
     def __init__(self, settings: Settings) -> None:
@@ -73,7 +79,8 @@ class LiveServer:
 async def live_server(**overrides: Any) -> AsyncIterator[LiveServer]:
     """Start the app on 127.0.0.1 with a free port; stop it (bounded) on exit."""
     values: dict[str, Any] = {"database_url": "memory://", "admin_token": "admin-secret",
-                              "bot_delay_seconds": 0.0, "next_hand_pause_seconds": 0.05}
+                              "bot_delay_seconds": 0.0, "next_hand_pause_seconds": 0.05,
+                              **GENEROUS_LIMITS}
     values.update(overrides)
     settings = Settings(**values)
     live = LiveServer(settings)

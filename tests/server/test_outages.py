@@ -95,7 +95,8 @@ async def test_a_full_sqlite_database_answers_503_not_201(tmp_path: Path) -> Non
     """``database or disk is full`` (SQLITE_FULL, here from ``max_page_count`` so the test
     needs no small file system) is 503; the players that fitted were answered 201 and stored."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'full.db'}"
-    async with running(url) as (app, client):
+    rates = {"guest_rate_limit": "1000/minute", "rest_rate_limit": "1000/minute"}
+    async with running(url, **rates) as (app, client):
         store: SqlStore = app.state.store
 
         def cap(dbapi_connection: Any, _record: Any) -> None:

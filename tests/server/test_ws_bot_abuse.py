@@ -100,7 +100,8 @@ async def test_a_flood_is_rate_limited_then_closed_1008_and_no_table_is_disturbe
                         if msg["type"] == "error":
                             codes.append(msg["code"])
                 assert info.value.rcvd is not None and info.value.rcvd.code == 1008
-                assert set(codes) == {"protocol.rate_limited"} and len(codes) == 200
+                # drops are forgiven at 20/s while the 400 arrive: 200 or a few more
+                assert set(codes) == {"protocol.rate_limited"} and 200 <= len(codes) < 260
             async with asyncio.timeout(90):
                 over = await steady.next_game_over()
                 rogue_table = live.tables.get(t_rogue)

@@ -299,3 +299,24 @@ async def test_client_seeds_survive_a_crash_between_poker_hands() -> None:
     assert history["client_seeds"] == [f"client seed {i}" for i in range(3)]
     verdict = verify_history(history)
     assert verdict.verified and verdict.chance_actions >= 1
+
+
+async def test_who_created_a_table_and_when_survive_a_restart() -> None:
+    # the per-player table quota counts a restored table for its creator
+    store, clock = MemoryStore(), FakeClock()
+    async with node(store, clock) as n:
+        conns = await players(store, 3)
+        table = await n.manager.create("palace_poker", num_seats=3, created_by="p-ana")
+        await seat_all(n, table, conns)
+        created_at = table.created_at
+        assert n.manager.live_tables_created_by("p-ana") == 1
+        await n.crash()
+    clock.advance(30.0)
+    async with node(store, clock) as n2:
+        restored = n2.manager.get(table.id)
+        assert restored is not None
+        assert (restored.created_by, restored.created_at) == ("p-ana", created_at)
+        assert restored.last_active_at > created_at  # activity starts again at the restore
+        assert n2.manager.live_tables_created_by("p-ana") == 1
+        summary = restored.summary()
+        assert summary["created_by"] == "p-ana" and summary["created_at"].endswith("Z")

@@ -53,7 +53,12 @@ class Server:
     def __init__(self, **overrides: Any) -> None:
         values: dict[str, Any] = {"database_url": "memory://", "admin_token": ADMIN,
                                   "bot_delay_seconds": 0.05, "next_hand_pause_seconds": 1.5,
-                                  "idle_table_ttl_seconds": 600.0}
+                                  "idle_table_ttl_seconds": 600.0,
+                                  # browsers and tests create guests and tables fast
+                                  "max_live_tables_per_player": 100_000,
+                                  "max_sockets_per_player": 100_000,
+                                  "rest_rate_limit": "1000000/minute",
+                                  "guest_rate_limit": "1000000/minute"}
         values.update(overrides)
         self.app = create_app(Settings(**values))
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, ws="websockets-sansio",

@@ -40,6 +40,7 @@ ProtocolErrorCode = Literal[
     "table.slow_consumer",
     "server.draining",
     "server.unavailable",
+    "quota.sockets",
 ]
 """Every code the server sends in an ``error`` message besides the ``engine.*`` ones."""
 
@@ -77,5 +78,7 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
                        "watch); it closes the connection soon (1012)",
     "server.unavailable": "the server failed to serve the request (e.g. its database is down); "
                           "the connection is closed (1011)",
+    "quota.sockets": "the player already holds max_sockets_per_player authenticated "
+                     "connections; this one is closed (4029)",
 }
 """What each server-side code means (``engine.*`` codes: :mod:`cardhall.engine.errors`)."""

@@ -17,6 +17,7 @@ from .errors import install_error_handlers
 from .lifespan import make_lifespan
 from .limits import BodySizeLimit
 from .observability import install_metrics, install_request_id
+from .quotas import RateLimits, RestRateLimit, SocketQuota
 from .routes import (
     admin,
     admin_bots,
@@ -42,8 +43,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.draining = False  # set by server/drain.py on SIGTERM/SIGINT
     app.state.sessions = set()  # open sockets (server/ws.py), closed by the drain
+    app.state.socket_quota = SocketQuota(settings.max_sockets_per_player)
+    app.state.rate_limits = RateLimits(settings.rate_limit_storage_uri,
+                                       rest=settings.rest_rate_limit,
+                                       guests=settings.guest_rate_limit)
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    # outside the body limit: a client over its rate is refused before its body is read
+    app.add_middleware(RestRateLimit, limits=app.state.rate_limits)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, object]:

@@ -44,6 +44,9 @@ RestErrorCode = Literal[
     "table.not_found",
     "table.bad_seat",
     "table.limit",
+    "quota.tables",
+    "quota.sockets",
+    "rate.limited",
     "store.backlog",
     "server.draining",
     "store.unavailable",
@@ -69,6 +72,9 @@ ERROR_STATUS: dict[RestErrorCode, int] = {
     "table.not_found": 404,
     "table.bad_seat": 422,
     "table.limit": 503,
+    "quota.tables": 429,
+    "quota.sockets": 429,
+    "rate.limited": 429,
     "store.backlog": 503,
     "server.draining": 503,
     "store.unavailable": 503,
@@ -155,7 +161,9 @@ async def _on_http_error(_request: Request, exc: Exception) -> JSONResponse:
 
 async def _on_table_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TableError)
-    return error_response(ERROR_STATUS[exc.code], exc.code, exc.message)
+    wait = exc.retry_after_seconds
+    return error_response(ERROR_STATUS[exc.code], exc.code, exc.message,
+                          headers=None if wait is None else {"Retry-After": str(wait)})
 
 
 def failure_response(method: str, path: str, exc: BaseException) -> JSONResponse:

@@ -5,7 +5,11 @@ queue (:class:`~cardhall.tables.connections.QueueConnection`). The reader checks
 this order: rate (token bucket, every frame counts), text (not binary), size
 (``max_frame_bytes``), JSON, message model; a bad frame gets a typed ``error`` and the connection stays usable. Frames above the
 hard limit uvicorn enforces (``ws_max_size_bytes``) close the socket with 1009; a client whose
-outbound queue overflows is closed with 4008. Table requests are posted to the table's inbox;
+outbound queue overflows is closed with 4008. Frames over the rate are dropped; the drops are
+forgiven at the bucket's refill rate and only more than :data:`MAX_DROPPED` unforgiven ones
+close the socket (1008). A player holds at most ``max_sockets_per_player`` authenticated
+sockets (``server/quotas.py``); the ``hello`` of one more gets ``quota.sockets`` and the socket
+closes with :data:`CLOSE_QUOTA_SOCKETS` (4029). Table requests are posted to the table's inbox;
 nothing here touches a table's state.
 
 While the server drains (``server/drain.py``) ``hello`` and ``join`` are refused with
@@ -19,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -28,13 +33,14 @@ from pydantic import BaseModel, ValidationError
 from ..config import Settings
 from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
-from ..protocol.ratelimit import TokenBucket
+from ..protocol.ratelimit import DropMeter, TokenBucket
 from ..storage.interface import PlayerRecord, Store
 from ..tables.connections import CLOSE, QueueConnection, encode
 from ..tables.manager import TableManager
 from ..tables.messages import ClientRequest, Disconnected
 from .drain import is_draining
 from .errors import ApiError
+from .quotas import SocketQuota
 from .security import authenticate
 
 log = logging.getLogger(__name__)
@@ -42,7 +48,12 @@ router = APIRouter()
 
 ANONYMOUS = PlayerRecord(id="", name="")
 MAX_DROPPED = 200
-"""Rate-limited messages tolerated before the socket is closed (1008)."""
+"""Rate-limited messages tolerated before the socket is closed (1008). Drops are forgiven at
+the bucket's refill rate (:class:`~cardhall.protocol.ratelimit.DropMeter`): only unforgiven
+ones count, so a client that bursts and then pauses is never closed for it."""
+CLOSE_QUOTA_SOCKETS = 4029
+"""Close code after ``quota.sockets``: the player already has ``max_sockets_per_player``
+authenticated sockets open (an application code, like HTTP 429; not 1008, which is abuse)."""
 CLOSE_GRACE_SECONDS = 2.0
 """How long a closing socket's writer may take to flush its queue and send the close frame."""
 MAX_REASON_BYTES = 123
@@ -53,18 +64,25 @@ class Session:
     """One socket: authentication state, the reader loop and request dispatch.
 
     ``sessions`` is the app's registry of open sockets (``app.state.sessions``, what the drain
-    closes); the session is in it while :meth:`run` runs.
+    closes); the session is in it while :meth:`run` runs. ``quota`` counts each player's
+    authenticated sockets (``app.state.socket_quota``; a fresh one when omitted); ``clock``
+    is the monotonic clock of the rate limiter (the loop's ``time`` when omitted).
     """
 
     def __init__(self, ws: WebSocket, settings: Settings, tables: TableManager,
-                 store: Store, sessions: set[Session] | None = None) -> None:
+                 store: Store, sessions: set[Session] | None = None, *,
+                 quota: SocketQuota | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
         self.ws, self.settings, self.tables, self.store = ws, settings, tables, store
         self.sessions: set[Session] = set() if sessions is None else sessions
+        self.quota = quota if quota is not None else SocketQuota(settings.max_sockets_per_player)
         self.conn = QueueConnection(ANONYMOUS, settings.ws_outbound_queue)
         self.authed = False
-        self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst,
-                                  asyncio.get_running_loop().time)
-        self.dropped = 0
+        self._counted: str | None = None
+        """The player id this socket holds a place of in :attr:`quota` for (released at the end)."""
+        now = clock if clock is not None else asyncio.get_running_loop().time
+        self.bucket = TokenBucket(settings.ws_rate_per_second, settings.ws_rate_burst, now)
+        self.drops = DropMeter(settings.ws_rate_per_second, MAX_DROPPED, now)
         self.close_reason = ""
         """Sent with the close frame (at most :data:`MAX_REASON_BYTES` bytes of UTF-8)."""
         self._writer_task: asyncio.Task[None] | None = None
@@ -90,6 +108,9 @@ class Session:
             await self._reader()
         finally:
             self.sessions.discard(self)
+            if self._counted is not None:
+                self.quota.release(self._counted)
+                self._counted = None
             for table_id in self.conn.tables:
                 table = self.tables.get(table_id)
                 if table is not None:
@@ -155,12 +176,11 @@ class Session:
             self.shut(1011, f"server error: {why}")
 
     def _admit(self) -> bool:
-        """Take a token for one frame; answer ``protocol.rate_limited`` (or close 1008 after
-        :data:`MAX_DROPPED` drops) when there is none."""
+        """Take a token for one frame; answer ``protocol.rate_limited`` when there is none,
+        or close 1008 once more than :data:`MAX_DROPPED` drops are unforgiven."""
         if self.bucket.take():
             return True
-        self.dropped += 1
-        if self.dropped > MAX_DROPPED:
+        if self.drops.drop():
             self.conn.close(1008)
         else:
             self.error("protocol.rate_limited",
@@ -237,6 +257,13 @@ class Session:
             self.error("auth.already_authenticated",
                        f"this connection is already player {self.conn.player.id}'s", msg)
             return
+        if self._counted is None and not self.quota.acquire(player.id):
+            self.error("quota.sockets", f"player {player.id} already has "
+                       f"{self.quota.limit} sockets open (max_sockets_per_player); close one",
+                       msg)
+            self.shut(CLOSE_QUOTA_SOCKETS, "too many sockets for this player")
+            return
+        self._counted = player.id
         self.conn.player, self.authed = player, True
         self.conn.send(p.Welcome(player_id=player.id, name=player.name,
                                  max_frame_bytes=self.settings.max_frame_bytes,
@@ -271,5 +298,6 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     """Accept, then run the session until the client goes or the server closes it."""
     await ws.accept()
     state = ws.app.state
-    session = Session(ws, state.settings, state.tables, state.store, state.sessions)
+    session = Session(ws, state.settings, state.tables, state.store, state.sessions,
+                      quota=state.socket_quota)
     await session.run()

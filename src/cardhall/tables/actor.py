@@ -23,6 +23,7 @@ import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from ..engine import EngineError, GameRules
@@ -54,6 +55,11 @@ from .seats import Seat
 from .timers import TableTimers
 
 log = logging.getLogger(__name__)
+
+
+def _iso(when: datetime) -> str:
+    """A UTC time as ISO 8601 with ``Z`` (``2026-03-01T09:57:00.123Z``)."""
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _ignore(_msg: InboxMessage) -> None:
@@ -125,6 +131,14 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
         self.games_saved = 0
         self.had_client = False
         """Whether a client (person or SDK bot) ever held a seat here."""
+        self.created_by: str | None = None
+        """The id of the player who created the table (``None``: the server, e.g. a test or
+        an old log); what ``max_live_tables_per_player`` counts. Survives a restore."""
+        self.created_at: datetime = clock.wall()
+        """When the table was created (UTC; survives a restore)."""
+        self.last_active_at: datetime = self.created_at
+        """The last time a client's request reached the table or its version changed (UTC;
+        a restored table starts from the restore)."""
         self.abandon_watch = AbandonWatch(clock, self.post)
         GameFlow.__init__(self, seed_source)
         self.init_durability(log)
@@ -173,6 +187,9 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
             "turn_timeout_seconds": self.spec.turn_timeout_seconds,
             "config": dict(self.spec.config),
             "next_seed_commitment": self.next_seed_commitment,
+            "created_by": self.created_by,
+            "created_at": _iso(self.created_at),
+            "last_active_at": _iso(self.last_active_at),
         }
 
     async def run(self) -> None:
@@ -180,11 +197,14 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
         try:
             while True:
                 msg = await self.inbox.get()
+                version = self.version
                 try:
                     if await self._handle(msg):
                         self.end_step()
                         return
                     self.watch_abandon()
+                    if version != self.version or isinstance(msg, ClientRequest):
+                        self.last_active_at = self.clock.wall()
                     self.end_step()
                 except Exception:  # a bug: log it and close the table (its state is suspect)
                     log.exception("table %s failed handling %s; closing it", self.id,

@@ -9,8 +9,10 @@ durable releases its messages at once, or behind the steps still waiting for the
 
 The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow`):
 
-* ``snapshot``: the table's spec, status, hand number, dealer, the running game's id and every
-  seat (holder, bot kind, the seat token's SHA-256, stack, leaving, client seed), written whenever one of
+* ``snapshot``: the table's spec, status, hand number, dealer, who created it and when (what
+  the per-player table quota counts), the next game's server seed (its commitment is public),
+  the running game's id and every seat (holder, bot kind, the seat token's SHA-256, stack,
+  leaving, client seed), written whenever one of
   them changed. The snapshot that opens a game compacts the table's older entries away.
 * ``game``: a game started: its id, ``started_at``, the history header (seats, dealer, stacks,
   config) and the seat map, the seed (server side only: it is never sent before the game
@@ -67,6 +69,8 @@ class Durability:
         seat_map: list[int]
         _dealer_seat: int | None
         writer: Any
+        created_by: str | None
+        created_at: Any
 
     def init_durability(self, log: TableLog | None) -> None:
         """Start with an empty log position (a restored table sets it afterwards)."""
@@ -188,6 +192,8 @@ class Durability:
             "dealer_seat": self._dealer_seat,
             "had_client": self.had_client,
             "next_seed": self.next_seed.hex(),
+            "created_by": self.created_by,
+            "created_at": self.created_at.isoformat(),
             "game_id": self.game_id if self.status == "playing" else None,
             "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.bot,
                        "bot_kind": s.bot_kind, "token_hash": s.token_hash, "stack": s.stack,

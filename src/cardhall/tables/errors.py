@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-TableErrorCode = Literal["table.limit", "table.not_found", "table.bad_seat", "store.backlog"]
+TableErrorCode = Literal["table.limit", "table.not_found", "table.bad_seat", "store.backlog",
+                         "quota.tables"]
 """The codes of :class:`TableError` subclasses (a subset of the REST codes)."""
 
 
@@ -17,6 +18,8 @@ class TableError(Exception):
     """Base of the table layer's errors. ``code`` is stable; ``message`` names the value."""
 
     code: TableErrorCode = "table.not_found"
+    retry_after_seconds: int | None = None
+    """When set, REST answers with ``Retry-After`` (whole seconds): a hint when to try again."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -27,6 +30,15 @@ class TableLimitError(TableError):
     """The server already runs ``max_tables`` tables; no table was created."""
 
     code: TableErrorCode = "table.limit"
+
+
+class TableQuotaError(TableError):
+    """The player already has ``max_live_tables_per_player`` live tables that they created; no
+    table was created (REST: 429 ``quota.tables`` with ``Retry-After``)."""
+
+    code: TableErrorCode = "quota.tables"
+    retry_after_seconds: int | None = 60
+    """A hint only: a table closes when its game ends and everyone leaves, or when idle."""
 
 
 class LogBacklogError(TableError):

@@ -25,7 +25,13 @@ from . import restore
 from .actor import Table, TableSpec
 from .bots import BotConnection
 from .clock import Clock, RealClock
-from .errors import LogBacklogError, SeatNotFoundError, TableLimitError, TableNotFoundError
+from .errors import (
+    LogBacklogError,
+    SeatNotFoundError,
+    TableLimitError,
+    TableNotFoundError,
+    TableQuotaError,
+)
 from .messages import Close, Control
 
 log = logging.getLogger(__name__)
@@ -188,24 +194,28 @@ class TableManager:
                          abandon_after_seconds=self.settings.abandon_after_seconds)
         return rules, cfg, spec
 
-    async def create(self, game: str, **kwargs: Any) -> Table:
+    async def create(self, game: str, *, created_by: str | None = None,
+                     **kwargs: Any) -> Table:
         """Create and start a table; its bots take their seats at once.
+
+        ``created_by`` is the id of the player asking (``None``: the server itself); the table
+        records it (:attr:`Table.created_by`) and it counts towards that player's
+        ``max_live_tables_per_player`` until the table closes.
 
         Raises:
             UnknownGameError, InvalidConfigError: see :meth:`spec_for`.
+            TableQuotaError: ``created_by`` already has ``max_live_tables_per_player`` live
+                tables it created.
             TableLimitError: the server already runs ``max_tables`` tables.
             LogBacklogError: the table log's backlog is full (the database is down or slow).
             Any store error looking up the bot identities (no table is created then).
         """
         rules, cfg, spec = self.spec_for(game, **kwargs)
-        if len(self.tables) >= self.settings.max_tables:
-            raise TableLimitError(f"the server already runs {len(self.tables)} tables "
-                                  f"(max_tables={self.settings.max_tables})")
-        if self.log is not None and self.log.full:
-            raise LogBacklogError(f"{self.log.backlog} table log entries wait for the database "
-                                  f"(log_backlog_max={self.log.max_backlog}); no new tables")
+        self._check_room(created_by)
         bots = {seat: await self._bot_player(kind, seat) for seat, kind in spec.bots.items()}
+        self._check_room(created_by)  # again: other requests ran while the store answered
         table = self._new_table(uuid.uuid4().hex[:12], rules, cfg, spec)
+        table.created_by = created_by
         self._run(table)
         try:
             for seat, kind in sorted(spec.bots.items()):
@@ -216,9 +226,31 @@ class TableManager:
         except BaseException:
             await self.close(table.id, "error")  # no empty table left in the lobby
             raise
-        log.info("table %s created (%s, %d seats, %d bots)", table.id, game, spec.num_seats,
-                 len(spec.bots))
+        log.info("table %s created (%s, %d seats, %d bots, by %s)", table.id, game,
+                 spec.num_seats, len(spec.bots), created_by)
         return table
+
+    def live_tables_created_by(self, player_id: str) -> int:
+        """How many live tables ``player_id`` created (what ``max_live_tables_per_player``
+        bounds; a table counts until it closes)."""
+        return sum(1 for t in self.tables.values() if t.created_by == player_id and not t.stopped)
+
+    def _check_room(self, created_by: str | None) -> None:
+        """Refuse a new table for ``created_by`` (quota), then for the server (limit, log).
+
+        Raises:
+            TableQuotaError, TableLimitError, LogBacklogError: see :meth:`create`.
+        """
+        most = self.settings.max_live_tables_per_player
+        if created_by is not None and (mine := self.live_tables_created_by(created_by)) >= most:
+            raise TableQuotaError(f"player {created_by} already has {mine} live tables "
+                                  f"(max_live_tables_per_player={most}); leave or finish one")
+        if len(self.tables) >= self.settings.max_tables:
+            raise TableLimitError(f"the server already runs {len(self.tables)} tables "
+                                  f"(max_tables={self.settings.max_tables})")
+        if self.log is not None and self.log.full:
+            raise LogBacklogError(f"{self.log.backlog} table log entries wait for the database "
+                                  f"(log_backlog_max={self.log.max_backlog}); no new tables")
 
     async def _bot_player(self, kind: str, seat: int) -> PlayerRecord:
         """The identity of a built-in bot of ``kind`` (one ``players`` row per kind, reused by
@@ -268,7 +300,8 @@ class TableManager:
                                     f"(seats 0-{len(table.seats) - 1})")
         return bool(await table.call(lambda t: t.kick_now(seat)))
 
-    async def quick_seat(self, game: str) -> tuple[Table, int]:
+    async def quick_seat(self, game: str, *,
+                         created_by: str | None = None) -> tuple[Table, int]:
         """A seat for a lone player. Returns ``(table, free seat index)``.
 
         Prefers a live table of ``game`` that deals the player in: ``waiting`` (or, poker,
@@ -277,8 +310,11 @@ class TableManager:
         (the game's minimum seats) whose other seats are taken at once by built-in ``rule``
         bots, so the game starts as soon as the player joins seat 0.
 
+        A created table is ``created_by``'s (it counts towards their quota).
+
         Raises:
-            UnknownGameError: no such game. TableLimitError: too many tables.
+            UnknownGameError: no such game. TableQuotaError, TableLimitError,
+            LogBacklogError: no table could be created (see :meth:`create`).
         """
         open_statuses = ("waiting", "between_hands")
         best: tuple[int, Table, int] | None = None
@@ -291,7 +327,8 @@ class TableManager:
         if best is not None:
             return best[1], best[2]
         seats = get_game(game).min_seats
-        table = await self.create(game, bots={s: "rule" for s in range(1, seats)})
+        table = await self.create(game, created_by=created_by,
+                                  bots={s: "rule" for s in range(1, seats)})
         return table, 0
 
     def stats(self) -> dict[str, Any]:

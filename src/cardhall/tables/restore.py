@@ -10,7 +10,9 @@ deals that follow are the ones the game would have dealt. The table version cont
 :data:`RESTORE_VERSION_GAP` after the largest logged one (so that no state a client saw before
 the crash is current); the
 decision that was interrupted gets its full time again (downtime never becomes a timeout);
-built-in bots take their seats again, and clients resume theirs with their seat tokens.
+built-in bots take their seats again, and clients resume theirs with their seat tokens. The
+table keeps who created it and when (``created_by`` still counts towards that player's
+live-table quota); ``last_active_at`` starts again at the restore.
 
 A table whose log cannot be replayed is recorded as ``aborted``: its partial history is saved as
 a finished game with outcome ``{"reason": "aborted", "returns": [0, ...]}`` (through the outbox),
@@ -129,6 +131,9 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
     if snap.get("next_seed") is not None:  # the commitment clients saw stays the one kept
         table.next_seed = bytes.fromhex(snap["next_seed"])
         table.next_seed_commitment = commitment(table.next_seed)
+    table.created_by = snap.get("created_by")  # absent in logs written before the quota
+    if snap.get("created_at"):
+        table.created_at = datetime.fromisoformat(snap["created_at"])
     if image.game_running:
         _replay(table, image)
     table.version = image.version + RESTORE_VERSION_GAP

@@ -66,15 +66,17 @@ async def list_tables(manager: TablesDep, game: str | None = None) -> list[dict[
 
 @router.post("", status_code=201, dependencies=NOT_DRAINING,
              responses=responses("engine.invalid_config", "auth.missing_token", "table.limit",
-                                 "server.draining"))
+                                 "quota.tables", "rate.limited", "server.draining"))
 async def create_table(body: CreateTable, manager: TablesDep, player: PlayerDep) -> dict[str, Any]:
     """Create a table; bots take their seats at once. 422 with the engine's code when the
-    game, config, seats, bots, timeout or stack are invalid."""
+    game, config, seats, bots, timeout or stack are invalid; 429 ``quota.tables`` when the
+    player already has ``max_live_tables_per_player`` live tables; 503 ``table.limit``."""
     bots = {b.seat: b.kind for b in body.bots}
     if len(bots) != len(body.bots):
         raise ApiError("engine.invalid_config", "a seat is listed twice in bots")
     try:
-        table = await manager.create(body.game, config=body.config, num_seats=body.seats,
+        table = await manager.create(body.game, created_by=player.id, config=body.config,
+                                     num_seats=body.seats,
                                      bots=bots, turn_timeout_seconds=body.turn_timeout_seconds,
                                      starting_stack=body.starting_stack)
     except EngineError as exc:
@@ -84,12 +86,12 @@ async def create_table(body: CreateTable, manager: TablesDep, player: PlayerDep)
 
 @router.post("/quick-seat", dependencies=NOT_DRAINING,
              responses=responses("engine.unknown_game", "auth.missing_token", "table.limit",
-                                 "server.draining"))
+                                 "quota.tables", "rate.limited", "server.draining"))
 async def quick_seat(body: QuickSeat, manager: TablesDep, player: PlayerDep) -> dict[str, Any]:
     """A waiting table of ``game`` with a free seat (created when there is none):
     ``{"table_id", "seat", "table"}``; take the seat with a WebSocket ``join``."""
     try:
-        table, seat = await manager.quick_seat(body.game)
+        table, seat = await manager.quick_seat(body.game, created_by=player.id)
     except EngineError as exc:
         raise _engine_error(exc) from exc
     return {"table_id": table.id, "seat": seat, "table": table.summary()}

@@ -1,0 +1,196 @@
+"""Quotas and rate limits (``docs/rest.md``, "Limits"; ``docs/protocol.md``, "Limits").
+
+Two kinds, kept apart on purpose:
+
+* **Rates** per client address, counted by the ``limits`` library with its sliding window
+  counter (two counters per key and window, the previous window's weighted by how much of it
+  still overlaps: constant memory per address), in the storage named by
+  ``CARDHALL_RATE_LIMIT_STORAGE_URI`` (``memory://`` by default: per process; a ``redis://``
+  URI shares the counts between processes): every ``/api/*`` request (``CARDHALL_REST_RATE_LIMIT``, 120/minute) and guest
+  creation, ``POST /api/players`` (``CARDHALL_GUEST_RATE_LIMIT``, 10/minute). Over a rate the
+  answer is 429 ``rate.limited`` with ``Retry-After`` (whole seconds until the window lets one
+  more through). Health, readiness, metrics, the documents and the browser client's files are
+  not under ``/api`` and are never limited.
+* **Quotas** per player, on what is live now: tables a player created that still run
+  (``CARDHALL_MAX_LIVE_TABLES_PER_PLAYER``, counted by the table manager, 429
+  ``quota.tables``) and authenticated sockets (``CARDHALL_MAX_SOCKETS_PER_PLAYER``,
+  :class:`SocketQuota`, ``quota.sockets`` on the socket). A quota frees itself when the table
+  closes or the socket goes; nothing expires.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import limits
+from limits.aio.storage import Storage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .errors import ApiError, error_response
+
+RATED_PREFIX = "/api/"
+"""Only REST API paths are rate limited (not ``/healthz``, ``/readyz``, ``/metrics``, static)."""
+WAIT_MARGIN_SECONDS = 0.01
+"""Added to a computed wait before rounding up (window times are floats of epoch seconds)."""
+log = logging.getLogger(__name__)
+GUESTS_PATH = "/api/players"
+"""``POST`` here creates an identity: the guest rate applies on top of the REST rate."""
+
+
+def parse_rate(text: str) -> limits.RateLimitItem:
+    """One rate in the ``limits`` notation (``"10/minute"``, ``"120 per minute"``, ``"5/30
+    seconds"``).
+
+    Raises:
+        ValueError: not a single rate in that notation.
+    """
+    items = limits.parse_many(text)
+    if len(items) != 1:
+        raise ValueError(f"expected one rate such as '10/minute', got {text!r}")
+    return items[0]
+
+
+def async_storage_uri(uri: str) -> str:
+    """The ``limits`` asyncio storage URI for ``uri``: ``memory://`` -> ``async+memory://``
+    (a URI already starting ``async+`` is kept)."""
+    return uri if uri.startswith("async+") else f"async+{uri}"
+
+
+class RateLimits:
+    """The per-client-address rates, over one ``limits`` storage.
+
+    Args:
+        storage_uri: ``memory://`` (per process), ``redis://host:port/db`` (shared; needs
+            ``limits[async-redis]``), or any storage URI ``limits`` knows (``async+`` is added).
+        rest: the rate of every ``/api/*`` request per client address.
+        guests: the rate of ``POST /api/players`` per client address.
+
+    Raises:
+        ValueError: a rate that does not parse; ``limits.errors.ConfigurationError``: an
+            unknown storage scheme or a missing driver.
+    """
+
+    def __init__(self, storage_uri: str, *, rest: str, guests: str) -> None:
+        storage = limits.storage.storage_from_string(async_storage_uri(storage_uri))
+        assert isinstance(storage, Storage)  # an async+ scheme always gives an asyncio storage
+        self.storage = storage
+        self.limiter = SlidingWindowCounterRateLimiter(self.storage)
+        self.rest, self.guests = parse_rate(rest), parse_rate(guests)
+
+    async def retry_after(self, item: limits.RateLimitItem, *keys: str) -> int | None:
+        """Count one hit of ``item`` for ``keys``; ``None`` if it is allowed, else the whole
+        seconds (at least 1, rounded up past the window's reset) after which it allows one
+        more (nothing is counted then)."""
+        if await self.limiter.hit(item, *keys):
+            return None
+        window = await self.storage.get_sliding_window(  # type: ignore[attr-defined]
+            item.key_for(*keys), item.get_expiry())
+        wait = sliding_wait(item.amount, item.get_expiry(), *window)
+        # whole seconds strictly after it, with room for the float error of epoch times
+        return max(1, math.floor(wait + WAIT_MARGIN_SECONDS) + 1)
+
+    async def check(self, item: limits.RateLimitItem, name: str, address: str) -> None:
+        """Count one request of ``address`` against ``item``.
+
+        Raises:
+            ApiError: 429 ``rate.limited`` with ``Retry-After`` when over the rate.
+        """
+        wait = await self.retry_after(item, name, address)
+        if wait is not None:
+            raise rate_limited(name, item, wait)
+
+
+def sliding_wait(amount: int, expiry: float, previous: int, previous_ttl: float, current: int,
+                 current_ttl: float) -> float:
+    """Seconds until a sliding window counter (``limits``: the previous window's count weighted
+    by the share of it still inside the window, plus the current count) lets one more hit in.
+
+    ``previous_ttl`` is how much of the previous window still counts, ``current_ttl`` the
+    time until the current window's counter expires (its end plus one window), as the
+    storage's ``get_sliding_window`` reports them. ``limits``' own ``get_window_stats`` says
+    "now" at a window boundary, although the counts only start to leak then.
+    """
+    to_rollover = max(0.0, current_ttl - expiry)
+    if current >= amount:  # only the roll-over and then the leak of this window helps
+        return to_rollover + expiry * (1.0 - amount / current)
+    if previous == 0:
+        return 0.0
+    # previous * (previous_ttl - t) / expiry + current < amount
+    return max(0.0, previous_ttl - (amount - current) * expiry / previous)
+
+
+def rate_limited(name: str, item: limits.RateLimitItem, wait_seconds: int) -> ApiError:
+    """The 429 ``rate.limited`` error for rate ``name`` (``rest``, ``guests``)."""
+    return ApiError("rate.limited", f"more than {item} ({name}) from this address; retry in "
+                    f"{wait_seconds} s", headers={"Retry-After": str(wait_seconds)})
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address as the server sees it (behind a proxy, run uvicorn with
+    ``--proxy-headers``/``forwarded_allow_ips`` so this is the real client)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class RestRateLimit:
+    """ASGI middleware: every ``/api/*`` request counts against the REST rate of its client
+    address, a ``POST /api/players`` also against the guest rate; over either, it is answered
+    429 ``rate.limited`` (``Retry-After``) before the body is read. Other paths and WebSocket
+    traffic pass straight through. If the rate storage fails (a shared Redis is down) the
+    request is let through and a warning logged: the rates protect the server, they must not
+    take it down."""
+
+    def __init__(self, app: ASGIApp, limits: RateLimits) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or not path.startswith(RATED_PREFIX):
+            await self.app(scope, receive, send)
+            return
+        address = client_address(scope)
+        try:
+            await self.limits.check(self.limits.rest, "rest", address)
+            if scope.get("method") == "POST" and path.rstrip("/") == GUESTS_PATH:
+                await self.limits.check(self.limits.guests, "guests", address)
+        except ApiError as exc:
+            response = error_response(exc.status, exc.code, exc.message, headers=exc.headers)
+            await response(scope, receive, send)
+            return
+        except Exception as exc:  # the rate storage is down (e.g. Redis): fail open, loudly
+            log.warning("rate limit storage failed (%s: %s); %s %s not limited",
+                        type(exc).__name__, exc, scope.get("method"), path)
+        await self.app(scope, receive, send)
+
+
+class SocketQuota:
+    """Authenticated sockets per player id, at most ``limit`` at once (one process's sockets).
+
+    Only the socket's own task calls it, and neither method awaits, so no lock is needed.
+
+    Args:
+        limit: sockets one player may hold (>= 1).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: dict[str, int] = {}
+
+    def acquire(self, player_id: str) -> bool:
+        """Take a place for one more socket of ``player_id``; ``False`` when it has ``limit``."""
+        held = self.open.get(player_id, 0)
+        if held >= self.limit:
+            return False
+        self.open[player_id] = held + 1
+        return True
+
+    def release(self, player_id: str) -> None:
+        """Give back one place of ``player_id`` (a socket that held one has ended)."""
+        held = self.open.get(player_id, 0) - 1
+        if held > 0:
+            self.open[player_id] = held
+        else:
+            self.open.pop(player_id, None)
