@@ -64,19 +64,29 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
     return lifespan
 
 
+def last_resort_seconds(db_timeout_seconds: float) -> float:
+    """The bound the table log and the game writer put around one transaction: past the
+    store's own bounds (the wait for the SQLite write turn, then the driver's lock wait or
+    statement timeout, each ``db_timeout_seconds``), so that those end a stuck transaction
+    cleanly first. Cancelling a transaction in the middle of a statement could leave its
+    connection holding SQLite's write lock."""
+    return 2 * db_timeout_seconds + 1.0
+
+
 def _durability(settings: Settings, store: Store) -> tuple[GameWriter, TableLog | None]:
     """The started game writer and, for a durable server (a SQL store and
     ``durable_tables``), the started table log; the writer then keeps games in the outbox
     and retries until they land."""
     durable = settings.durable_tables and settings.database_url != "memory://"
+    bound = last_resort_seconds(settings.db_timeout_seconds)
     writer = GameWriter(store, max_queued=settings.save_queue_max,
                         max_attempts=None if durable else 6, outbox=durable,
-                        db_timeout_seconds=settings.db_timeout_seconds)
+                        db_timeout_seconds=bound)
     writer.start()
     if not durable:
         return writer, None
     table_log = TableLog(store, max_backlog=settings.log_backlog_max,
                          sync_timeout_seconds=settings.log_sync_timeout_seconds,
-                         db_timeout_seconds=settings.db_timeout_seconds)
+                         db_timeout_seconds=bound)
     table_log.start()
     return writer, table_log

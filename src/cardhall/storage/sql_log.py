@@ -44,8 +44,9 @@ class SqlDurability:
     async def write_log(self, batch: LogBatch) -> None:
         """One group commit (see :meth:`Store.write_log`), on the log's own connection: the
         pool's checkout and reset-on-return (a rollback round trip) per commit were about a
-        third of a commit's cost. A failed commit drops the connection (the next one opens a
-        fresh connection)."""
+        third of a commit's cost. A failed (or cancelled) commit invalidates the connection:
+        its DBAPI connection is closed, not pooled, so a transaction cut short can never keep
+        SQLite's write lock; the next commit opens a fresh one."""
         async with self._writing():
             conn = self._log_conn
             if conn is None:
@@ -56,7 +57,7 @@ class SqlDurability:
             except BaseException:
                 self._log_conn = None
                 with contextlib.suppress(Exception):
-                    await conn.close()
+                    await conn.invalidate()
                 raise
 
     async def close_log(self) -> None:
