@@ -14,6 +14,7 @@ from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from . import health, ws
 from .errors import install_error_handlers
+from .health import Liveness
 from .lifespan import make_lifespan
 from .limits import BodySizeLimit
 from .observability import install_metrics, install_request_id
@@ -45,7 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
 
-    @app.get("/healthz")
+    @app.get("/healthz", response_model=Liveness)
     async def healthz() -> dict[str, object]:
         """Liveness: ``{"status": "ok", "version": ..., "games": [...]}``."""
         return {"status": "ok", "version": __version__, "games": game_names()}
