@@ -117,3 +117,19 @@ def test_table_summary_models_match_the_wire_shape() -> None:
     assert list(lobby.TablePublic.model_fields) == [
         "id", "game", "status", "version", "num_seats", "seats_taken", "seats_out_of_chips",
         "seats", "hand", "turn_timeout_seconds", "config"]
+
+
+async def test_a_405_lists_every_documented_method_of_the_path(client: httpx.AsyncClient) -> None:
+    """Found by schemathesis: Starlette's ``Allow`` named only the first route's method."""
+    r = await client.delete("/api/tables")
+    assert r.status_code == 405 and r.headers["allow"] == "GET, POST"
+    assert r.json()["error"]["code"] == "request.method_not_allowed"
+    r = await client.options("/api/tables/quick-seat")
+    assert r.status_code == 405 and r.headers["allow"] == "POST"
+
+
+async def test_games_since_until_refuse_a_bare_number(client: httpx.AsyncClient) -> None:
+    """Found by schemathesis: ``until=0.5`` was read as a Unix time; they are ISO 8601 times."""
+    r = await client.get("/api/games?until=0.5")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "request.invalid"
+    assert (await client.get("/api/games?until=2026-03-01T10:00:00")).status_code == 200

@@ -106,7 +106,7 @@ async def admin_list_tables(manager: TablesDep) -> list[dict[str, Any]]:
 
 
 @router.get("/tables/{table_id}", response_model=TableInspect,
-            response_model_exclude_unset=True)
+            response_model_exclude_unset=True, responses=responses("table.not_found"))
 async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """The full, unredacted state (``snapshot()``) and the history so far (no seed)."""
     table = _table(manager, table_id)
@@ -114,7 +114,8 @@ async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, An
     return result
 
 
-@router.post("/tables/{table_id}/close", response_model=Closed)
+@router.post("/tables/{table_id}/close", response_model=Closed,
+             responses=responses("table.not_found"))
 async def admin_close_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """Close a table: everyone gets ``table_closed``; a running game is abandoned (not saved)."""
     _table(manager, table_id)
@@ -123,7 +124,8 @@ async def admin_close_table(table_id: str, manager: TablesDep) -> dict[str, Any]
     return {"closed": closed}
 
 
-@router.post("/tables/{table_id}/kick", response_model=Kicked)
+@router.post("/tables/{table_id}/kick", response_model=Kicked,
+             responses=responses("table.not_found", "table.bad_seat"))
 async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep) -> dict[str, Any]:
     """Remove a seat's holder (during a game its timer plays on until the game ends)."""
     _table(manager, table_id)

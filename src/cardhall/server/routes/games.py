@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 from ...engine import (
     EngineError,
@@ -28,6 +28,21 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 MAX_PAGE = 200
 MAX_OFFSET = 1_000_000_000
 """Larger offsets are refused (422): SQL engines overflow on them (a 500 otherwise)."""
+
+
+def _iso_time(value: Any) -> Any:
+    """Refuse a bare number (pydantic would read it as a Unix time): ``since``/``until`` are
+    ISO 8601 times (``docs/rest.md``); 422 ``request.invalid``."""
+    if isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return value
+        raise ValueError(f"expected an ISO 8601 time, got the number {value!r}")
+    return value
+
+
+IsoTime = Annotated[datetime, BeforeValidator(_iso_time)]
 
 
 class SeatResultPublic(BaseModel):
@@ -128,11 +143,12 @@ class ReplayStep(BaseModel):
 @router.get("", responses=responses("request.invalid", "engine.unknown_game"))
 async def list_games(
     store: StoreDep,
-    game: Annotated[str | None, Query(max_length=32, description="Game name")] = None,
+    game: Annotated[str | None, Query(max_length=32, description="Game name",
+                                      json_schema_extra={"enum": game_names()})] = None,
     player: Annotated[str | None, Query(max_length=64, description="Player id")] = None,
-    since: Annotated[datetime | None, Query(description="ended_at >= since (UTC if naive)")]
+    since: Annotated[IsoTime | None, Query(description="ended_at >= since (UTC if naive)")]
     = None,
-    until: Annotated[datetime | None, Query(description="ended_at < until (UTC if naive)")]
+    until: Annotated[IsoTime | None, Query(description="ended_at < until (UTC if naive)")]
     = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...engine import EngineError
+from ...engine import EngineError, game_names
 from ...protocol.messages import SeatPublic
 from ..deps import PlayerDep, TablesDep
 from ..drain import refuse_if_draining
@@ -20,6 +20,8 @@ from ..errors import ApiError, responses
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
 NOT_DRAINING = [Depends(refuse_if_draining)]
+GAME_ENUM: dict[str, Any] = {"enum": list(game_names())}
+"""OpenAPI lists the registered games (another name is 422 ``engine.unknown_game``)."""
 """New tables and quick seats are refused (503 ``server.draining``) while the server drains."""
 
 
@@ -36,7 +38,7 @@ class CreateTable(BaseModel):
     """A new table. Omitted fields take the game's and the server's defaults."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    game: str
+    game: str = Field(json_schema_extra=GAME_ENUM)
     config: dict[str, Any] = Field(default_factory=dict)
     """Partial rules config; validated by the game."""
     seats: int | None = Field(default=None, ge=1, le=64)
@@ -51,7 +53,7 @@ class CreateTable(BaseModel):
 
 class QuickSeat(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    game: str
+    game: str = Field(json_schema_extra=GAME_ENUM)
 
 
 class TablePublic(BaseModel):
