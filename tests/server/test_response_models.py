@@ -12,7 +12,6 @@ import json
 from typing import Any
 
 import httpx
-from conftest import ADMIN_TOKEN
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from test_replay_api import _save
@@ -20,7 +19,7 @@ from test_replay_api import _save
 from cardhall.server.routes import admin, games, lobby
 from cardhall.tables.manager import TableManager
 
-ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+ADMIN = {"Authorization": "Bearer test-admin-token-0123456789"}  # conftest.ADMIN_TOKEN
 
 
 def raw_bytes(value: Any) -> bytes:
