@@ -14,6 +14,7 @@ from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from . import health, ws
 from .errors import install_error_handlers
+from .health import Liveness
 from .lifespan import make_lifespan
 from .limits import BodySizeLimit
 from .observability import install_metrics, install_request_id
@@ -52,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # outside the body limit: a client over its rate is refused before its body is read
     app.add_middleware(RestRateLimit, limits=app.state.rate_limits)
 
-    @app.get("/healthz")
+    @app.get("/healthz", response_model=Liveness)
     async def healthz() -> dict[str, object]:
         """Liveness: ``{"status": "ok", "version": ..., "games": [...]}``."""
         return {"status": "ok", "version": __version__, "games": game_names()}

@@ -151,12 +151,27 @@ async def _on_validation_error(_request: Request, exc: Exception) -> JSONRespons
     return error_response(422, "request.invalid", message, details=details)
 
 
-async def _on_http_error(_request: Request, exc: Exception) -> JSONResponse:
+def _allowed_methods(request: Request) -> str | None:
+    """The methods OpenAPI documents for the path template the router matched (FastAPI has
+    one route per method, and Starlette's 405 lists only the first matching route's); ``None``
+    for a route outside the schema."""
+    route = request.scope.get("route")
+    path = getattr(route, "path_format", None) or getattr(route, "path", None)
+    documented = request.app.openapi().get("paths", {}).get(path) if path else None
+    if not documented:
+        return None
+    return ", ".join(sorted(m.upper() for m in documented))
+
+
+async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400:  # FastAPI's "error parsing the body" (e.g. JSON nested too deep)
         return error_response(422, "request.invalid", f"body: {exc.detail}")
     code = _HTTP_CODES.get(exc.status_code, "request.error")
-    return error_response(exc.status_code, code, str(exc.detail), headers=exc.headers)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = _allowed_methods(request) or headers.get("Allow", "")
+    return error_response(exc.status_code, code, str(exc.detail), headers=headers or None)
 
 
 async def _on_table_error(_request: Request, exc: Exception) -> JSONResponse:

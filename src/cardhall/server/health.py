@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 
 PING_TIMEOUT_SECONDS = 1.0
 """How long the database may take to answer the readiness ping."""
@@ -93,7 +94,25 @@ async def readiness(state: Any, *, ping_timeout: float = PING_TIMEOUT_SECONDS) -
     return {"status": "ready" if ready else "not_ready", "checks": checks}
 
 
-@router.get("/readyz", responses={503: {"description": "not ready (the body says why)"}})
+class Liveness(BaseModel):
+    """``GET /healthz``: the process answers."""
+
+    status: Literal["ok"]
+    version: str
+    games: list[str]
+    """The registered games."""
+
+
+class Readiness(BaseModel):
+    """The readiness answer: ``status`` and each check's ``{"ok": bool, ...figures}``."""
+
+    status: Literal["ready", "not_ready"]
+    checks: dict[str, dict[str, Any]]
+    """``database``, ``writer``, ``log``, ``draining`` (see the module)."""
+
+
+@router.get("/readyz", response_model=Readiness, responses={
+    503: {"model": Readiness, "description": "not ready (the body says why)"}})
 async def readyz(request: Request) -> JSONResponse:
     """Readiness: 200 ``{"status": "ready", "checks": {...}}``, or 503 with
     ``"status": "not_ready"`` and the failing checks' ``ok: false`` (see the module)."""

@@ -17,6 +17,7 @@ from ...tables.manager import TableManager
 from ..audit import admin_action
 from ..deps import TablesDep, require_admin
 from ..errors import ApiError, responses
+from .lobby import TablePublic
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
                    responses=responses("admin.disabled", "admin.invalid_token"))
@@ -34,6 +35,55 @@ class Kick(BaseModel):
     seat: int
 
 
+class TableAdminSummary(TablePublic):
+    """A live table as the admin lists it: the lobby summary plus its queues."""
+
+    inbox: int
+    """Messages waiting in the table's inbox."""
+    spectators: int
+
+
+class TableInspect(TablePublic):
+    """A live table's full, unredacted state (fields absent before the first game are left
+    out: ``snapshot`` and ``history``)."""
+
+    seat_map: list[int]
+    """``seat_map[game_seat]`` is the table seat."""
+    game_id: str | None
+    seed_commitment: str | None
+    deadline_ms: int | None
+    inbox: int
+    spectators: int
+    snapshot: dict[str, Any] | None = None
+    """The engine state's ``snapshot()``: every hand and the stock order (no seed)."""
+    history: dict[str, Any] | None = None
+    """The ``cardhall-history/1`` document so far (no seed)."""
+
+
+class Closed(BaseModel):
+    closed: bool
+    """False when the table was already gone."""
+
+
+class Kicked(BaseModel):
+    kicked: bool
+    """False when nobody held the seat."""
+
+
+class ServerStats(BaseModel):
+    """Server figures (``TableManager.stats()``)."""
+
+    tables: int
+    tables_by_status: dict[str, int]
+    tables_closed: int
+    seats_taken: int
+    connections: int
+    games_saved: int
+    inbox_backlog: int
+    tables_restored: int
+    tables_aborted: int
+
+
 def _inspect(t: Table) -> dict[str, Any]:
     out = t.summary()
     out["seat_map"] = list(t.seat_map)
@@ -48,14 +98,15 @@ def _inspect(t: Table) -> dict[str, Any]:
     return out
 
 
-@router.get("/tables")
+@router.get("/tables", response_model=list[TableAdminSummary])
 async def admin_list_tables(manager: TablesDep) -> list[dict[str, Any]]:
     """Every live table with its version and inbox backlog."""
     return [{**t.summary(), "inbox": t.inbox.qsize(), "spectators": len(t.spectators)}
             for t in manager.list()]
 
 
-@router.get("/tables/{table_id}")
+@router.get("/tables/{table_id}", response_model=TableInspect,
+            response_model_exclude_unset=True, responses=responses("table.not_found"))
 async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """The full, unredacted state (``snapshot()``) and the history so far (no seed)."""
     table = _table(manager, table_id)
@@ -63,7 +114,8 @@ async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, An
     return result
 
 
-@router.post("/tables/{table_id}/close")
+@router.post("/tables/{table_id}/close", response_model=Closed,
+             responses=responses("table.not_found"))
 async def admin_close_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """Close a table: everyone gets ``table_closed``; a running game is abandoned (not saved)."""
     _table(manager, table_id)
@@ -72,7 +124,8 @@ async def admin_close_table(table_id: str, manager: TablesDep) -> dict[str, Any]
     return {"closed": closed}
 
 
-@router.post("/tables/{table_id}/kick")
+@router.post("/tables/{table_id}/kick", response_model=Kicked,
+             responses=responses("table.not_found", "table.bad_seat"))
 async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep) -> dict[str, Any]:
     """Remove a seat's holder (during a game its timer plays on until the game ends)."""
     _table(manager, table_id)
@@ -81,7 +134,7 @@ async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep) -> dict
     return {"kicked": kicked}
 
 
-@router.get("/stats")
+@router.get("/stats", response_model=ServerStats)
 async def admin_stats(manager: TablesDep) -> dict[str, Any]:
     """Tables by status, seats taken, connections, games saved, inbox backlog."""
     return manager.stats()

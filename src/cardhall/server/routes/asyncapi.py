@@ -6,13 +6,30 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..asyncapi import document
 
 router = APIRouter(tags=["meta"])
 
 
-@router.get("/asyncapi.json")
+class AsyncApiDocument(BaseModel):
+    """An AsyncAPI 3.0.0 document (its top-level members, in the document's order)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    asyncapi: str
+    info: dict[str, Any]
+    defaultContentType: str
+    servers: dict[str, Any]
+    channels: dict[str, Any]
+    operations: dict[str, Any]
+    components: dict[str, Any]
+    x_error_codes: dict[str, Any] = Field(alias="x-error-codes")
+    x_close_codes: dict[str, Any] = Field(alias="x-close-codes")
+
+
+@router.get("/asyncapi.json", response_model=AsyncApiDocument)
 async def asyncapi_json() -> dict[str, Any]:
     """The AsyncAPI 3.0.0 document of ``/ws`` (the same as the committed ``docs/asyncapi.json``)."""
     return document()

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 from ...engine import (
     EngineError,
@@ -28,6 +28,21 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 MAX_PAGE = 200
 MAX_OFFSET = 1_000_000_000
 """Larger offsets are refused (422): SQL engines overflow on them (a 500 otherwise)."""
+
+
+def _iso_time(value: Any) -> Any:
+    """Refuse a bare number (pydantic would read it as a Unix time): ``since``/``until`` are
+    ISO 8601 times (``docs/rest.md``); 422 ``request.invalid``."""
+    if isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return value
+        raise ValueError(f"expected an ISO 8601 time, got the number {value!r}")
+    return value
+
+
+IsoTime = Annotated[datetime, BeforeValidator(_iso_time)]
 
 
 class SeatResultPublic(BaseModel):
@@ -90,14 +105,50 @@ class VerifyResult(BaseModel):
     mismatches: list[MismatchPublic]
 
 
+class HistoryDocument(BaseModel):
+    """A finished game's ``cardhall-history/1`` document (``docs/engine.md``): these fields and
+    what the store adds (ids, times, outcome, the revealed ``seed``, ``seed_commitment``,
+    ``client_seeds``, ``shuffle``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    format: str
+    game: str
+    config: dict[str, Any]
+    seats: list[dict[str, Any]]
+    dealer: int
+    stacks: list[int] | None
+    actions: list[dict[str, Any]]
+
+
+class ReplayStep(BaseModel):
+    """One step of a finished game from one seat's perspective (``GET .../replay``)."""
+
+    game: str
+    step: int
+    """Actions applied (clamped to ``steps``)."""
+    steps: int
+    seat: int | None
+    """The game seat watched (``None``: a spectator's view)."""
+    seats: list[str]
+    """Seat names."""
+    view: dict[str, Any]
+    to_act: list[int]
+    action: dict[str, Any] | None
+    """The step's logged action (``None`` at step 0)."""
+    events: list[dict[str, Any]]
+    outcome: dict[str, Any] | None
+
+
 @router.get("", responses=responses("request.invalid", "engine.unknown_game"))
 async def list_games(
     store: StoreDep,
-    game: Annotated[str | None, Query(max_length=32, description="Game name")] = None,
+    game: Annotated[str | None, Query(max_length=32, description="Game name",
+                                      json_schema_extra={"enum": game_names()})] = None,
     player: Annotated[str | None, Query(max_length=64, description="Player id")] = None,
-    since: Annotated[datetime | None, Query(description="ended_at >= since (UTC if naive)")]
+    since: Annotated[IsoTime | None, Query(description="ended_at >= since (UTC if naive)")]
     = None,
-    until: Annotated[datetime | None, Query(description="ended_at < until (UTC if naive)")]
+    until: Annotated[IsoTime | None, Query(description="ended_at < until (UTC if naive)")]
     = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
@@ -115,7 +166,7 @@ async def list_games(
                     offset=offset, next_offset=offset + limit if more else None)
 
 
-@router.get("/{game_id}", responses={
+@router.get("/{game_id}", response_model=HistoryDocument, responses={
     200: {"description": "The `cardhall-history/1` document"}, **responses("game.not_found")})
 async def get_game(game_id: str, store: StoreDep) -> JSONResponse:
     """The stored history document of a finished game (replayable with ``cardhall replay``)."""
@@ -125,7 +176,7 @@ async def get_game(game_id: str, store: StoreDep) -> JSONResponse:
     return JSONResponse(history)
 
 
-@router.get("/{game_id}/replay", responses=responses("game.not_found", "table.bad_seat",
+@router.get("/{game_id}/replay", response_model=ReplayStep, responses=responses("game.not_found", "table.bad_seat",
                                                     "request.invalid"))
 async def replay_step(
     game_id: str,

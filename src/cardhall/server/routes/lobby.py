@@ -7,18 +7,21 @@ passed through (an invalid rules config is ``422 engine.invalid_config``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...engine import EngineError
+from ...engine import EngineError, game_names
+from ...protocol.messages import SeatPublic
 from ..deps import PlayerDep, TablesDep
 from ..drain import refuse_if_draining
 from ..errors import ApiError, responses
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
 NOT_DRAINING = [Depends(refuse_if_draining)]
+GAME_ENUM: dict[str, Any] = {"enum": list(game_names())}
+"""OpenAPI lists the registered games (another name is 422 ``engine.unknown_game``)."""
 """New tables and quick seats are refused (503 ``server.draining``) while the server drains."""
 
 
@@ -35,7 +38,7 @@ class CreateTable(BaseModel):
     """A new table. Omitted fields take the game's and the server's defaults."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    game: str
+    game: str = Field(json_schema_extra=GAME_ENUM)
     config: dict[str, Any] = Field(default_factory=dict)
     """Partial rules config; validated by the game."""
     seats: int | None = Field(default=None, ge=1, le=64)
@@ -50,7 +53,35 @@ class CreateTable(BaseModel):
 
 class QuickSeat(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+    game: str = Field(json_schema_extra=GAME_ENUM)
+
+
+class TablePublic(BaseModel):
+    """A live table's public facts (``Table.summary()``; fields in its order, so the JSON is
+    the same as the summary's)."""
+
+    id: str
     game: str
+    status: Literal["waiting", "playing", "between_hands", "finished", "closed"]
+    version: int
+    num_seats: int
+    seats_taken: int
+    seats_out_of_chips: int
+    """Poker: seats whose holder has fewer chips than the ante."""
+    seats: list[SeatPublic]
+    hand: int
+    """Hands dealt so far at this table."""
+    turn_timeout_seconds: float
+    config: dict[str, Any]
+    """The partial rules config the table was created with."""
+
+
+class QuickSeatAnswer(BaseModel):
+    """A free seat (not reserved: take it with a WebSocket ``join``) and its table."""
+
+    table_id: str
+    seat: int
+    table: TablePublic
 
 
 def _engine_error(exc: EngineError) -> ApiError:
@@ -58,13 +89,13 @@ def _engine_error(exc: EngineError) -> ApiError:
     return ApiError(code, exc.message)
 
 
-@router.get("")
+@router.get("", response_model=list[TablePublic])
 async def list_tables(manager: TablesDep, game: str | None = None) -> list[dict[str, Any]]:
     """Live tables: id, game, status, seats taken, each seat's public facts."""
     return [t.summary() for t in manager.list(game)]
 
 
-@router.post("", status_code=201, dependencies=NOT_DRAINING,
+@router.post("", status_code=201, response_model=TablePublic, dependencies=NOT_DRAINING,
              responses=responses("engine.invalid_config", "auth.missing_token", "table.limit",
                                  "quota.tables", "rate.limited", "server.draining"))
 async def create_table(body: CreateTable, manager: TablesDep, player: PlayerDep) -> dict[str, Any]:
@@ -84,7 +115,7 @@ async def create_table(body: CreateTable, manager: TablesDep, player: PlayerDep)
     return table.summary()
 
 
-@router.post("/quick-seat", dependencies=NOT_DRAINING,
+@router.post("/quick-seat", response_model=QuickSeatAnswer, dependencies=NOT_DRAINING,
              responses=responses("engine.unknown_game", "auth.missing_token", "table.limit",
                                  "quota.tables", "rate.limited", "server.draining"))
 async def quick_seat(body: QuickSeat, manager: TablesDep, player: PlayerDep) -> dict[str, Any]:
@@ -97,7 +128,7 @@ async def quick_seat(body: QuickSeat, manager: TablesDep, player: PlayerDep) -> 
     return {"table_id": table.id, "seat": seat, "table": table.summary()}
 
 
-@router.get("/{table_id}", responses=responses("table.not_found"))
+@router.get("/{table_id}", response_model=TablePublic, responses=responses("table.not_found"))
 async def get_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
     """One live table's public facts (404 ``table.not_found``)."""
     table = manager.get(table_id)

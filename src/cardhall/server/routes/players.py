@@ -55,7 +55,8 @@ class PlayerCreated(PlayerPublic):
 
 
 @router.post("", status_code=201, responses=responses(
-    "request.invalid", "auth.invalid_token", "auth.banned"))
+    "request.invalid", "auth.invalid_token", "auth.banned"),
+    openapi_extra={"security": [{}, {"PlayerToken": []}]})  # the token is optional here
 async def create_player(body: PlayerCreate, store: StoreDep,
                         caller: OptionalPlayerDep) -> PlayerCreated:
     """Create a guest (or a bot) identity and return its token.

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
+from pydantic import BaseModel
 
 from ...games.soldiers_bluff import cards as soldiers_bluff_cards
 from ..errors import ApiError, responses
@@ -24,7 +25,23 @@ CARD_TABLES: dict[str, Callable[[], dict[str, Any]]] = {
 """Game name -> the function giving its card table (a fresh JSON object)."""
 
 
-@router.get("/{game}/cards", responses=responses("request.not_found"))
+class CardEntry(BaseModel):
+    id: str
+    value: int
+    """Points the card is worth."""
+    names: dict[str, str]
+    """Display name by language code."""
+
+
+class CardTable(BaseModel):
+    """A game's card table: cards in strength order (first = strongest)."""
+
+    game: str
+    languages: list[str]
+    cards: list[CardEntry]
+
+
+@router.get("/{game}/cards", response_model=CardTable, responses=responses("request.not_found"))
 async def card_table(
     game: Annotated[str, Path(max_length=32, description="Game name")],
 ) -> dict[str, Any]:
