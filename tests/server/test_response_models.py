@@ -115,7 +115,8 @@ def test_table_summary_models_match_the_wire_shape() -> None:
     """The lobby model lists exactly the summary's keys, in its order (``docs/rest.md``)."""
     assert list(lobby.TablePublic.model_fields) == [
         "id", "game", "status", "version", "num_seats", "seats_taken", "seats_out_of_chips",
-        "seats", "hand", "turn_timeout_seconds", "config"]
+        "seats", "hand", "turn_timeout_seconds", "config", "next_seed_commitment", "created_by",
+        "created_at", "last_active_at"]
 
 
 async def test_a_405_lists_every_documented_method_of_the_path(client: httpx.AsyncClient) -> None:

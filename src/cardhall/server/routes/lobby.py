@@ -74,6 +74,15 @@ class TablePublic(BaseModel):
     turn_timeout_seconds: float
     config: dict[str, Any]
     """The partial rules config the table was created with."""
+    next_seed_commitment: str
+    """SHA-256 of the next game's server seed, published before its client seeds are fixed
+    (``docs/fairness.md``)."""
+    created_by: str | None
+    """The player id of the table's creator (``null``: the server made it, e.g. quick-seat)."""
+    created_at: str
+    """When the table was created (UTC, ISO 8601 with ``Z``)."""
+    last_active_at: str
+    """The last request of a client or bot, or version change (UTC; starts again at a restart)."""
 
 
 class QuickSeatAnswer(BaseModel):
