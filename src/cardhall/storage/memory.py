@@ -10,7 +10,15 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from .interface import AuditEntry, GameRecord, GameSummary, LogBatch, LogRow, PlayerRecord, SeatResult
+from .interface import (
+    AuditEntry,
+    GameRecord,
+    GameSummary,
+    LogBatch,
+    LogRow,
+    PlayerRecord,
+    SeatResult,
+)
 
 
 def hash_token(token: str) -> str:

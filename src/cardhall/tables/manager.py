@@ -7,6 +7,7 @@ The only in-process registry of the server. It owns every table task and cancels
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextlib
 import functools
 import hashlib
@@ -271,11 +272,11 @@ class TableManager:
         result: KickResult = await table.call(lambda t: t.kick_now(seat, reason))
         return result
 
-    async def kick_player(self, player_id: str, reason: str = "kicked") -> list[str]:
+    async def kick_player(self, player_id: str, reason: str = "kicked") -> builtins.list[str]:
         """Kick every seat ``player_id`` holds at every live table (a person's, an SDK bot's or
         a built-in bot identity's seats alike); returns ``"<table id>:<seat>"`` of each seat
         this call kicked. Tables that close meanwhile are skipped."""
-        kicked: list[str] = []
+        kicked: builtins.list[str] = []
         for table in self.list():
             held = [s.index for s in table.seats if s.player_id == player_id]
             for seat in held:

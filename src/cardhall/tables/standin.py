@@ -25,7 +25,6 @@ from .bots import BotConnection
 
 if TYPE_CHECKING:
     from ..engine import Recorder
-    from .connections import Connection
     from .fanout import Fanout
     from .seats import Seat
 
