@@ -21,7 +21,7 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> None:
     register(monkeypatch)
 
 
-async def test_a_ban_kicks_the_connected_player_and_refuses_their_joins(toy: None) -> None:
+async def test_a_ban_kicks_the_connected_player_and_closes_their_socket(toy: None) -> None:
     async with live_server() as live:
         (pa, ta), (_, tb) = await live.player("ana"), await live.player("bob")
         async with live.http as http:
@@ -34,16 +34,66 @@ async def test_a_ban_kicks_the_connected_player_and_refuses_their_joins(toy: Non
                 await b.send({"type": "join", "table_id": tid, "seat": 1})
                 await a.until(lambda m: m["type"] == "state" and m["status"] == "playing")
                 r = await http.post(f"/api/admin/players/{pa}/ban", headers=ADMIN)
-                assert r.status_code == 200 and r.json()["banned"]
+                body = r.json()
+                assert r.status_code == 200 and body["banned"] and body["changed"]
+                assert body["seats_kicked"] == [f"{tid}:0"] and body["sockets_closed"] == 1
                 assert (await a.expect("table_closed"))["reason"] == "kicked"
-                table = live.tables.get(tid)
-                assert table.seats[0].leaving and table.seats[0].conn is None
-                await a.send({"type": "join", "table_id": tid, "spectate": True})
                 assert (await a.expect("error"))["code"] == "auth.banned"
-                assert conn_count(table) == 1
-                r = await http.post(f"/api/admin/players/{pa}/unban", headers=ADMIN)
-                await a.send({"type": "join", "table_id": tid, "spectate": True})
-                assert (await a.expect("joined"))["role"] == "spectator"
+                with pytest.raises(ConnectionClosed) as info:
+                    while True:
+                        await a.recv()
+                assert info.value.rcvd is not None and info.value.rcvd.code == 4003
+                table = live.tables.get(tid)
+                assert table.seats[0].leaving and table.seats[0].stand_in == "banned"
+                seen = await b.until(lambda m: m["type"] == "state" and m["seats"][0]["stand_in"])
+                assert seen["seats"][0]["connected"]
+                again = (await http.post(f"/api/admin/players/{pa}/ban", headers=ADMIN)).json()
+                assert (again["changed"], again["seats_kicked"], again["sockets_closed"]) == \
+                    (False, [], 0)
+            async with client(live) as a2:  # a new socket: hello is refused while banned
+                await a2.send({"type": "hello", "token": ta})
+                assert (await a2.expect("error"))["code"] == "auth.banned"
+            r = await http.post(f"/api/admin/players/{pa}/unban", headers=ADMIN)
+            assert r.json()["changed"] and not r.json()["banned"]
+            assert not (await http.post(f"/api/admin/players/{pa}/unban",
+                                        headers=ADMIN)).json()["changed"]
+            async with client(live, ta) as a3:
+                await a3.send({"type": "join", "table_id": tid, "spectate": True})
+                assert (await a3.expect("joined"))["role"] == "spectator"
+
+
+async def test_banning_an_owner_bans_and_kicks_its_bots(toy: None) -> None:
+    async with live_server() as live:
+        (owner, _), (_, tb) = await live.player("ana"), await live.player("bob")
+        async with live.http as http:
+            made = await http.post("/api/admin/bots", json={"name": "anabot", "owner_id": owner},
+                                   headers=ADMIN)
+            bot_id, bot_token = made.json()["id"], made.json()["token"]
+            r = await http.post("/api/tables", json={"game": "toy_duel", "seats": 2,
+                                                     "turn_timeout_seconds": 60},
+                                headers={"Authorization": f"Bearer {tb}"})
+            tid = r.json()["id"]
+            async with client(live, bot_token) as bot, client(live, tb) as b:
+                await bot.send({"type": "join", "table_id": tid, "seat": 0})
+                await b.send({"type": "join", "table_id": tid, "seat": 1})
+                state = await bot.until(lambda m: m["type"] == "state"
+                                        and m["status"] == "playing")
+                r = await http.post(f"/api/admin/players/{owner}/ban", headers=ADMIN)
+                body = r.json()
+                assert body["bots_banned"] == [bot_id] and body["seats_kicked"] == [f"{tid}:0"]
+                assert body["sockets_closed"] == 1
+                assert (await bot.expect("table_closed"))["reason"] == "kicked"
+                assert (await bot.expect("error"))["code"] == "auth.banned"
+                with pytest.raises(ConnectionClosed):  # its late move is never read
+                    await bot.send({"type": "act", "table_id": tid, "version": state["version"],
+                                    "action_id": "late", "action": {"type": "pass"}})
+                    while True:
+                        msg = await bot.recv()
+                        assert msg["type"] != "accepted"
+                table = live.tables.get(tid)
+                assert table.seats[0].stand_in == "banned"
+                player = (await http.get(f"/api/admin/players/{bot_id}", headers=ADMIN)).json()
+                assert player["banned"]
 
 
 def conn_count(table: object) -> int:

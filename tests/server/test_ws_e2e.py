@@ -207,9 +207,14 @@ async def test_rest_lobby_and_admin(toy: None) -> None:
             inspect = (await http.get(f"/api/admin/tables/{tid}", headers=admin)).json()
             assert inspect["version"] >= 1 and "snapshot" not in inspect  # no game yet
             kick = await http.post(f"/api/admin/tables/{tid}/kick", json={"seat": 2}, headers=admin)
-            assert kick.json() == {"kicked": True}
+            assert kick.json() == {"kicked": True, "changed": True, "stand_in": False,
+                                   "reason": None}
+            again = await http.post(f"/api/admin/tables/{tid}/kick", json={"seat": 2},
+                                    headers=admin)
+            assert again.json() == {"kicked": False, "changed": False, "stand_in": False,
+                                    "reason": "seat empty"}
             stats = (await http.get("/api/admin/stats", headers=admin)).json()
             assert stats["tables"] == 1 and stats["seats_taken"] == 0
             closed = await http.post(f"/api/admin/tables/{tid}/close", headers=admin)
-            assert closed.json() == {"closed": True}
+            assert closed.json() == {"closed": True, "changed": True, "reason": None}
             assert (await http.get("/api/tables")).json() == []

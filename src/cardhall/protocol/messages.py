@@ -184,6 +184,9 @@ class SeatPublic(_Msg):
     out_of_chips: bool = False
     """Poker: the holder has fewer chips than the ante, so it sits out every hand; it keeps
     the seat until it ``leave``s (which frees the seat at once between hands)."""
+    stand_in: bool = False
+    """A stand-in bot (the built-in ``rule`` policy) plays this seat until the running game
+    ends, because its holder was kicked or banned; the seat is freed then."""
 
 
 class Welcome(_Msg):

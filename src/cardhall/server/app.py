@@ -21,6 +21,7 @@ from .observability import install_metrics, install_request_id
 from .quotas import RateLimits, RestRateLimit, SocketQuota
 from .routes import (
     admin,
+    admin_audit,
     admin_bots,
     admin_players,
     asyncapi,
@@ -70,7 +71,7 @@ def _include_routers(app: FastAPI) -> None:
     """Mount the REST routers (readiness, players, games, lobby, rules data, admin) and the
     WebSocket endpoint."""
     for router in (health.router, players.router, games.router, lobby.router, rules_data.router,
-                   admin.router, admin_players.router, admin_bots.router, asyncapi.router,
+                   admin.router, admin_players.router, admin_audit.router, admin_bots.router, asyncapi.router,
                    ws.router):
         app.include_router(router)
 

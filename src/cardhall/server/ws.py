@@ -56,6 +56,8 @@ CLOSE_QUOTA_SOCKETS = 4029
 authenticated sockets open (an application code, like HTTP 429; not 1008, which is abuse)."""
 CLOSE_GRACE_SECONDS = 2.0
 """How long a closing socket's writer may take to flush its queue and send the close frame."""
+BANNED_CLOSE_CODE = 4003
+"""The close code of a socket whose player was banned (after an ``auth.banned`` error)."""
 MAX_REASON_BYTES = 123
 """The longest close reason a WebSocket close frame may carry (RFC 6455 section 5.5)."""
 
@@ -92,6 +94,12 @@ class Session:
         if not self.conn.closed:
             self.close_reason = reason
         self.conn.close(code)
+
+    def ban(self) -> None:
+        """The player was banned: tell it ``auth.banned`` and close the socket (4003) after
+        what is already queued; it reads no further message."""
+        self.error("auth.banned", f"player {self.conn.player.id} is banned")
+        self.shut(BANNED_CLOSE_CODE, "banned")
 
     async def flushed(self) -> None:
         """Return once the writer has sent everything queued and the close frame (at once if
@@ -268,6 +276,16 @@ class Session:
         self.conn.send(p.Welcome(player_id=player.id, name=player.name,
                                  max_frame_bytes=self.settings.max_frame_bytes,
                                  rate_per_second=self.settings.ws_rate_per_second, rid=msg.rid))
+
+
+def close_sessions(sessions: set[Session], player_ids: set[str]) -> int:
+    """Close (:meth:`Session.ban`) every open socket authenticated as one of ``player_ids``;
+    returns how many."""
+    banned = [s for s in list(sessions)
+              if s.authed and s.conn.player.id in player_ids and not s.conn.closed]
+    for session in banned:
+        session.ban()
+    return len(banned)
 
 
 def _reason(text: str) -> str:

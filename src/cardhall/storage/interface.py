@@ -122,6 +122,31 @@ class LogBatch:
         return len(self.rows) + len(self.compact) + len(self.drop) + len(self.outbox)
 
 
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One admin action as stored in ``admin_audit`` (``server/audit.py``).
+
+    Attributes:
+        action: a dotted name (``player.ban``, ``table.kick``, ...).
+        target: what it was done to (a player or table id).
+        details: what it did (JSON-serialisable).
+        who: ``"admin"`` (the admin token is shared).
+        request_id: the HTTP request's id (``X-Request-ID``), if any.
+        client: the client's address, if known.
+        at: when (aware; naive is taken as UTC).
+        id: the row's id, set by the store (``None`` before it is stored).
+    """
+
+    action: str
+    target: str
+    details: dict[str, Any]
+    at: datetime
+    who: str = "admin"
+    request_id: str | None = None
+    client: str | None = None
+    id: int | None = None
+
+
 class Store(Protocol):
     """Persistence for identities and finished games. All methods are coroutines."""
 
@@ -147,6 +172,17 @@ class Store(Protocol):
 
     async def set_banned(self, player_id: str, banned: bool) -> PlayerRecord | None:
         """Ban or unban; ``None`` if there is no such player."""
+
+    async def bots_of(self, owner_id: str) -> list[PlayerRecord]:
+        """The bot identities ``owner_id`` owns (``players.owner_id``), oldest first."""
+
+    async def add_audit(self, entry: AuditEntry) -> AuditEntry:
+        """Store one admin action; returns it with its ``id``."""
+
+    async def list_audit(self, *, limit: int = 100, offset: int = 0, action: str | None = None,
+                         target: str | None = None) -> list[AuditEntry]:
+        """Admin actions, newest first (ties: the later stored first), filtered by exact
+        ``action`` and ``target``, paginated."""
 
     async def save_game(
         self,

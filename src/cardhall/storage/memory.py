@@ -10,7 +10,15 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from .interface import GameRecord, GameSummary, LogBatch, LogRow, PlayerRecord, SeatResult
+from .interface import (
+    AuditEntry,
+    GameRecord,
+    GameSummary,
+    LogBatch,
+    LogRow,
+    PlayerRecord,
+    SeatResult,
+)
 
 
 def hash_token(token: str) -> str:
@@ -33,6 +41,8 @@ class MemoryStore:
         self.log: dict[str, dict[int, LogRow]] = {}
         """table id -> seq -> entry (the table log; it outlives a server over this store)."""
         self.outbox: dict[str, GameRecord] = {}
+        self.audit: list[AuditEntry] = []
+        """Admin actions, oldest first."""
         self.log_writes = 0
         """Group commits written (:meth:`write_log` calls)."""
 
@@ -71,6 +81,24 @@ class MemoryStore:
             return None
         self.players[player_id] = rec = replace(rec, banned=banned)
         return rec
+
+    async def bots_of(self, owner_id: str) -> list[PlayerRecord]:
+        """The bots ``owner_id`` owns, oldest first."""
+        return [r for r in self.players.values() if r.is_bot and r.owner_id == owner_id]
+
+    async def add_audit(self, entry: AuditEntry) -> AuditEntry:
+        """Keep one admin action (ids 1, 2, ...)."""
+        stored = replace(entry, id=len(self.audit) + 1)
+        self.audit.append(stored)
+        return stored
+
+    async def list_audit(self, *, limit: int = 100, offset: int = 0, action: str | None = None,
+                         target: str | None = None) -> list[AuditEntry]:
+        """Admin actions newest first, filtered (see :meth:`Store.list_audit`)."""
+        rows = [e for e in self.audit if (action is None or e.action == action)
+                and (target is None or e.target == target)]
+        rows.sort(key=lambda e: (e.at, e.id or 0), reverse=True)
+        return rows[offset : offset + limit]
 
     async def save_game(
         self,

@@ -142,5 +142,21 @@ class OutboxGame(Base):
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
-__all__ = ["Base", "Game", "GameResult", "OutboxGame", "Player", "TableLogEntry", "UtcDateTime",
+class AdminAudit(Base):
+    """One admin action (``server/audit.py``): who (``"admin"``: the admin token is shared),
+    the request id and client address, what, to which target, when, and its details."""
+
+    __tablename__ = "admin_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
+    who: Mapped[str] = mapped_column(String(NAME_LEN))
+    action: Mapped[str] = mapped_column(String(32), index=True)
+    target: Mapped[str] = mapped_column(String(ID_LEN * 2), index=True)
+    request_id: Mapped[str | None] = mapped_column(String(ID_LEN), nullable=True)
+    client: Mapped[str | None] = mapped_column(String(ID_LEN), nullable=True)
+    details: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+__all__ = ["AdminAudit", "Base", "Game", "GameResult", "OutboxGame", "Player", "TableLogEntry", "UtcDateTime",
            "as_utc"]

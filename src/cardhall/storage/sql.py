@@ -39,6 +39,7 @@ from sqlalchemy.sql import Select
 from .interface import GameRecord, GameSummary, PlayerRecord, SeatResult
 from .memory import hash_token, new_token
 from .models import Game, GameResult, Player, as_utc
+from .sql_audit import SqlModeration
 from .sql_log import SqlDurability
 
 GAMES: Table = Game.__table__  # type: ignore[assignment]
@@ -188,7 +189,7 @@ def _summary(row: Game) -> GameSummary:
                        dict(row.outcome), seats)
 
 
-class SqlStore(SqlDurability):
+class SqlStore(SqlDurability, SqlModeration):
     """Identities and finished games in a SQL database (see the module docstring).
 
     Raises:

@@ -12,7 +12,7 @@ deadline per table is armed through the injected clock; when it expires it posts
 resume) in :mod:`.seating`, game flow (start, chance, end, saving) in :mod:`.flow`, the fan-out
 of each step in :mod:`.fanout`, the deadline, pause and idle timers in :mod:`.timers`, and
 ending a game nobody plays (no client connected for ``abandon_after_seconds``) in
-:mod:`.abandon`.
+:mod:`.abandon`, and stand-in bots for seats whose holder is gone mid-game in :mod:`.standin`.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ from .messages import (
 )
 from .seating import Seating
 from .seats import Seat
+from .standin import StandIns
 from .timers import TableTimers
 
 log = logging.getLogger(__name__)
@@ -101,7 +102,17 @@ class TableSpec:
     abandon_after_seconds: float = 60.0
 
 
-class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
+@dataclass(frozen=True)
+class KickResult:
+    """What :meth:`Table.kick_now` did: ``kicked`` (the holder was removed), ``reason`` (why
+    not, else ``None``) and ``stand_in`` (a stand-in bot plays the seat until the game ends)."""
+
+    kicked: bool
+    reason: str | None
+    stand_in: bool = False
+
+
+class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
@@ -361,15 +372,27 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
         self.broadcast_state()
         self.arm_reap()
 
-    async def kick_now(self, index: int) -> bool:
-        """Remove seat ``index``'s holder (told ``table_closed``/``kicked``); False if empty."""
+    async def kick_now(self, index: int, reason: str = "kicked") -> KickResult:
+        """Remove seat ``index``'s holder (told ``table_closed``/``kicked``). During a game in
+        which the seat is dealt, a stand-in bot plays it until that game ends
+        (:meth:`~.standin.StandIns.stand_in` with ``reason``), then it is freed; otherwise it is
+        freed now. Idempotent: an empty seat, or one a stand-in already plays, is answered
+        ``kicked=False`` with why."""
         seat = self.seats[index]
         if not seat.taken:
-            return False
-        if seat.conn is not None:
-            self.send(seat.conn, p.TableClosed(table_id=self.id, version=self.version, reason="kicked"))
+            return KickResult(False, "seat empty")
+        if seat.stand_in is not None:
+            return KickResult(False, f"already {seat.stand_in}: a stand-in plays the seat "
+                                     f"until the game ends")
+        old = seat.conn
+        if old is not None:
+            self.send(old, p.TableClosed(table_id=self.id, version=self.version, reason="kicked"))
+        if self.stand_in(index, reason):
+            return KickResult(True, None, stand_in=True)
+        if seat.leaving:  # left during a game it is not dealt into any more: freed at its end
+            return KickResult(False, "seat already left; it is freed when the game ends")
         await self.release(seat)
-        return True
+        return KickResult(True, None)
 
     def _resync(self, conn: Connection, m: p.Resync) -> None:
         seat = self.seat_of(conn)

@@ -12,7 +12,8 @@ The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow
 * ``snapshot``: the table's spec, status, hand number, dealer, who created it and when (what
   the per-player table quota counts), the next game's server seed (its commitment is public),
   the running game's id and every seat (holder, bot kind, the seat token's SHA-256, stack,
-  leaving, client seed), written whenever one of
+  leaving, client seed, stand-in reason and the action it took over from), written whenever
+  one of
   them changed. The snapshot that opens a game compacts the table's older entries away.
 * ``game``: a game started: its id, ``started_at``, the history header (seats, dealer, stacks,
   config) and the seat map, the seed (server side only: it is never sent before the game
@@ -197,7 +198,9 @@ class Durability:
             "game_id": self.game_id if self.status == "playing" else None,
             "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.bot,
                        "bot_kind": s.bot_kind, "token_hash": s.token_hash, "stack": s.stack,
-                       "leaving": s.leaving, "client_seed": s.client_seed} for s in self.seats],
+                       "leaving": s.leaving, "client_seed": s.client_seed,
+                       "stand_in": s.stand_in, "stand_in_from": s.stand_in_from}
+                      for s in self.seats],
         }
 
     def game_header(self) -> dict[str, Any]:

@@ -68,6 +68,7 @@ class GameFlow:
         def people_present(self, among: list[int] | None = None) -> bool: ...
         def send(self, conn: Connection, msg: Any) -> None: ...
         def log_finished(self, record: GameRecord) -> None: ...
+        def stand_ins(self) -> list[dict[str, Any]]: ...
 
     def __init__(self, seed_source: Callable[[int], bytes] | None = None) -> None:
         self.fanout = Fanout(self)
@@ -268,6 +269,9 @@ class GameFlow:
             "shuffle": SHUFFLE,
             "client_seeds": list(self.client_seeds),
         })
+        stand_ins = self.stand_ins()
+        if stand_ins:  # seats a stand-in bot played (tables/standin.py)
+            self.recorder.history.extra["stand_ins"] = stand_ins
         return self.recorder.history.to_json()
 
     async def _save(self, history: dict[str, Any], ended_at: datetime) -> None:

@@ -7,6 +7,7 @@ The only in-process registry of the server. It owns every table task and cancels
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextlib
 import functools
 import hashlib
@@ -22,7 +23,7 @@ from ..storage.interface import PlayerRecord, Store
 from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from . import restore
-from .actor import Table, TableSpec
+from .actor import KickResult, Table, TableSpec
 from .bots import BotConnection
 from .clock import Clock, RealClock
 from .errors import (
@@ -285,8 +286,10 @@ class TableManager:
         await asyncio.wait({task}, timeout=2.0)
         return True
 
-    async def kick(self, table_id: str, seat: int) -> bool:
-        """Remove a seat's holder (told ``table_closed``/``kicked``); False if nobody holds it.
+    async def kick(self, table_id: str, seat: int, reason: str = "kicked") -> KickResult:
+        """Remove a seat's holder (told ``table_closed``/``kicked``; mid-game a stand-in bot
+        plays the seat until the game ends, see :meth:`Table.kick_now`). Returns what it did
+        (``kicked=False`` with why for an empty seat or one already kicked).
 
         Raises:
             TableNotFoundError: no such table (:class:`TableClosedError`: it closed meanwhile).
@@ -298,7 +301,24 @@ class TableManager:
         if not 0 <= seat < len(table.seats):
             raise SeatNotFoundError(f"no seat {seat} at table {table_id} "
                                     f"(seats 0-{len(table.seats) - 1})")
-        return bool(await table.call(lambda t: t.kick_now(seat)))
+        result: KickResult = await table.call(lambda t: t.kick_now(seat, reason))
+        return result
+
+    async def kick_player(self, player_id: str, reason: str = "kicked") -> builtins.list[str]:
+        """Kick every seat ``player_id`` holds at every live table (a person's, an SDK bot's or
+        a built-in bot identity's seats alike); returns ``"<table id>:<seat>"`` of each seat
+        this call kicked. Tables that close meanwhile are skipped."""
+        kicked: builtins.list[str] = []
+        for table in self.list():
+            held = [s.index for s in table.seats if s.player_id == player_id]
+            for seat in held:
+                try:
+                    result = await self.kick(table.id, seat, reason)
+                except TableNotFoundError:  # the table closed meanwhile
+                    break
+                if result.kicked:
+                    kicked.append(f"{table.id}:{seat}")
+        return kicked
 
     async def quick_seat(self, game: str, *,
                          created_by: str | None = None) -> tuple[Table, int]:

@@ -10,9 +10,9 @@ deals that follow are the ones the game would have dealt. The table version cont
 :data:`RESTORE_VERSION_GAP` after the largest logged one (so that no state a client saw before
 the crash is current); the
 decision that was interrupted gets its full time again (downtime never becomes a timeout);
-built-in bots take their seats again, and clients resume theirs with their seat tokens. The
-table keeps who created it and when (``created_by`` still counts towards that player's
-live-table quota); ``last_active_at`` starts again at the restore.
+built-in bots and stand-in bots (:mod:`.standin`) take their seats again, and clients resume
+theirs with their seat tokens. The table keeps who created it and when (``created_by`` still
+counts towards that player's live-table quota); ``last_active_at`` starts again at the restore.
 
 A table whose log cannot be replayed is recorded as ``aborted``: its partial history is saved as
 a finished game with outcome ``{"reason": "aborted", "returns": [0, ...]}`` (through the outbox),
@@ -140,7 +140,9 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
     table.log_seq = image.last_seq
     table.logged_snapshot = table.snapshot()
     for seat in table.seats:
-        if seat.bot_kind is not None:
+        if seat.stand_in is not None:
+            table.attach_stand_in(seat)
+        elif seat.bot_kind is not None:
             _seat_bot(table, seat)
     return table
 
@@ -150,6 +152,7 @@ def _seat(seat: Seat, data: dict[str, Any]) -> None:
     seat.bot_kind, seat.token_hash = data["bot_kind"], data["token_hash"]
     seat.stack, seat.leaving = data["stack"], data["leaving"]
     seat.client_seed = data.get("client_seed")  # logs written before client seeds have none
+    seat.stand_in, seat.stand_in_from = data.get("stand_in"), data.get("stand_in_from")
 
 
 def _seat_bot(table: Table, seat: Seat) -> None:
@@ -237,5 +240,5 @@ def resume_timers(table: Table) -> None:
     table.arm_reap()
     table.watch_abandon()
     for seat in table.seats:
-        if seat.bot_kind is not None and seat.conn is not None:
+        if (seat.bot_kind is not None or seat.stand_in is not None) and seat.conn is not None:
             table.send(seat.conn, table.state_for(seat.conn, seat.index))

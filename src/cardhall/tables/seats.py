@@ -46,6 +46,11 @@ class Seat:
     stack: int | None = None
     leaving: bool = False
     """The holder left during a game: the seat is freed when that game ends."""
+    stand_in: str | None = None
+    """Why a stand-in bot plays this seat until the running game ends (``"kicked"``,
+    ``"banned"``; :mod:`.standin`), or ``None``. The seat is ``leaving`` meanwhile."""
+    stand_in_from: int | None = None
+    """The index in the running game's action log from which the stand-in played."""
     client_seed: str | None = None
     """The holder's client seed (``join.client_seed``), mixed into the shuffle seed of each game
     this seat is dealt into (``docs/fairness.md``); ``None``: none given."""
@@ -66,6 +71,7 @@ class Seat:
         self.new_token()
         self.stack = stack
         self.leaving = False
+        self.stand_in = self.stand_in_from = None
         self.answers.clear()
         assert self.token is not None
         return self.token
@@ -79,7 +85,7 @@ class Seat:
     def free(self) -> None:
         """Empty the seat (its connection is detached by the caller)."""
         self.player_id = self.name = self.token = self.token_hash = self.bot_kind = None
-        self.client_seed = None
+        self.client_seed = self.stand_in = self.stand_in_from = None
         self.bot = self.leaving = False
         self.conn = None
         self.stack = None
@@ -115,4 +121,5 @@ class Seat:
             "stack": self.stack,
             "in_hand": in_hand,
             "out_of_chips": out_of_chips,
+            "stand_in": self.stand_in is not None,
         }

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ...tables.actor import Table
 from ...tables.manager import TableManager
-from ..audit import admin_action
+from ..audit import AuditDep
 from ..deps import TablesDep, require_admin
 from ..errors import ApiError, responses
 from .lobby import TablePublic
@@ -58,16 +58,6 @@ class TableInspect(TablePublic):
     """The engine state's ``snapshot()``: every hand and the stock order (no seed)."""
     history: dict[str, Any] | None = None
     """The ``cardhall-history/1`` document so far (no seed)."""
-
-
-class Closed(BaseModel):
-    closed: bool
-    """False when the table was already gone."""
-
-
-class Kicked(BaseModel):
-    kicked: bool
-    """False when nobody held the seat."""
 
 
 class ServerStats(BaseModel):
@@ -114,24 +104,52 @@ async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, An
     return result
 
 
-@router.post("/tables/{table_id}/close", response_model=Closed,
-             responses=responses("table.not_found"))
-async def admin_close_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
-    """Close a table: everyone gets ``table_closed``; a running game is abandoned (not saved)."""
+class CloseResult(BaseModel):
+    """What a close did: ``closed`` (this call closed it) and, when not, ``reason``."""
+
+    closed: bool
+    changed: bool
+    reason: str | None = None
+
+
+class KickResult(BaseModel):
+    """What a kick did: ``kicked`` (this call removed the holder), ``changed`` (the same, for
+    every moderation answer), ``stand_in`` (a stand-in bot plays the seat until the game ends)
+    and, when nothing was done, ``reason`` (``"seat empty"``, ``"already kicked: ..."``)."""
+
+    kicked: bool
+    changed: bool
+    stand_in: bool = False
+    reason: str | None = None
+
+
+@router.post("/tables/{table_id}/close", responses=responses("table.not_found"))
+async def admin_close_table(table_id: str, manager: TablesDep, audit: AuditDep) -> CloseResult:
+    """Close a table: everyone gets ``table_closed``; a running game is abandoned (not saved).
+    404 ``table.not_found`` for an id that names no live table; a table already closing is
+    answered ``closed: false``."""
     _table(manager, table_id)
     closed = await manager.close(table_id)
-    admin_action("table.close", table_id, closed=closed)
-    return {"closed": closed}
+    result = CloseResult(closed=closed, changed=closed,
+                         reason=None if closed else "already closing")
+    if closed:
+        await audit.record("table.close", table_id, closed=closed)
+    return result
 
 
-@router.post("/tables/{table_id}/kick", response_model=Kicked,
-             responses=responses("table.not_found", "table.bad_seat"))
-async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep) -> dict[str, Any]:
-    """Remove a seat's holder (during a game its timer plays on until the game ends)."""
+@router.post("/tables/{table_id}/kick", responses=responses("table.not_found", "table.bad_seat"))
+async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep,
+                          audit: AuditDep) -> KickResult:
+    """Remove a seat's holder (told ``table_closed``/``kicked``). During a game the seat is
+    dealt into, a stand-in bot plays it until that game ends, then it is freed; otherwise it is
+    freed now. Idempotent: a second kick answers ``kicked: false`` with the reason."""
     _table(manager, table_id)
-    kicked = await manager.kick(table_id, body.seat)  # TableError: its own code
-    admin_action("table.kick", table_id, seat=body.seat, kicked=kicked)
-    return {"kicked": kicked}
+    done = await manager.kick(table_id, body.seat)  # TableError: its own code
+    result = KickResult(kicked=done.kicked, changed=done.kicked, stand_in=done.stand_in,
+                        reason=done.reason)
+    await audit.record("table.kick", table_id, seat=body.seat, kicked=done.kicked,
+                       stand_in=done.stand_in, reason=done.reason)
+    return result
 
 
 @router.get("/stats", response_model=ServerStats)

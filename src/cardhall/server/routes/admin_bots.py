@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..audit import admin_action
+from ..audit import AuditDep
 from ..deps import StoreDep, require_admin
 from ..errors import ApiError, responses
 from .players import PlayerCreated, PlayerName, PlayerPublic
@@ -32,11 +32,11 @@ class BotCreate(BaseModel):
 
 @router.post("/bots", status_code=201, responses=responses("request.invalid",
                                                            "player.not_found"))
-async def create_bot(body: BotCreate, store: StoreDep) -> PlayerCreated:
+async def create_bot(body: BotCreate, store: StoreDep, audit: AuditDep) -> PlayerCreated:
     """Create a bot identity (``bot: true``) and return its token; 404 ``player.not_found``
     when ``owner_id`` names no player."""
     if body.owner_id is not None and await store.get_player(body.owner_id) is None:
         raise ApiError("player.not_found", f"no player {body.owner_id!r}")
     rec, token = await store.create_player(body.name, is_bot=True, owner_id=body.owner_id)
-    admin_action("bot.create", rec.id, name=rec.name, owner_id=rec.owner_id)
+    await audit.record("bot.create", rec.id, name=rec.name, owner_id=rec.owner_id)
     return PlayerCreated(**PlayerPublic.of(rec).model_dump(), token=token)

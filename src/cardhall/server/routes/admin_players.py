@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel
 
 from ...storage.interface import PlayerRecord
-from ...tables.errors import TableNotFoundError
-from ..audit import admin_action
+from ..audit import AuditDep
 from ..deps import StoreDep, TablesDep, require_admin
 from ..errors import ApiError, responses
+from ..ws import close_sessions
 from .games import MAX_OFFSET
+
+KICK_FLUSH_SECONDS = 1.0
+"""How long a ban waits for the table log to commit the kicks (their ``table_closed`` is sent
+after the commit) before it closes the banned sockets."""
 
 router = APIRouter(
     prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
@@ -32,7 +35,8 @@ class PlayerAdmin(BaseModel):
 
     @classmethod
     def of(cls, rec: PlayerRecord) -> PlayerAdmin:
-        return cls(id=rec.id, name=rec.name, bot=rec.is_bot, banned=rec.banned,
+        """The admin's view of ``rec``."""
+        return PlayerAdmin(id=rec.id, name=rec.name, bot=rec.is_bot, banned=rec.banned,
                    owner_id=rec.owner_id)
 
 
@@ -67,32 +71,68 @@ async def get_player(player_id: str, store: StoreDep) -> PlayerAdmin:
     return PlayerAdmin.of(rec)
 
 
-async def _set_banned(store: StoreDep, player_id: str, banned: bool) -> PlayerAdmin:
+class BanResult(PlayerAdmin):
+    """What a ban did: the player as it is now, ``changed`` (this call banned it),
+    ``seats_kicked`` (``"<table id>:<seat>"`` of every seat this call kicked, the owned bots'
+    included), ``bots_banned`` (ids of the player's bots this call banned) and
+    ``sockets_closed`` (open WebSockets of these identities this call closed)."""
+
+    changed: bool
+    seats_kicked: list[str]
+    bots_banned: list[str]
+    sockets_closed: int
+
+
+class UnbanResult(PlayerAdmin):
+    """What an unban did: the player as it is now and ``changed`` (this call lifted a ban)."""
+
+    changed: bool
+
+
+async def _set_banned(store: StoreDep, player_id: str, banned: bool) -> tuple[PlayerRecord, bool]:
+    """Set the flag; returns the player now and whether this call changed it (404 if none)."""
+    before = await store.get_player(player_id)
+    if before is None:
+        raise ApiError("player.not_found", f"no player {player_id!r}")
     rec = await store.set_banned(player_id, banned)
     if rec is None:
         raise ApiError("player.not_found", f"no player {player_id!r}")
-    return PlayerAdmin.of(rec)
+    return rec, before.banned != banned
 
 
 @router.post("/players/{player_id}/ban", responses=responses("player.not_found"))
-async def ban(player_id: str, store: StoreDep, manager: TablesDep) -> PlayerAdmin:
-    """Ban a player: their token is refused (403 ``auth.banned``) from now on, an open socket
-    may join no table, and every seat they hold is kicked (``table_closed``/``kicked``)."""
-    player = await _set_banned(store, player_id, True)
+async def ban(player_id: str, request: Request, store: StoreDep, manager: TablesDep,
+              audit: AuditDep) -> BanResult:
+    """Ban a player and the bots it owns (``players.owner_id``): their tokens are refused
+    (403 ``auth.banned``) from now on, their open sockets are told ``auth.banned`` and closed
+    (4003), and every seat they hold at any live table is kicked (``table_closed``/``kicked``;
+    mid-game a stand-in bot plays the seat until the game ends). Idempotent: a second ban
+    answers ``changed: false`` and empty lists."""
+    player, changed = await _set_banned(store, player_id, True)
+    identities = [player_id]
+    bots_banned: list[str] = []
+    for bot in await store.bots_of(player_id):
+        _, bot_changed = await _set_banned(store, bot.id, True)
+        identities.append(bot.id)
+        if bot_changed:
+            bots_banned.append(bot.id)
     kicked: list[str] = []
-    for table in manager.list():
-        held = [s.index for s in table.seats if s.player_id == player_id and not s.bot]
-        for seat in held:
-            with contextlib.suppress(TableNotFoundError):  # the table closed meanwhile
-                await manager.kick(table.id, seat)
-                kicked.append(f"{table.id}:{seat}")
-    admin_action("player.ban", player_id, kicked_seats=kicked)
-    return player
+    for identity in identities:
+        kicked += await manager.kick_player(identity, reason="banned")
+    if kicked and manager.log is not None:  # the kicked sockets get their table_closed first
+        await manager.log.flush(KICK_FLUSH_SECONDS)
+    closed = close_sessions(request.app.state.sessions, set(identities))
+    result = BanResult(**PlayerAdmin.of(player).model_dump(), changed=changed,
+                       seats_kicked=kicked, bots_banned=bots_banned, sockets_closed=closed)
+    await audit.record("player.ban", player_id, changed=changed, seats_kicked=kicked,
+                       bots_banned=bots_banned, sockets_closed=closed)
+    return result
 
 
 @router.post("/players/{player_id}/unban", responses=responses("player.not_found"))
-async def unban(player_id: str, store: StoreDep) -> PlayerAdmin:
-    """Lift a ban."""
-    player = await _set_banned(store, player_id, False)
-    admin_action("player.unban", player_id)
-    return player
+async def unban(player_id: str, store: StoreDep, audit: AuditDep) -> UnbanResult:
+    """Lift a player's ban (only its own: bots banned with their owner stay banned until each
+    is unbanned). Idempotent: ``changed: false`` when the player was not banned."""
+    player, changed = await _set_banned(store, player_id, False)
+    await audit.record("player.unban", player_id, changed=changed)
+    return UnbanResult(**PlayerAdmin.of(player).model_dump(), changed=changed)

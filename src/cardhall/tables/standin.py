@@ -1,0 +1,108 @@
+"""Stand-in bots: a built-in bot plays a seat whose holder is gone until the game ends.
+
+Mixed into :class:`~.actor.Table`; runs only inside the table's task. :meth:`StandIns.stand_in`
+is the one mechanism: the admin's kick and ban use it today, and a player leaving mid-game can
+use it the same way (``docs/operations.md``, "Stand-in bots"). The seat's holder is detached
+(its connection is no longer the seat's), the seat is marked ``leaving`` (freed when the running
+game ends, as a leave is) and ``stand_in`` (the reason, shown as ``SeatPublic.stand_in``), and a
+:class:`~.bots.BotConnection` with the :data:`STAND_IN_POLICY` policy takes its connection: it
+gets the seat's state and moves like any bot, so the seat no longer times out move after move.
+
+The stand-in is durable: the seat's ``stand_in`` and ``stand_in_from`` are in every snapshot
+and :mod:`.restore` seats a stand-in bot again. The finished history lists the stand-ins
+(``stand_ins``: ``[{"seat": game seat, "from_action": index into actions, "reason": ...}]``);
+the moves themselves are ordinary actions of the log.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..bots import get_policy
+from ..storage.interface import PlayerRecord
+from .bots import BotConnection
+
+if TYPE_CHECKING:
+    from ..engine import Recorder
+    from .fanout import Fanout
+    from .seats import Seat
+
+log = logging.getLogger(__name__)
+
+STAND_IN_POLICY = "rule"
+"""The built-in policy (``bots/``) a stand-in plays with."""
+
+
+def stand_in_player(seat: Seat) -> PlayerRecord:
+    """The identity a stand-in bot's connection carries: no ``players`` row (its moves are the
+    seat's, recorded under the seat's holder), never banned."""
+    return PlayerRecord(f"stand-in-{seat.index}", f"stand-in-{seat.index}", is_bot=True)
+
+
+class StandIns:
+    """The stand-in half of a table (see the module docstring)."""
+
+    if TYPE_CHECKING:  # provided by Table and GameFlow
+        id: str
+        rules: Any
+        config: Any
+        spec: Any
+        clock: Any
+        seats: list[Seat]
+        status: str
+        version: int
+        recorder: Recorder | None
+        fanout: Fanout
+
+        def in_hand(self, seat: int) -> bool: ...
+        def game_seat(self, seat: int) -> int | None: ...
+        def post(self, msg: Any) -> None: ...
+        def broadcast_state(self) -> None: ...
+
+    def stand_in(self, index: int, reason: str) -> bool:
+        """Let a stand-in bot play seat ``index`` until the running game ends (then the seat is
+        freed), detaching its holder's connection (the caller tells the holder why). Returns
+        ``False`` (and changes nothing) when no game is running with that seat in it, or a
+        stand-in already plays it. Bumps the version and sends every state."""
+        seat = self.seats[index]
+        if self.status != "playing" or not self.in_hand(index) or seat.stand_in is not None:
+            return False
+        old = seat.conn
+        if isinstance(old, BotConnection):  # a built-in bot's own connection stops for good
+            old.close()
+        if old is not None:
+            self.fanout.forget(old)
+        seat.stand_in = reason
+        seat.stand_in_from = len(self.recorder.history.actions) if self.recorder else 0
+        seat.leaving = True
+        seat.bot_kind = None  # not the table's own bot seat any more (freed at the game's end)
+        self.attach_stand_in(seat)
+        self.version += 1
+        log.info("table %s: a stand-in plays seat %d (%s) until the game ends", self.id, index,
+                 reason)
+        self.broadcast_state()  # the stand-in holds nothing yet: it gets a full state
+        return True
+
+    def attach_stand_in(self, seat: Seat) -> BotConnection:
+        """Give ``seat`` (already marked ``stand_in``) its stand-in bot connection (used by
+        :meth:`stand_in` and by a restore); returns it."""
+        try:
+            policy = get_policy(self.rules.name, STAND_IN_POLICY, self.config)
+        except ValueError:  # a game without a rule bot: the random one still plays legally
+            policy = get_policy(self.rules.name, "random", self.config)
+        bot = BotConnection(stand_in_player(seat), policy, self.clock,
+                            self.spec.bot_delay_seconds, self.post)
+        bot.tables.add(self.id)
+        seat.conn = bot
+        return bot
+
+    def stand_ins(self) -> list[dict[str, Any]]:
+        """The running game's stand-ins, for its finished history (see the module
+        docstring), in game-seat order."""
+        out = []
+        for s in self.seats:
+            gs = self.game_seat(s.index)
+            if s.stand_in is not None and gs is not None:
+                out.append({"seat": gs, "from_action": s.stand_in_from, "reason": s.stand_in})
+        return sorted(out, key=lambda d: d["seat"])
