@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from leakkit import (
@@ -24,6 +25,9 @@ from leakkit import (
     second_deals,
 )
 from tablekit import Harness
+
+from cardhall.engine.inspect import strings_in
+from cardhall.tables.fanout import Fanout
 
 GAMES = int(os.environ.get("CARDHALL_LEAK_GAMES", "200"))
 TABLE_RUNS = 2
@@ -54,7 +58,16 @@ def setup(game: str, index: int) -> Setup:
     return Setup(random_game(game, n, [stack] * n, seed, config=config), sit_out)
 
 
-async def check_game(h: Harness, game: str, index: int) -> list[str]:
+@dataclass
+class Tally:
+    problems: list[str]
+    table_frames: int = 0
+    """Frames compared at a table from the second deal's on (before it both runs are one)."""
+    recipients: set[str] | None = None
+
+
+async def check_game(h: Harness, game: str, index: int,
+                     tally: Tally | None = None) -> list[str]:
     """Every recipient of one random game: the problems found (empty if none)."""
     s = setup(game, index)
     g = s.game
@@ -79,7 +92,11 @@ async def check_game(h: Harness, game: str, index: int) -> list[str]:
         else:
             names = [f"s{table_seats[second.viewer]}"]
         for name in names:
-            diff = first_difference(frames_until(first, name, cut), frames_until(other, name, cut))
+            fa, fb = frames_until(first, name, cut), frames_until(other, name, cut)
+            if tally is not None:
+                before = len(frames_until(first, name, second.k))
+                tally.table_frames += len(fa) - before
+            diff = first_difference(fa, fb)
             if diff is not None:
                 problems.append(f"{game}#{index} table, {name} (moved {sorted(second.moved)} "
                                 f"at step {second.k}, cut {cut}): {diff}")
@@ -90,7 +107,77 @@ async def check_game(h: Harness, game: str, index: int) -> list[str]:
 
 @pytest.mark.parametrize("game", ["bazaar_blot", "palace_poker", "soldiers_bluff"])
 async def test_a_second_deal_of_unseen_cards_changes_no_message(h: Harness, game: str) -> None:
-    problems: list[str] = []
+    tally = Tally([])
     for index in range(GAMES):
+        tally.problems += await check_game(h, game, index, tally)
+    assert tally.problems == [], tally.problems[:3]
+    print(f"{game}: {GAMES} games, {tally.table_frames} frames compared after a second deal")
+    assert tally.table_frames > 3 * GAMES  # not vacuous
+
+
+# ----- planted leaks: the test must fail on each ------------------------------------------
+def _fanout_peeks_at_the_next_seat(original: Any) -> Any:
+    """A fan-out bug: every frame's decision part carries one card of another seat's private
+    view (the next game seat's; a spectator's, game seat 0's)."""
+    def decision(self: Fanout, seat: int | None, gs: int | None) -> dict[str, Any]:
+        out = original(self, seat, gs)
+        rec = self.table.recorder
+        if rec is not None:
+            st = rec.state
+            other = 0 if gs is None else (gs + 1) % st.num_seats
+            hidden = st.hidden_from(gs)
+            out["hint"] = next((c for c in strings_in(st.private_view(other)) if c in hidden),
+                               None)
+        return out
+    return decision
+
+
+def _blot_counts_hearts(original: Any) -> Any:
+    """A game-view bug with no card in it: the public view counts each hand's hearts."""
+    def view(m: Any, *args: Any, **kw: Any) -> dict[str, Any]:
+        out = original(m, *args, **kw)
+        out["hearts"] = [sum(1 for c in hand if c // 8 == 2) for hand in m.deal.hands]
+        return out
+    return view
+
+
+def _bluff_shows_the_stock_top(original: Any) -> Any:
+    """A game-view bug: every view shows the top card of the stock."""
+    def view(m: Any, seat: int | None) -> dict[str, Any]:
+        out = original(m, seat)
+        out["stock_top"] = m.stock[0] if m.stock else None
+        return out
+    return view
+
+
+async def _problems(h: Harness, game: str, games: int) -> list[str]:
+    problems: list[str] = []
+    for index in range(games):
         problems += await check_game(h, game, index)
-    assert problems == [], problems[:3]
+    return problems
+
+
+async def test_a_fanout_that_shows_one_card_of_another_seat_fails_it(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Fanout, "_decision", _fanout_peeks_at_the_next_seat(Fanout._decision))
+    problems = await _problems(h, "palace_poker", 5)
+    assert any(" table, " in p and "'hint'" in p for p in problems), problems[:3]
+    assert not any(" engine, " in p for p in problems)  # the engine is not at fault
+
+
+async def test_a_view_that_counts_hidden_hearts_fails_it(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardhall.games.bazaar_blot.views as blot_views
+    monkeypatch.setattr(blot_views, "view", _blot_counts_hearts(blot_views.view))
+    problems = await _problems(h, "bazaar_blot", 3)
+    assert any(" engine, " in p for p in problems), problems[:3]
+    assert any(" table, " in p and "hearts" in p for p in problems), problems[:3]
+
+
+async def test_a_view_that_shows_the_stock_top_fails_it(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardhall.games.soldiers_bluff.views as sb_views
+    monkeypatch.setattr(sb_views, "view", _bluff_shows_the_stock_top(sb_views.view))
+    problems = await _problems(h, "soldiers_bluff", 5)
+    assert any(" engine, " in p for p in problems), problems[:3]
+    assert any(" table, " in p and "stock_top" in p for p in problems), problems[:3]
