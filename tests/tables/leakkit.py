@@ -20,7 +20,6 @@ viewer in either run (the rules showed it). Nothing after the cut is compared.
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 from collections.abc import Callable
@@ -33,13 +32,12 @@ from tablekit import Harness
 from cardhall.engine import Action, EngineError, GameState, get_game
 from cardhall.engine.actions import copy_json, sample
 from cardhall.engine.events import filter_events
+from cardhall.engine.game import Shuffle
 from cardhall.engine.inspect import strings_in
 from cardhall.engine.shuffle import SeededShuffler
 from cardhall.storage.interface import PlayerRecord
 from cardhall.tables.actor import Table
-from cardhall.tables.connections import Outgoing, encode
-
-_ids = itertools.count(1)
+from cardhall.tables.connections import Outgoing, RecordingConnection, encode
 
 
 @dataclass(slots=True)
@@ -296,7 +294,12 @@ async def run_table(h: Harness, g: Game, steps: list[Step], *, sit_out: int | No
         rec = table.recorder
         assert rec is not None and not rec.history.actions, "the seed is drawn after the state"
         feed = iter(chance)
-        rec.state.chance_action = lambda _shuffle: copy_json(next(feed))  # type: ignore[method-assign]
+
+        def scripted(_shuffle: Shuffle) -> Action:
+            action: Action = copy_json(next(feed))
+            return action
+
+        rec.state.chance_action = scripted  # type: ignore[method-assign,assignment]
         return SEED
 
     table.seed_source = seed_source
@@ -372,17 +375,14 @@ def first_difference(a: list[str], b: list[str]) -> str | None:
     return None
 
 
-class FrameConnection:
+class FrameConnection(RecordingConnection):
     """A connection that keeps each message exactly as a socket would carry it (its JSON
-    text), nothing decoded (the protocol checks of :class:`RecordingConnection` are tested
+    text) and decodes nothing (the protocol checks of :class:`RecordingConnection` are tested
     elsewhere and cost most of a step here)."""
 
     def __init__(self, player: PlayerRecord) -> None:
-        self.id = f"f{next(_ids)}"
-        self.player = player
+        super().__init__(player)
         self.texts: list[str] = []
-        self.closed = False
-        self.tables: set[str] = set()
 
     def send(self, msg: Outgoing) -> None:
         if not self.closed:

@@ -47,6 +47,7 @@ class Setup:
 def setup(game: str, index: int) -> Setup:
     rng = random.Random(f"{game}/{index}")
     seed = rng.getrandbits(64)
+    config: dict[str, Any]
     if game == "bazaar_blot":
         config = rng.choice([{}, {"target_score": 31}, {"undertrump_when_cannot_overtrump":
                                                         "forced", "target_score": 51}])
