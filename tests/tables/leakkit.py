@@ -4,18 +4,19 @@ actions replayed on it, and what that recipient is told compared between the two
 
 Engine level (:func:`compare_engine`): views, public and private parts, visible events, legal
 actions and turn facts of the recipient at every step. Table level (:func:`run_table`): the raw
-frames a table actor sends the recipient's connection (fake clock, no bots, every seat a
-:class:`RecordingConnection`), the chance actions scripted so that the table deals exactly the
-game's (or the second) deals.
+frames a table actor sends the recipient's connection (fake clock, no bots, every seat and
+the spectator a :class:`FrameConnection`), the chance actions scripted so that the table
+deals exactly the game's (or the second) deals.
 
-A game is a list of :class:`Step`; the second deal is built by :func:`second_deal`: a
+A game is a list of :class:`Step`; second deals are built by :func:`second_deals`: a
 permutation ``sigma`` of the cards of one chance action that are in the engine's own
 ``hidden_from(viewer)`` just after it, applied to that chance action and, as a consistent
 relabelling, to every card named by a later action (Soldier's Bluff exchanges, Palace Poker
 discards and reshuffles). The runs are compared until the *cut*: the first step that is not
 legal in the second run (the recipient cannot tell the worlds apart, but a player who sees the
-other cards would act differently) or after which a moved card is no longer hidden from the
-viewer in either run (the rules showed it). Nothing after the cut is compared.
+other cards would act differently), whose public result compares moved cards without showing
+them (:data:`COMPARED`), or after which a moved card is no longer hidden from the viewer in
+either run (the rules showed it). Nothing from the cut on is compared.
 """
 
 from __future__ import annotations
@@ -315,6 +316,7 @@ async def run_table(h: Harness, g: Game, steps: list[Step], *, sit_out: int | No
         await h.join(table, conns[f"s{ts}"], seat=ts)
     assert table.seat_map == game_seats, table.seat_map
     groups = groups_of(steps)
+    assert steps[0].seat is None, "every game starts with a deal"
     run = TableRun(table, conns, [], [])
     for n, (first, last) in enumerate(groups):
         if until is not None and last >= until:
@@ -326,6 +328,10 @@ async def run_table(h: Harness, g: Game, steps: list[Step], *, sit_out: int | No
             await h.act(table, conn, s.action, action_id=f"a{first}")
         run.groups.append((first, last))
         run.marks.append({name: len(c.texts) for name, c in conns.items()})
+    played = (run.groups[-1] if run.groups else groups[0])[1] + 1  # the start is always dealt
+    assert table.recorder is not None
+    logged = [(a.seat, a.action) for a in table.recorder.history.actions]
+    assert logged == [(s.seat, s.action) for s in steps[:played]], "the table refused a step"
     return run
 
 
