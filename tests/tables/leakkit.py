@@ -21,15 +21,17 @@ either run (the rules showed it). Nothing from the cut on is compared.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 from tablekit import Harness
 
+from cardhall.config import Settings
 from cardhall.engine import Action, EngineError, GameState, get_game
 from cardhall.engine.actions import copy_json, sample
 from cardhall.engine.events import filter_events
@@ -37,8 +39,11 @@ from cardhall.engine.game import Shuffle
 from cardhall.engine.inspect import strings_in
 from cardhall.engine.shuffle import SeededShuffler
 from cardhall.storage.interface import PlayerRecord
+from cardhall.storage.memory import MemoryStore
 from cardhall.tables.actor import Table
+from cardhall.tables.clock import FakeClock
 from cardhall.tables.connections import Outgoing, RecordingConnection, encode
+from cardhall.tables.manager import TableManager
 
 
 @dataclass(slots=True)
@@ -262,6 +267,22 @@ def groups_of(steps: list[Step]) -> list[tuple[int, int]]:
 
 
 SEED = bytes(range(32))
+
+
+@contextlib.asynccontextmanager
+async def harness() -> AsyncIterator[Harness]:
+    """A fresh manager on a fresh fake clock (as the ``h`` fixture of ``tablekit.py``), for
+    one game's tables: a fake clock that never advances keeps every timer a closed table
+    armed, and with it the table."""
+    clock, store = FakeClock(), MemoryStore()
+    settings = Settings(database_url="memory://", bot_delay_seconds=1.0,
+                        next_hand_pause_seconds=2.0, turn_timeout_seconds=10.0)
+    manager = TableManager(settings, store, clock)
+    await manager.start()
+    try:
+        yield Harness(manager, clock, store)
+    finally:
+        await manager.stop()
 
 
 async def players(h: Harness, names: list[str]) -> dict[str, PlayerRecord]:

@@ -20,6 +20,7 @@ from leakkit import (
     Game,
     first_difference,
     frames_until,
+    harness,
     random_game,
     run_table,
     second_deals,
@@ -72,9 +73,13 @@ class Tally:
     """Frames compared at a table from the second deal's on (before it both runs are one)."""
 
 
-async def check_game(h: Harness, game: str, index: int,
-                     tally: Tally | None = None) -> list[str]:
+async def check_game(game: str, index: int, tally: Tally | None = None) -> list[str]:
     """Every recipient of one random game: the problems found (empty if none)."""
+    async with harness() as h:
+        return await _check_game(h, game, index, tally)
+
+
+async def _check_game(h: Harness, game: str, index: int, tally: Tally | None) -> list[str]:
     s = setup(game, index)
     g = s.game
     rng = random.Random(f"{game}/{index}/sigma")
@@ -113,17 +118,15 @@ async def check_game(h: Harness, game: str, index: int,
             if diff is not None:
                 problems.append(f"{game}#{index} table, {name} (moved {sorted(second.moved)} "
                                 f"at step {second.k}, cut {cut}): {diff}")
-        await h.manager.close(other.table.id, "done")
-    await h.manager.close(first.table.id, "done")
     return problems
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["bazaar_blot", "palace_poker", "soldiers_bluff"])
-async def test_a_second_deal_of_unseen_cards_changes_no_message(h: Harness, game: str) -> None:
+async def test_a_second_deal_of_unseen_cards_changes_no_message(game: str) -> None:
     tally = Tally([])
     for index in range(GAMES):
-        tally.problems += await check_game(h, game, index, tally)
+        tally.problems += await check_game(game, index, tally)
     assert tally.problems == [], tally.problems[:3]
     print(f"{game}: {GAMES} games, {tally.table_frames} frames compared after a second deal")
     assert tally.table_frames > 3 * GAMES  # not vacuous
@@ -164,34 +167,34 @@ def _bluff_shows_the_stock_top(original: Any) -> Any:
     return view
 
 
-async def _problems(h: Harness, game: str, games: int) -> list[str]:
+async def _problems(game: str, games: int) -> list[str]:
     problems: list[str] = []
     for index in range(games):
-        problems += await check_game(h, game, index)
+        problems += await check_game(game, index)
     return problems
 
 
 async def test_a_fanout_that_shows_one_card_of_another_seat_fails_it(
-        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Fanout, "_decision", _fanout_peeks_at_the_next_seat(Fanout._decision))
-    problems = await _problems(h, "palace_poker", 5)
+    problems = await _problems("palace_poker", 5)
     assert any(" table, " in p and "'hint'" in p for p in problems), problems[:3]
     assert not any(" engine, " in p for p in problems)  # the engine is not at fault
 
 
 async def test_a_view_that_counts_hidden_hearts_fails_it(
-        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch) -> None:
     import cardhall.games.bazaar_blot.views as blot_views
     monkeypatch.setattr(blot_views, "view", _blot_counts_hearts(blot_views.view))
-    problems = await _problems(h, "bazaar_blot", 3)
+    problems = await _problems("bazaar_blot", 3)
     assert any(" engine, " in p for p in problems), problems[:3]
     assert any(" table, " in p and "hearts" in p for p in problems), problems[:3]
 
 
 async def test_a_view_that_shows_the_stock_top_fails_it(
-        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch) -> None:
     import cardhall.games.soldiers_bluff.views as sb_views
     monkeypatch.setattr(sb_views, "view", _bluff_shows_the_stock_top(sb_views.view))
-    problems = await _problems(h, "soldiers_bluff", 5)
+    problems = await _problems("soldiers_bluff", 5)
     assert any(" engine, " in p for p in problems), problems[:3]
     assert any(" table, " in p and "stock_top" in p for p in problems), problems[:3]
