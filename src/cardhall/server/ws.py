@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import re
 from typing import Any
 
 import orjson
@@ -175,8 +177,8 @@ class Session:
                        f"larger than max_frame_bytes={limit}")
             return None
         try:
-            raw = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
+            raw = _loads(text)
+        except (orjson.JSONDecodeError, ValueError) as exc:
             self.error("protocol.invalid_json", f"invalid JSON: {exc}")
             return None
         if not isinstance(raw, dict):
@@ -241,6 +243,22 @@ class Session:
         self.conn.send(p.Welcome(player_id=player.id, name=player.name,
                                  max_frame_bytes=self.settings.max_frame_bytes,
                                  rate_per_second=self.settings.ws_rate_per_second, rid=msg.rid))
+
+
+LONG_NUMBER = re.compile(r"[0-9]{19}")
+"""19 digits in a row: possibly an integer outside orjson's 64-bit range, which it would read
+as a float (``2**70`` -> ``1.1805916207174113e+21``)."""
+
+
+def _loads(text: str) -> Any:
+    """The JSON value of ``text``: orjson, or the standard library's parser when the text may
+    hold an integer beyond 64 bits, so that such an integer stays an exact ``int`` and the
+    error answering it names it as sent (never a float). Raises ``orjson.JSONDecodeError``
+    (or ``ValueError`` from the fallback) for invalid JSON."""
+    raw = orjson.loads(text)  # refuses NaN, Infinity and invalid text before any fallback
+    if LONG_NUMBER.search(text) is None:
+        return raw
+    return json.loads(text)
 
 
 def _reason(text: str) -> str:

@@ -321,9 +321,15 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
         await self.after_action(events, seat.index, timeout=False)
 
     async def _leave(self, conn: Connection, m: p.Leave) -> None:
+        """Stop watching or give the seat up; ``table.not_joined`` for a connection that
+        neither watches nor holds a seat here (nothing changes)."""
+        seat = self.seat_of(conn)
+        if seat is None and conn.id not in self.spectators:
+            self._error(conn, "table.not_joined", "this connection has not joined the table "
+                        "(or has left it already)", m)
+            return
         self.spectators.pop(conn.id, None)
         self.fanout.forget(conn)
-        seat = self.seat_of(conn)
         self.send(conn, p.Left(table_id=self.id, version=self.version, rid=m.rid))
         if seat is not None:
             await self.release(seat)
