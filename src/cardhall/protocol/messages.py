@@ -24,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..engine.errors import ERROR_CODES as ENGINE_ERRORS
 from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
 from .games import GAME_PAYLOADS, VIEW_PATCHES
 
@@ -32,11 +33,26 @@ PROTOCOL_VERSION = 2
 
 CLOSE_CODES: dict[int, str] = {
     1000: "normal closure",
-    1001: "server shutting down",
     1008: "policy violation (sustained rate-limit abuse)",
     1009: "frame above the hard limit (ws_max_size) - closed by the WebSocket layer",
-    1011: "internal error",
+    1011: "internal error: the server failed to serve a request (the close reason says why)",
+    1012: "server restarting: the shutdown drain closed the socket after table_closed "
+          "(reason shutdown); reconnect with backoff and resume with the seat token",
     4008: "slow consumer: the outbound queue overflowed",
+}
+"""Every WebSocket close code the server sends (``docs/protocol.md``, "Close codes");
+cardhall never sends 1001."""
+
+TableClosedReason = Literal["closed", "kicked", "shutdown", "idle", "abandoned", "error"]
+"""Why a ``table_closed`` was sent (``docs/protocol.md``, "Server -> client")."""
+TABLE_CLOSED_REASONS: dict[str, str] = {
+    "closed": "an admin closed the table",
+    "kicked": "an admin removed this connection's seat holder",
+    "shutdown": "the server is restarting: the table comes back; resume with the seat token",
+    "idle": "a finished table, or a waiting one with no client, for idle_table_ttl_seconds",
+    "abandoned": "every client left its seat after a game, or no client holding a seat was "
+                 "connected for abandon_after_seconds",
+    "error": "the table failed and was closed",
 }
 
 
@@ -347,7 +363,7 @@ class TableClosed(_Msg):
     type: Literal["table_closed"] = "table_closed"
     table_id: str
     version: int
-    reason: str
+    reason: TableClosedReason
 
 
 class Pong(_Msg):
@@ -433,6 +449,15 @@ def describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def all_error_codes() -> dict[str, str]:
+    """Every code an ``error`` may carry, with one line each: the server's
+    (:data:`ERROR_CODES`) and the engine's ``engine.*`` codes (their classes' first line)."""
+    codes: dict[str, str] = {str(k): v for k, v in ERROR_CODES.items()}
+    for code, cls in ENGINE_ERRORS.items():
+        codes[code] = " ".join((cls.__doc__ or code).split("\n\n")[0].split())
+    return dict(sorted(codes.items()))
+
+
 def schema() -> dict[str, Any]:
     """The JSON Schema of both directions: ``{"client": ..., "server": ..., "error_codes":
     ...}`` (deterministic; the committed ``docs/protocol.schema.json`` equals it)."""
@@ -441,7 +466,8 @@ def schema() -> dict[str, Any]:
         "protocol": PROTOCOL_VERSION,
         "client": CLIENT.json_schema(),
         "server": SERVER_TYPED.json_schema(),
-        "error_codes": dict(sorted(ERROR_CODES.items())),
+        "error_codes": all_error_codes(),
+        "table_closed_reasons": TABLE_CLOSED_REASONS,
         "close_codes": {str(k): v for k, v in sorted(CLOSE_CODES.items())},
     }
 

@@ -159,7 +159,8 @@ def document() -> dict[str, Any]:
             "schemas": _schemas(),
             "messages": {m.__name__: _message(m) for m in models},
         },
-        "x-error-codes": dict(sorted(p.ERROR_CODES.items())),
+        "x-error-codes": p.all_error_codes(),
+        "x-table-closed-reasons": p.TABLE_CLOSED_REASONS,
         "x-close-codes": {str(k): v for k, v in sorted(p.CLOSE_CODES.items())},
     }
 

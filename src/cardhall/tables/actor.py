@@ -371,7 +371,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability):
                 s.conn = None
                 self.arm_reap()  # a waiting table nobody is connected to closes when idle
 
-    def _close(self, reason: str) -> None:
+    def _close(self, reason: p.TableClosedReason) -> None:
         """Tell everyone ``table_closed``/``reason`` and detach them. A ``shutdown`` keeps the
         table's log (it is restored at the next start); any other reason deletes it."""
         self._cancel_timers()
