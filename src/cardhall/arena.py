@@ -17,7 +17,8 @@ Statistics (per bot name; seats with the same name are pooled, e.g. a Blot team)
 ``mean_return`` is the mean of its seats' returns (chips in poker, the team's match points in
 Blot), ``edge`` that minus the mean return of the other seats, ``win_rate`` 1/½/0 as its mean
 beats/ties/loses to the others'. Each is reported as a mean over games with a 95% confidence
-interval by the normal approximation (``mean ± 1.96·s/√n``); games are independent deals.
+interval: the normal approximation (``mean ± 1.96·s/√n``) for returns and edge, the Wilson
+score interval for the win rate (it stays inside [0, 1]); games are independent deals.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Any
 
 import httpx
 
-from .bots.evaluate import interval, result_rows
+from .bots.evaluate import interval, result_rows, wilson
 from .client import Client, load_bot
 from .engine import get_game
 
@@ -119,7 +120,7 @@ def summarize(lineup: Sequence[str], games: list[dict[str, Any]]) -> dict[str, d
             edge_l.append(own - other)
             win_l.append(1.0 if own > other else 0.5 if own == other else 0.0)
         out[name] = {"seats": list(lineup).count(name), "mean_return": interval(own_l),
-                     "edge": interval(edge_l), "win_rate": interval(win_l)}
+                     "edge": interval(edge_l), "win_rate": wilson(win_l)}
     return out
 
 
@@ -230,7 +231,7 @@ async def run(spec: ArenaSpec) -> dict[str, Any]:
         "game": spec.game, "games": spec.games, "lineup": lineup,
         "url": spec.url or "in-process", "concurrency": spec.concurrency,
         "seconds": round(time.perf_counter() - started, 2),
-        "ci": "95% normal approximation over games (statistics.NormalDist)",
+        "ci": "95% over games: normal approximation (returns, edge), Wilson score (win rate)",
         "bots": summarize(lineup, played),
         "game_ids": [g["game_id"] for g in played],
         "games_played": played,

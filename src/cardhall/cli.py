@@ -114,7 +114,10 @@ def _serve(args: argparse.Namespace) -> int:
 def _arena(args: argparse.Namespace) -> int:
     import asyncio
 
+    import httpx
+
     from .arena import ArenaSpec, format_table, run
+    from .client import ClientError
 
     try:
         config = json.loads(args.config)
@@ -130,6 +133,14 @@ def _arena(args: argparse.Namespace) -> int:
         return _error(exc.code, exc.message, 2)
     except ValueError as exc:  # a bot that cannot be loaded, a bad game count
         return _error("cli.bad_bot" if "bot " in str(exc) else "cli.bad_argument", str(exc), 2)
+    except TimeoutError as exc:  # a game that did not end (TimeoutError is an OSError)
+        return _error("cli.arena_failed", f"TimeoutError: {exc}".splitlines()[0], 1)
+    except (OSError, httpx.HTTPError, ClientError) as exc:  # no server at --url, or it went
+        where = args.url or "the in-process server"
+        why = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        return _error("cli.server_unreachable", f"cannot play at {where}: {why}", 1)
+    except RuntimeError as exc:  # a table could not be created
+        return _error("cli.arena_failed", str(exc).splitlines()[0], 1)
     print(json.dumps(result) if args.json else format_table(result))
     return 0
 

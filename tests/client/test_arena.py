@@ -106,3 +106,35 @@ def test_arena_loads_module_class_from_the_current_directory_and_reports_load_er
         err = json.loads(out)["error"]
         assert err["code"] == "cli.bad_bot" and words in err["message"], err
         assert "Traceback" not in out and out.count("\n") == 1
+
+
+def test_the_win_rate_interval_is_a_wilson_interval_inside_0_1() -> None:
+    from cardhall.bots.evaluate import wilson
+
+    for samples in ([1.0] * 200, [0.0] * 3, [1.0], [0.5] * 10, [1.0, 0.0, 0.5, 1.0]):
+        w = wilson(samples)
+        assert 0.0 <= w["low"] <= w["mean"] <= w["high"] <= 1.0, (samples, w)
+    assert wilson([1.0] * 200)["low"] < 1.0  # all wins is not certainty
+    assert wilson([0.0] * 3)["high"] > 0.0
+    assert wilson([1.0] * 20 + [0.0] * 80) == {"mean": 0.2, "low": 0.1334, "high": 0.2888}
+    games = [{"seats": [0, 1], "returns": [5, -5]} for _ in range(30)]
+    stats = summarize(["rule", "random"], games)
+    for s in stats.values():
+        assert 0.0 <= s["win_rate"]["low"] <= s["win_rate"]["high"] <= 1.0
+
+
+def test_arena_at_a_stopped_server_prints_one_json_error(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on once closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    status = main(["arena", "--game", "soldiers_bluff", "--bots", "rule,random", "--games", "1",
+                   "--url", f"http://127.0.0.1:{port}"])
+    out = capsys.readouterr()
+    assert status == 1
+    lines = out.out.strip().splitlines()
+    assert len(lines) == 1, out
+    err = json.loads(lines[0])["error"]
+    assert err["code"] == "cli.server_unreachable" and str(port) in err["message"]
+    assert "Traceback" not in out.err

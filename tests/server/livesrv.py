@@ -23,7 +23,7 @@ from cardhall.bots import RandomPolicy
 from cardhall.config import Settings
 from cardhall.engine.inspect import strings_in
 from cardhall.protocol.frames import STEP_FIELDS, Frame, apply_state
-from cardhall.protocol.messages import SERVER
+from cardhall.protocol.messages import GAMES, SERVER, SERVER_TYPED
 from cardhall.server.app import create_app
 from cardhall.server.drain import DrainingServer
 from cardhall.server.main import make_server
@@ -128,6 +128,8 @@ class Client:
             self.raw.append(text)
             frame = json.loads(text)
             SERVER.validate_python(frame)  # every server message conforms to the protocol models
+            if frame.get("type") != "state" or frame.get("game") in GAMES:
+                SERVER_TYPED.validate_python(frame)  # per-game view, legal actions, events
             self.frames.append(frame)
             self._ready.extend(self._decode(frame))
         msg = self._ready.pop(0)

@@ -4,12 +4,18 @@ its outcome. A new game is covered here without any change to the runtime."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from tablekit import Harness, LeakCheckingConnection
 
 from cardhall.engine import History, game_names, get_game, replay
 
+jsonschema = pytest.importorskip("jsonschema")
 GAMES = game_names()
+SERVER_SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" /
+                            "protocol.schema.json").read_text(encoding="utf-8"))["server"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -30,6 +36,14 @@ async def test_game_plays_at_a_table_without_leaks(h: Harness, game: str) -> Non
     for c in people:
         assert c.violations == [], c.violations[:3]
         assert c.checked > 0
+    # every frame (each already passed SERVER_TYPED in RecordingConnection) also conforms to
+    # the published JSON Schema, whose `state` is typed per game
+    validator = jsonschema.Draft202012Validator(SERVER_SCHEMA)
+    frames = [f for c in people for f in c.frames]
+    assert sum(f["type"] == "state" and f["game"] == game for f in frames) > 20
+    for frame in frames[:: max(1, len(frames) // 80)]:  # a sample: jsonschema is slow
+        errors = [e.message[:200] for e in validator.iter_errors(frame)]
+        assert errors == [], (frame.get("type"), frame.get("version"), errors[:2])
     for summary, history in h.store.games.values():
         assert len(summary.seats) == len(history["seats"])
         state = replay(History.from_json(history))

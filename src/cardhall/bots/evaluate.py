@@ -20,6 +20,7 @@ import argparse
 import copy
 import hashlib
 import json
+import math
 import random
 import statistics
 from collections.abc import Sequence
@@ -119,6 +120,22 @@ def interval(samples: list[float]) -> dict[str, float]:
     return {"mean": round(mean, 4), "low": round(mean - half, 4), "high": round(mean + half, 4)}
 
 
+def wilson(samples: list[float]) -> dict[str, float]:
+    """Mean and 95% Wilson score interval of ``samples``, each in [0, 1] (a win rate: 1 a
+    win, 0.5 a tie, 0 a loss). Unlike the normal approximation the interval never leaves
+    [0, 1] and is not empty at a rate of 0 or 1: with ``p`` the mean of ``n`` samples and
+    ``z`` the 97.5% normal quantile, centre ``(p + z²/2n) / (1 + z²/n)``, half-width
+    ``z/(1 + z²/n) · √(p(1-p)/n + z²/4n²)``."""
+    n = len(samples)
+    p = statistics.fmean(samples)
+    z = statistics.NormalDist().inv_cdf(0.975)
+    scale = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / scale
+    half = z / scale * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n))
+    return {"mean": round(p, 4), "low": round(max(0.0, centre - half), 4),
+            "high": round(min(1.0, centre + half), 4)}
+
+
 def _resolve(lineup: Sequence[str | Policy], game: str, config: Any = None) -> list[Policy]:
     return [get_policy(game, p, config) if isinstance(p, str) else p for p in lineup]
 
@@ -180,7 +197,7 @@ def compare(
             "seats": names.count(name),
             "mean_return": interval(stats[0]),
             "edge": interval(stats[1]),
-            "win_rate": interval(stats[2]),
+            "win_rate": wilson(stats[2]),
         }
     return result
 

@@ -68,7 +68,8 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
     "table.bad_seat_token": "the seat token does not match the seat",
     "table.not_seated": "this connection holds no seat at this table",
     "table.not_your_seat": "the action names a seat this connection does not hold",
-    "table.not_joined": "this connection has not joined the table",
+    "table.not_joined": "this connection has not joined the table (resync, or leave of a "
+                        "table it never joined or already left)",
     "table.no_game": "no game is running at this table",
     "table.stale_version": "the action was made against an older version; resync and retry",
     "table.action_id_reused": "the action_id was accepted before for a different action",

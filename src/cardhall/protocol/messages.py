@@ -11,7 +11,7 @@ Error codes are the stable strings of :data:`ERROR_CODES` plus the engine's ``en
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -19,22 +19,40 @@ from pydantic import (
     Field,
     TypeAdapter,
     ValidationError,
+    create_model,
     field_validator,
     model_validator,
 )
 
+from ..engine.errors import ERROR_CODES as ENGINE_ERRORS
 from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
+from .games import GAME_PAYLOADS, VIEW_PATCHES
 
 PROTOCOL_VERSION = 2
 
 
 CLOSE_CODES: dict[int, str] = {
     1000: "normal closure",
-    1001: "server shutting down",
     1008: "policy violation (sustained rate-limit abuse)",
     1009: "frame above the hard limit (ws_max_size) - closed by the WebSocket layer",
-    1011: "internal error",
+    1011: "internal error: the server failed to serve a request (the close reason says why)",
+    1012: "server restarting: the shutdown drain closed the socket after table_closed "
+          "(reason shutdown); reconnect with backoff and resume with the seat token",
     4008: "slow consumer: the outbound queue overflowed",
+}
+"""Every WebSocket close code the server sends (``docs/protocol.md``, "Close codes");
+cardhall never sends 1001."""
+
+TableClosedReason = Literal["closed", "kicked", "shutdown", "idle", "abandoned", "error"]
+"""Why a ``table_closed`` was sent (``docs/protocol.md``, "Server -> client")."""
+TABLE_CLOSED_REASONS: dict[str, str] = {
+    "closed": "an admin closed the table",
+    "kicked": "an admin removed this connection's seat holder",
+    "shutdown": "the server is restarting: the table comes back; resume with the seat token",
+    "idle": "a finished table, or a waiting one with no client, for idle_table_ttl_seconds",
+    "abandoned": "every client left its seat after a game, or no client holding a seat was "
+                 "connected for abandon_after_seconds",
+    "error": "the table failed and was closed",
 }
 
 
@@ -71,7 +89,8 @@ class Join(_ClientMsg):
     or any seat with its ``seat_token``), or watch (``spectate``). Answered by ``joined`` and a
     full ``state``.
 
-    ``client_seed`` (seats only, refused with ``spectate``): mixed into the shuffle seed of the
+    ``spectate`` with ``seat``, ``seat_token`` or ``client_seed`` is refused.
+    ``client_seed`` (seats only): mixed into the shuffle seed of the
     games the seat is dealt into from the next game start on; a resume with one replaces the
     seat's client seed for the games that start later, a resume without keeps it."""
 
@@ -84,10 +103,16 @@ class Join(_ClientMsg):
     rid: RequestId | None = None
 
     @model_validator(mode="after")
-    def _seed_for_seats(self) -> Join:
-        """A spectator is dealt nothing, so it has no client seed."""
-        if self.spectate and self.client_seed is not None:
-            raise ValueError("client_seed is for seats; a spectator is dealt no cards")
+    def _seat_or_watch(self) -> Join:
+        """A join either takes (or resumes) a seat or watches: ``spectate`` with ``seat`` or
+        ``seat_token`` is refused (``protocol.invalid_field``), and a spectator is dealt
+        nothing, so it has no client seed."""
+        if not self.spectate:
+            return self
+        for name in ("seat", "seat_token", "client_seed"):
+            if getattr(self, name) is not None:
+                raise ValueError(f"{name} is for seats; a join with spectate: true watches "
+                                 f"(send one or the other)")
         return self
 
 
@@ -283,6 +308,8 @@ class StateDelta(_Msg):
     actor: int | None
     timeout: bool
     view_patch: dict[str, Any]
+    game: str | None = None
+    """The table's game (always sent; optional here so that older frames still parse)."""
     view_removed: list[str] = []
     seats: list[SeatPublic] | None = None
     seat_map: list[int] | None = None
@@ -343,7 +370,7 @@ class TableClosed(_Msg):
     type: Literal["table_closed"] = "table_closed"
     table_id: str
     version: int
-    reason: str
+    reason: TableClosedReason
 
 
 class Pong(_Msg):
@@ -357,6 +384,57 @@ ServerMessage = Annotated[
     Field(discriminator="type"),
 ]
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+"""Parses any server message; ``view``, ``legal_actions`` and ``events`` stay plain JSON
+(what the SDK hands a bot). :data:`SERVER_TYPED` is the contract that also checks them."""
+
+
+def _typed_state(game: str, full: bool) -> type[BaseModel]:
+    """The ``state`` model of one game: :class:`State` (or :class:`StateDelta`) with ``game``
+    fixed and ``view`` (or ``view_patch``), ``legal_actions`` and ``events`` typed by
+    :data:`cardhall.protocol.games.GAME_PAYLOADS`."""
+    view, entry, event = GAME_PAYLOADS[game]
+    base = State if full else StateDelta
+    fields: dict[str, Any] = {
+        "game": (Literal[game], ...),
+        "legal_actions": (list[entry], ...),  # type: ignore[valid-type]
+        "events": (list[event], [] if full else ...),  # type: ignore[valid-type]
+    }
+    if full:
+        fields["view"] = (view | None, ...)
+    else:
+        fields["view_patch"] = (VIEW_PATCHES[game], ...)
+    name = "".join(w.title() for w in game.split("_"))
+    doc = (base.__doc__ or "").split("\n\n")[0]
+    return create_model(
+        f"{base.__name__}{name}", __base__=base, __doc__=f"{doc} ({game})", **fields)
+
+
+GAMES = tuple(sorted(GAME_PAYLOADS))
+"""The games whose ``state`` payloads are typed (every registered game)."""
+TYPED_STATES: dict[str, type[BaseModel]] = {g: _typed_state(g, True) for g in GAMES}
+TYPED_DELTAS: dict[str, type[BaseModel]] = {g: _typed_state(g, False) for g in GAMES}
+
+
+def _by_game(models: dict[str, type[BaseModel]]) -> Any:
+    union: Any = None
+    for m in models.values():
+        union = m if union is None else union | m
+    return Annotated[union, Field(discriminator="game")]
+
+
+if TYPE_CHECKING:
+    TypedServerMessage = Any
+else:
+    TypedState = Annotated[_by_game(TYPED_STATES) | _by_game(TYPED_DELTAS),
+                           Field(discriminator="full")]
+    TypedServerMessage = Annotated[
+        Welcome | Joined | TypedState | Accepted | Error | GameOver | Left | TableClosed | Pong,
+        Field(discriminator="type"),
+    ]
+SERVER_TYPED: TypeAdapter[Any] = TypeAdapter(TypedServerMessage)
+"""Checks a server message completely: a ``state``'s ``view``/``view_patch``,
+``legal_actions`` and ``events`` against its game's models (one branch per ``game``). Used
+by tests and the published schema, never on the server's hot path."""
 
 
 def error_code_for(exc: ValidationError) -> ProtocolErrorCode:
@@ -378,6 +456,15 @@ def describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def all_error_codes() -> dict[str, str]:
+    """Every code an ``error`` may carry, with one line each: the server's
+    (:data:`ERROR_CODES`) and the engine's ``engine.*`` codes (their classes' first line)."""
+    codes: dict[str, str] = {str(k): v for k, v in ERROR_CODES.items()}
+    for code, cls in ENGINE_ERRORS.items():
+        codes[code] = " ".join((cls.__doc__ or code).split("\n\n")[0].split())
+    return dict(sorted(codes.items()))
+
+
 def schema() -> dict[str, Any]:
     """The JSON Schema of both directions: ``{"client": ..., "server": ..., "error_codes":
     ...}`` (deterministic; the committed ``docs/protocol.schema.json`` equals it)."""
@@ -385,8 +472,9 @@ def schema() -> dict[str, Any]:
         "$comment": "generated by `python -m cardhall.protocol.messages`; do not edit",
         "protocol": PROTOCOL_VERSION,
         "client": CLIENT.json_schema(),
-        "server": SERVER.json_schema(),
-        "error_codes": dict(sorted(ERROR_CODES.items())),
+        "server": SERVER_TYPED.json_schema(),
+        "error_codes": all_error_codes(),
+        "table_closed_reasons": TABLE_CLOSED_REASONS,
         "close_codes": {str(k): v for k, v in sorted(CLOSE_CODES.items())},
     }
 

@@ -67,10 +67,32 @@ def _summary(model: type[BaseModel]) -> str:
     return " ".join(doc.split("\n\n")[0].split()) or f"the `{_message_type(model)}` message"
 
 
+TYPED: dict[type[BaseModel], dict[str, type[BaseModel]]] = {
+    p.State: p.TYPED_STATES, p.StateDelta: p.TYPED_DELTAS,
+}
+"""The ``state`` messages: their payload is one of the per-game models (``game`` tells)."""
+
+
 def _schemas() -> dict[str, Any]:
-    pairs = [(m, "validation") for m in (*CLIENT_MODELS, *SERVER_MODELS)]
+    models = [m for m in (*CLIENT_MODELS, *SERVER_MODELS) if m not in TYPED]
+    models += [m for per_game in TYPED.values() for m in per_game.values()]
+    pairs = [(m, "validation") for m in models]
     _, top = models_json_schema(pairs, ref_template="#/components/schemas/{model}")  # type: ignore[arg-type]
-    return dict(sorted(top.get("$defs", {}).items()))
+    return _asyncapi_discriminators(dict(sorted(top.get("$defs", {}).items())))
+
+
+def _asyncapi_discriminators(node: Any) -> Any:
+    """``node`` with each OpenAPI-style ``discriminator`` object pydantic writes
+    (``{"propertyName": ..., "mapping": ...}``) replaced by the property name, the form an
+    AsyncAPI Schema Object takes (the ``const`` of each branch still tells them apart)."""
+    if isinstance(node, list):
+        return [_asyncapi_discriminators(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _asyncapi_discriminators(v) for k, v in node.items()}
+    if isinstance(out.get("discriminator"), dict):
+        out["discriminator"] = out["discriminator"]["propertyName"]
+    return out
 
 
 def _message(model: type[BaseModel]) -> dict[str, Any]:
@@ -80,8 +102,16 @@ def _message(model: type[BaseModel]) -> dict[str, Any]:
         "title": kind,
         "summary": _summary(model),
         "contentType": "application/json",
-        "payload": {"$ref": f"#/components/schemas/{model.__name__}"},
+        "payload": _payload(model),
     }
+
+
+def _payload(model: type[BaseModel]) -> dict[str, Any]:
+    """A ``$ref`` to the model's schema; for ``state`` a ``oneOf`` per game."""
+    if model not in TYPED:
+        return {"$ref": f"#/components/schemas/{model.__name__}"}
+    refs = {g: f"#/components/schemas/{m.__name__}" for g, m in TYPED[model].items()}
+    return {"oneOf": [{"$ref": r} for r in refs.values()], "discriminator": "game"}
 
 
 def _ref(kind: str) -> dict[str, str]:
@@ -129,7 +159,8 @@ def document() -> dict[str, Any]:
             "schemas": _schemas(),
             "messages": {m.__name__: _message(m) for m in models},
         },
-        "x-error-codes": dict(sorted(p.ERROR_CODES.items())),
+        "x-error-codes": p.all_error_codes(),
+        "x-table-closed-reasons": p.TABLE_CLOSED_REASONS,
         "x-close-codes": {str(k): v for k, v in sorted(p.CLOSE_CODES.items())},
     }
 

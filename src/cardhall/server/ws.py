@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -203,8 +205,8 @@ class Session:
                        f"larger than max_frame_bytes={limit}")
             return None
         try:
-            raw = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
+            raw = _loads(text)
+        except (orjson.JSONDecodeError, ValueError) as exc:
             self.error("protocol.invalid_json", f"invalid JSON: {exc}")
             return None
         if not isinstance(raw, dict):
@@ -286,6 +288,20 @@ def close_sessions(sessions: set[Session], player_ids: set[str]) -> int:
     for session in banned:
         session.ban()
     return len(banned)
+LONG_NUMBER = re.compile(r"[0-9]{19}")
+"""19 digits in a row: possibly an integer outside orjson's 64-bit range, which it would read
+as a float (``2**70`` -> ``1.1805916207174113e+21``)."""
+
+
+def _loads(text: str) -> Any:
+    """The JSON value of ``text``: orjson, or the standard library's parser when the text may
+    hold an integer beyond 64 bits, so that such an integer stays an exact ``int`` and the
+    error answering it names it as sent (never a float). Raises ``orjson.JSONDecodeError``
+    (or ``ValueError`` from the fallback) for invalid JSON."""
+    raw = orjson.loads(text)  # refuses NaN, Infinity and invalid text before any fallback
+    if LONG_NUMBER.search(text) is None:
+        return raw
+    return json.loads(text)
 
 
 def _reason(text: str) -> str:

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..protocol import messages as p
 from .clock import Clock, Handle
 from .messages import AbandonExpired, InboxMessage
 
@@ -98,7 +99,7 @@ class Abandonment:
         def t_ms(self) -> int: ...
         async def after_action(self, events: list[Event], seat: int | None, *,
                                timeout: bool) -> None: ...
-        def _close(self, reason: str) -> None: ...
+        def _close(self, reason: p.TableClosedReason) -> None: ...
 
     def unattended(self) -> bool:
         """A client has held a seat here, a game has started and is running, between hands

@@ -353,9 +353,15 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
         await self.after_action(events, seat.index, timeout=False)
 
     async def _leave(self, conn: Connection, m: p.Leave) -> None:
+        """Stop watching or give the seat up; ``table.not_joined`` for a connection that
+        neither watches nor holds a seat here (nothing changes)."""
+        seat = self.seat_of(conn)
+        if seat is None and conn.id not in self.spectators:
+            self._error(conn, "table.not_joined", "this connection has not joined the table "
+                        "(or has left it already)", m)
+            return
         self.spectators.pop(conn.id, None)
         self.fanout.forget(conn)
-        seat = self.seat_of(conn)
         self.send(conn, p.Left(table_id=self.id, version=self.version, rid=m.rid))
         if seat is not None:
             await self.release(seat)
@@ -409,7 +415,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
                 s.conn = None
                 self.arm_reap()  # a waiting table nobody is connected to closes when idle
 
-    def _close(self, reason: str) -> None:
+    def _close(self, reason: p.TableClosedReason) -> None:
         """Tell everyone ``table_closed``/``reason`` and detach them. A ``shutdown`` keeps the
         table's log (it is restored at the next start); any other reason deletes it."""
         self._cancel_timers()

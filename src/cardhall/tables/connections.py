@@ -125,7 +125,10 @@ class RecordingConnection:
     runs).
 
     Every message is encoded and parsed back through :data:`~cardhall.protocol.messages.SERVER`
-    (so a message that breaks the protocol schema fails here). ``messages`` holds the parsed
+    (so a message that breaks the protocol schema fails here), and through
+    :data:`~cardhall.protocol.messages.SERVER_TYPED` too, which checks a ``state``'s view,
+    legal actions and events against its game's models (for the registered games; a test
+    game's ``state`` gets the envelope check only). ``messages`` holds the parsed
     models, with each ``state`` frame (full or delta) replaced by the full
     :class:`~cardhall.protocol.messages.State` it leads to (:func:`apply_state`), preceded by a
     :class:`RecordedEvents` when it carried events. ``frames`` holds the raw JSON as sent.
@@ -147,6 +150,8 @@ class RecordingConnection:
         data = orjson.loads(encode(msg))
         self.frames.append(data)
         model = p.SERVER.validate_python(data)
+        if data.get("type") != "state" or data.get("game") in p.GAMES:
+            p.SERVER_TYPED.validate_python(data)  # the full contract, per-game payloads too
         if data.get("type") != "state":
             self.messages.append(model)
             return

@@ -210,7 +210,7 @@ class Fanout:
             events[gs] = _frag([e.to_json() for e in self._events if e.visible_to(gs)])
         data: dict[str, Any] = {
             "type": "state", "full": False, "table_id": t.id, "version": t.version,
-            "base_version": sent.version, **step.common, **self._decision(seat, gs),
+            "game": t.rules.name, "base_version": sent.version, **step.common, **self._decision(seat, gs),
             "events": events[gs], "view_patch": view_patch,
         }
         if view_removed:

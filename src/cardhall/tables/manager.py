@@ -19,6 +19,7 @@ from typing import Any
 from ..bots import get_policy, policy_names
 from ..config import Settings
 from ..engine import InvalidConfigError, get_game
+from ..protocol import messages as p
 from ..storage.interface import PlayerRecord, Store
 from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
@@ -276,7 +277,7 @@ class TableManager:
     def list(self, game: str | None = None) -> list[Table]:
         return [t for t in self.tables.values() if game is None or t.rules.name == game]
 
-    async def close(self, table_id: str, reason: str = "closed") -> bool:
+    async def close(self, table_id: str, reason: p.TableClosedReason = "closed") -> bool:
         """Close a table and wait for its task to end; False if there is no such table."""
         table = self.tables.get(table_id)
         task = self.tasks.get(table_id)

@@ -77,7 +77,7 @@ class Control:
 class Close:
     """Close the table: tell everyone ``table_closed`` with ``reason`` and stop the actor."""
 
-    reason: str
+    reason: p.TableClosedReason
 
 
 InboxMessage = (
