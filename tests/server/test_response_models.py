@@ -77,9 +77,10 @@ async def test_lobby_and_admin_answers_are_byte_identical(client: httpx.AsyncCli
                                        "table": table.summary()})
     kick = await client.post(f"/api/admin/tables/{table.id}/kick", headers=ADMIN,
                              json={"seat": 0})
-    assert kick.content == b'{"kicked":false}'
+    assert kick.json() == {"kicked": False, "changed": False, "stand_in": False,
+                           "reason": "seat empty"}
     close = await client.post(f"/api/admin/tables/{table.id}/close", headers=ADMIN)
-    assert close.content == b'{"closed":true}'
+    assert close.json() == {"closed": True, "changed": True, "reason": None}
 
 
 async def test_inspect_of_a_running_game_keeps_snapshot_and_history(

@@ -32,7 +32,7 @@ import orjson
 from tablekit import Harness
 
 from cardhall.config import Settings
-from cardhall.engine import Action, EngineError, GameState, get_game
+from cardhall.engine import Action, EngineError, GameState, commitment, get_game
 from cardhall.engine.actions import copy_json, sample
 from cardhall.engine.events import filter_events
 from cardhall.engine.game import Shuffle
@@ -304,7 +304,8 @@ async def run_table(h: Harness, g: Game, steps: list[Step], *, sit_out: int | No
 
     The table's chance actions are the chance steps of ``steps`` (so a second deal is dealt as
     is): the state's ``chance_action`` is replaced when the table starts the game (the seed
-    source is asked right after the state is built, ``tables/flow.py``)."""
+    source is asked for the next game's seed right after the state is built,
+    ``tables/flow.py``; this game's seed was drawn one game ahead and is set to ``SEED``)."""
     n_table = g.num_seats + (sit_out is not None)
     stack = None if g.stacks is None else g.stacks[0]
     assert g.stacks is None or set(g.stacks) == {stack}
@@ -324,7 +325,8 @@ async def run_table(h: Harness, g: Game, steps: list[Step], *, sit_out: int | No
         rec.state.chance_action = scripted  # type: ignore[method-assign,assignment]
         return SEED
 
-    table.seed_source = seed_source
+    table.seed_source = seed_source  # asked for the game after this one, at the start
+    table.next_seed, table.next_seed_commitment = SEED, commitment(SEED)  # drawn one ahead
     conns = {name: FrameConnection(rec)
              for name, rec in (await players(h, ["spectator"] + [f"s{ts}" for ts in range(n_table)])).items()}
     await h.join(table, conns["spectator"], spectate=True)

@@ -38,7 +38,9 @@ CLOSE_CODES: dict[int, str] = {
     1011: "internal error: the server failed to serve a request (the close reason says why)",
     1012: "server restarting: the shutdown drain closed the socket after table_closed "
           "(reason shutdown); reconnect with backoff and resume with the seat token",
+    4003: "banned: the player was banned (after an error auth.banned); its seats are kicked",
     4008: "slow consumer: the outbound queue overflowed",
+    4029: "too many sockets for this player (after an error quota.sockets)",
 }
 """Every WebSocket close code the server sends (``docs/protocol.md``, "Close codes");
 cardhall never sends 1001."""

@@ -26,6 +26,7 @@ class AsyncApiDocument(BaseModel):
     operations: dict[str, Any]
     components: dict[str, Any]
     x_error_codes: dict[str, Any] = Field(alias="x-error-codes")
+    x_table_closed_reasons: dict[str, Any] = Field(alias="x-table-closed-reasons")
     x_close_codes: dict[str, Any] = Field(alias="x-close-codes")
 
 
