@@ -33,6 +33,7 @@ async def verify(live: LiveServer, game_id: str) -> tuple[int, dict[str, Any]]:
     return r.status_code, r.json()
 
 
+@pytest.mark.unverified_saves  # it also stores a tampered copy, which must fail verify
 @pytest.mark.parametrize("game,seats", [("soldiers_bluff", 3), ("palace_poker", 2)])
 async def test_a_game_played_with_a_client_seed_verifies_over_rest_and_cli(
         game: str, seats: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
