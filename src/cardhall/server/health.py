@@ -52,7 +52,8 @@ async def check_database(store: Any, timeout: float = PING_TIMEOUT_SECONDS) -> C
             await ping()
     except Exception as exc:  # any failure to answer is "not ready", never a 500
         kind = "TimeoutError" if isinstance(exc, TimeoutError) else type(exc).__name__
-        return {"ok": False, "error": f"{kind}: {str(exc).strip()[:200]}".rstrip(": ")}
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return {"ok": False, "error": f"{kind}: {first[:200]}".rstrip(": ")}
     return {"ok": True, "latency_ms": round((time.perf_counter() - t0) * 1000, 3)}
 
 

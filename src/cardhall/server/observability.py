@@ -29,6 +29,12 @@ from .collectors import LogCollector, TablesCollector, WriterCollector
 from .wsmetrics import WebSocketMetrics
 
 
+def _drop_color_message(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+    """Drop uvicorn's ``color_message`` extra (the message again, with ANSI escapes)."""
+    event.pop("color_message", None)
+    return event
+
+
 def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
     """Route stdlib logging through structlog; ``fmt`` is ``"json"`` or ``"console"``.
 
@@ -42,6 +48,7 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,
         structlog.stdlib.ExtraAdder(),
+        _drop_color_message,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
     last: list[Any] = ([structlog.processors.StackInfoRenderer(),
@@ -60,6 +67,10 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True
+    # Alembic says "setup plugin ..." and "Context impl ..." at INFO on every start; its
+    # "Running upgrade" lines are the ones that matter, and they stay at INFO in its
+    # ``alembic.runtime.migration`` logger.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     structlog.configure(
         processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),
