@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_durable_restore import Node, joined, node, play, players, seat_all, step
+from test_durable_restore import (
+    Node,
+    crashed_poker_table,
+    joined,
+    node,
+    play,
+    players,
+    seat_all,
+    step,
+)
 
 from cardhall.engine.actions import minimal
 from cardhall.protocol import messages as p
@@ -23,18 +32,6 @@ from cardhall.tables.actor import Table
 from cardhall.tables.clock import FakeClock
 from cardhall.tables.connections import RecordingConnection
 from cardhall.tables.messages import ClientRequest
-
-
-async def _crashed_poker_table(store: MemoryStore, clock: FakeClock) -> tuple[str, str | None]:
-    """A 3-seat poker table two moves into its first hand, left in ``store`` by a crash."""
-    async with node(store, clock) as n:
-        conns = await players(store, 3)
-        table = await n.manager.create("palace_poker", num_seats=3)
-        await seat_all(n, table, conns)
-        await play(n, table, conns, steps=2)
-        game_id = table.game_id
-        await n.crash()
-    return table.id, game_id
 
 
 def _rewrite(store: MemoryStore, table_id: str, kind: str, **data: Any) -> None:
@@ -53,7 +50,7 @@ def _rewrite(store: MemoryStore, table_id: str, kind: str, **data: Any) -> None:
 async def test_a_corrupted_log_row_is_aborted_not_a_start_up_crash(
         corruption: dict[str, Any]) -> None:
     store, clock = MemoryStore(), FakeClock()
-    table_id, game_id = await _crashed_poker_table(store, clock)
+    table_id, game_id = await crashed_poker_table(store, clock)
     _rewrite(store, table_id, "act", **corruption)
     async with node(store, clock) as n2:  # start-up must not raise
         assert n2.manager.tables_aborted == 1 and n2.manager.get(table_id) is None
@@ -69,8 +66,8 @@ async def test_a_corrupted_game_entry_does_not_stop_the_server_and_keeps_the_log
     built. Start-up goes on (the other tables are restored) and the rows stay for the operator
     (nothing is dropped silently)."""
     store, clock = MemoryStore(), FakeClock()
-    table_id, _ = await _crashed_poker_table(store, clock)
-    other_id, _ = await _crashed_poker_table(store, clock)
+    table_id, _ = await crashed_poker_table(store, clock)
+    other_id, _ = await crashed_poker_table(store, clock)
     _rewrite(store, table_id, "game", seed="zz")
     async with node(store, clock) as n2:
         assert n2.manager.tables_aborted == 1 and n2.manager.get(table_id) is None

@@ -229,8 +229,9 @@ async def test_the_log_keeps_no_clear_seat_token_and_no_seed_leaves_it() -> None
         assert seed not in frames
 
 
-async def test_a_log_that_cannot_be_replayed_is_saved_as_aborted() -> None:
-    store, clock = MemoryStore(), FakeClock()
+async def crashed_poker_table(store: MemoryStore, clock: FakeClock) -> tuple[str, str | None]:
+    """A 3-seat poker table two moves into its first hand, left in ``store`` by a crash:
+    ``(table id, game id)``."""
     async with node(store, clock) as n:
         conns = await players(store, 3)
         table = await n.manager.create("palace_poker", num_seats=3)
@@ -238,7 +239,13 @@ async def test_a_log_that_cannot_be_replayed_is_saved_as_aborted() -> None:
         await play(n, table, conns, steps=2)
         game_id = table.game_id
         await n.crash()
-    entries = store.log[table.id]
+    return table.id, game_id
+
+
+async def test_a_log_that_cannot_be_replayed_is_saved_as_aborted() -> None:
+    store, clock = MemoryStore(), FakeClock()
+    table_id, game_id = await crashed_poker_table(store, clock)
+    entries = store.log[table_id]
     n_acts = sum(1 for r in entries.values() if r.kind == "act")
     last = max(entries)
     bad = entries[last]
@@ -246,10 +253,10 @@ async def test_a_log_that_cannot_be_replayed_is_saved_as_aborted() -> None:
     entries[last] = LogRow(bad.table_id, bad.seq, "act",
                            {**bad.data, "action": {"type": "no-such-action"}})
     async with node(store, clock) as n2:
-        assert n2.manager.tables_aborted == 1 and n2.manager.get(table.id) is None
+        assert n2.manager.tables_aborted == 1 and n2.manager.get(table_id) is None
         await n2.log.flush(5.0)
         await n2.manager.writer.flush()
-        assert table.id not in store.log
+        assert table_id not in store.log
         saved = await store.get_game(game_id or "")
         assert saved is not None and saved["outcome"]["reason"] == "aborted"
         assert len(saved["actions"]) == n_acts  # the partial history, as logged
