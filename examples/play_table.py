@@ -10,7 +10,9 @@ It creates a guest (``POST /api/players``), a table whose other seats are bots
 offers legal actions: it lists them and asks for a number (and for amounts or cards when an
 entry offers a choice), or with ``--auto`` picks at random. Each ``state`` frame (protocol 2:
 a full state, or a delta applied to the state held, ``docs/protocol.md``) prints the events of
-its step. Needs ``httpx`` and ``websockets`` (both in the project's dependencies).
+its step. When the server restarts (a deploy's ``table_closed``/``shutdown``, or a crash) it
+reconnects with backoff and resumes seat 0 with its seat token: the table comes back. Needs
+``httpx`` and ``websockets`` (both in the project's dependencies).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from cardhall.engine.actions import sample
@@ -94,31 +97,77 @@ async def main(args: argparse.Namespace) -> None:
         table_id = r.json()["id"]
     print(f"table {table_id}: {args.game}, you are seat 0")
     ws_url = args.server.replace("http", "ws", 1) + "/ws"
-    async with connect(ws_url) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        await ws.send(json.dumps({"type": "join", "table_id": table_id, "seat": 0}))
-        moves, games = 0, 0
-        held: dict[str, Any] | None = None  # the full state, deltas applied
-        async for text in ws:
-            msg = json.loads(text)
-            show(msg)
-            if msg["type"] == "game_over":
-                games += 1
-                if games >= args.games:
-                    return
-            if msg["type"] != "state":
-                continue
-            try:
-                held = apply_state(held, msg)
-            except StateGapError:  # a frame was missed: ask for a full state
-                await ws.send(json.dumps({"type": "resync", "table_id": table_id}))
-                continue
-            if held["legal_actions"] and held["status"] == "playing":
-                moves += 1
-                action = await asyncio.to_thread(choose, held, args.auto, rng)
-                await ws.send(json.dumps({"type": "act", "table_id": table_id,
-                                          "version": held["version"], "action_id": f"m{moves}",
-                                          "action": action}))
+    session = Session(table_id, token, args, rng)
+    delay = 0.5
+    for _ in range(RECONNECTS):
+        try:
+            if await session.play(ws_url):
+                return
+            delay = 0.5  # the server restarted: it kept the table and our seat
+        except (ConnectionClosed, OSError) as exc:
+            print(f"-- connection lost ({type(exc).__name__}); reconnecting in {delay:.1f} s")
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 5.0)
+    sys.exit("the server did not come back")
+
+
+RECONNECTS = 30
+"""Reconnect attempts (0.5 s doubling to 5 s apart) before giving up on a restarting server."""
+
+
+class Session:
+    """Our seat at one table, across reconnects: a server restart (``table_closed`` with
+    reason ``shutdown``, close 1012, or a dropped socket) keeps the table, and we resume the
+    seat with its ``seat_token`` (``docs/protocol.md``, "Shutdown")."""
+
+    def __init__(self, table_id: str, token: str, args: argparse.Namespace,
+                 rng: random.Random) -> None:
+        self.table_id, self.token, self.args, self.rng = table_id, token, args, rng
+        self.seat_token: str | None = None
+        self.moves = self.games = 0
+
+    async def play(self, ws_url: str) -> bool:
+        """Play until the games are done (True) or the server restarts (False)."""
+        async with connect(ws_url) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            join: dict[str, Any] = {"type": "join", "table_id": self.table_id, "seat": 0}
+            if self.seat_token is not None:
+                join["seat_token"] = self.seat_token
+            await ws.send(json.dumps(join))
+            held: dict[str, Any] | None = None  # the full state, deltas applied
+            async for text in ws:
+                msg = json.loads(text)
+                show(msg)
+                if msg["type"] == "joined":
+                    self.seat_token = msg.get("seat_token") or self.seat_token
+                elif msg["type"] == "table_closed":
+                    if msg["reason"] != "shutdown":
+                        sys.exit(f"the table closed ({msg['reason']})")
+                    print("-- the server is restarting; the table and our seat are kept")
+                    return False
+                elif msg["type"] == "error" and msg["code"] == "server.draining":
+                    return False
+                elif msg["type"] == "game_over":
+                    self.games += 1
+                    if self.games >= self.args.games:
+                        return True
+                if msg["type"] != "state":
+                    continue
+                try:
+                    held = apply_state(held, msg)
+                except StateGapError:  # a frame was missed: ask for a full state
+                    await ws.send(json.dumps({"type": "resync", "table_id": self.table_id}))
+                    continue
+                if held["legal_actions"] and held["status"] == "playing":
+                    await self._act(ws, held)
+        return False
+
+    async def _act(self, ws: Any, held: dict[str, Any]) -> None:
+        self.moves += 1
+        action = await asyncio.to_thread(choose, held, self.args.auto, self.rng)
+        await ws.send(json.dumps({"type": "act", "table_id": self.table_id,
+                                  "version": held["version"], "action_id": f"m{self.moves}",
+                                  "action": action}))
 
 
 if __name__ == "__main__":
