@@ -242,6 +242,20 @@ async def crashed_poker_table(store: MemoryStore, clock: FakeClock) -> tuple[str
     return table.id, game_id
 
 
+async def restore_expecting_abort(store: MemoryStore, clock: FakeClock, table_id: str,
+                                  game_id: str | None) -> dict[str, Any]:
+    """Start a node over ``store``: the table is aborted, not restored; its log is gone and its
+    game is saved with outcome ``aborted``. Returns that saved history."""
+    async with node(store, clock) as n2:  # start-up must not raise
+        assert n2.manager.tables_aborted == 1 and n2.manager.get(table_id) is None
+        await n2.log.flush(5.0)
+        await n2.manager.writer.flush()
+    assert table_id not in store.log
+    saved = await store.get_game(game_id or "")
+    assert saved is not None and saved["outcome"]["reason"] == "aborted"
+    return saved
+
+
 async def test_a_log_that_cannot_be_replayed_is_saved_as_aborted() -> None:
     store, clock = MemoryStore(), FakeClock()
     table_id, game_id = await crashed_poker_table(store, clock)
@@ -252,14 +266,8 @@ async def test_a_log_that_cannot_be_replayed_is_saved_as_aborted() -> None:
     assert bad.kind == "act"
     entries[last] = LogRow(bad.table_id, bad.seq, "act",
                            {**bad.data, "action": {"type": "no-such-action"}})
-    async with node(store, clock) as n2:
-        assert n2.manager.tables_aborted == 1 and n2.manager.get(table_id) is None
-        await n2.log.flush(5.0)
-        await n2.manager.writer.flush()
-        assert table_id not in store.log
-        saved = await store.get_game(game_id or "")
-        assert saved is not None and saved["outcome"]["reason"] == "aborted"
-        assert len(saved["actions"]) == n_acts  # the partial history, as logged
+    saved = await restore_expecting_abort(store, clock, table_id, game_id)
+    assert len(saved["actions"]) == n_acts  # the partial history, as logged
 
 
 async def test_a_closed_table_leaves_no_log_and_a_new_game_compacts_it() -> None:
