@@ -116,6 +116,20 @@ class Settings(BaseSettings):
     """On SIGTERM/SIGINT, the longest the drain (every table told ``table_closed``/``shutdown``,
     every socket flushed and closed with 1012) and then the wait for open connections may take
     together, seconds (``server/drain.py``); the saving of queued games follows."""
+    redis_url: str | None = None
+    """Cluster mode (``docs/scaling.md``): the Redis that joins several cardhall processes into
+    one hall (``redis://127.0.0.1:6379/0``). Unset: one process, nothing shared (the embedded
+    default)."""
+    node_id: str | None = None
+    """This process's name in the cluster (default: host name, process id and a random
+    suffix); it owns table leases and receives the frames of its sockets under it."""
+    lease_seconds: Annotated[float, Field(gt=0.2, le=600)] = 5.0
+    """Cluster mode: how long a table's lease lasts without renewal (the owner renews it every
+    third of that); a dead owner's tables are taken over after at most this, plus the
+    restore."""
+    cluster_request_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 5.0
+    """Cluster mode: how long a node waits for another node's answer to a forwarded request
+    (create, close, kick) before answering 503 ``cluster.unavailable``."""
     metrics_enabled: bool = True
     """Serve Prometheus metrics at ``GET /metrics``."""
     static_dir: Path | None = None
