@@ -120,6 +120,9 @@ class Settings(BaseSettings):
     """Cluster mode (``docs/scaling.md``): the Redis that joins several cardhall processes into
     one hall (``redis://127.0.0.1:6379/0``). Unset: one process, nothing shared (the embedded
     default)."""
+    redis_prefix: str = "cardhall"
+    """Cluster mode: the first part of every Redis key and channel name (``<prefix>:lease:<table
+    id>``), so that several halls (or test runs) can share one Redis."""
     node_id: str | None = None
     """This process's name in the cluster (default: host name, process id and a random
     suffix); it owns table leases and receives the frames of its sockets under it."""
