@@ -41,6 +41,7 @@ ProtocolErrorCode = Literal[
     "server.draining",
     "server.unavailable",
     "quota.sockets",
+    "table.moving",
 ]
 """Every code the server sends in an ``error`` message besides the ``engine.*`` ones."""
 
@@ -75,6 +76,8 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
     "table.action_id_reused": "the action_id was accepted before for a different action",
     "table.replaced": "another connection resumed this seat",
     "table.slow_consumer": "the outbound queue overflowed; the connection is closed",
+    "table.moving": "cluster mode: the table's node is gone and another node is taking it "
+                    "over (within the lease time); retry the request shortly",
     "server.draining": "the server is shutting down: no hello, no join (seat, resume or "
                        "watch); it closes the connection soon (1012)",
     "server.unavailable": "the server failed to serve the request (e.g. its database is down); "

@@ -58,6 +58,17 @@ class Frame:
         """The JSON text of the message (what a WebSocket text frame carries)."""
         return self._raw.decode()
 
+
+class RawFrame(Frame):
+    """A frame that arrives already encoded (cluster mode: made and redacted by the table's
+    owner on another node, ``docs/scaling.md``); ``text`` is sent as it is."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str, kind: str = "") -> None:
+        self.type = kind
+        self._raw = text.encode()
+
     def __repr__(self) -> str:
         return f"Frame({self.type})"
 

@@ -13,6 +13,7 @@ from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
+from ..cluster.hall import LocalHall
 from ..config import Settings
 from ..storage.interface import PlayerRecord, Store
 from ..tables.manager import TableManager
@@ -44,9 +45,16 @@ def get_tables(conn: HTTPConnection) -> TableManager:
     return manager
 
 
+def get_hall(conn: HTTPConnection) -> LocalHall:
+    """The app's hall (``app.state.hall``: this process's tables, or the cluster's)."""
+    hall: LocalHall = conn.app.state.hall
+    return hall
+
+
 StoreDep = Annotated[Store, Depends(get_store)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TablesDep = Annotated[TableManager, Depends(get_tables)]
+HallDep = Annotated[LocalHall, Depends(get_hall)]
 
 
 async def current_player(

@@ -82,11 +82,16 @@ async def drain(app: FastAPI, grace_seconds: float) -> None:
              grace_seconds)
     deadline = time.monotonic() + grace_seconds
     tables = getattr(app.state, "tables", None)
+    node = getattr(getattr(app.state, "hall", None), "cluster", None)
+    if node is not None:  # other nodes' sockets move with the tables: no table_closed for them
+        node.forget_remote_sockets()
     if tables is not None:
         await _bounded("close the tables", tables.stop(), deadline)
     table_log = getattr(app.state, "log", None)
     if table_log is not None:  # every step the tables logged is durable before the sockets go
         await _bounded("flush the table log", table_log.flush(), deadline)
+    if node is not None:  # another node takes the tables over at its next scan
+        await _bounded("release the leases", node.release_all(), deadline)
     sessions: set[Drainable] = getattr(app.state, "sessions", set())
     open_now = list(sessions)
     for session in open_now:

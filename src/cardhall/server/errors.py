@@ -50,6 +50,7 @@ RestErrorCode = Literal[
     "store.backlog",
     "server.draining",
     "store.unavailable",
+    "cluster.unavailable",
     "server.error",
 ]
 """Every stable REST error code (the keys of :data:`ERROR_STATUS`; a test checks both agree)."""
@@ -78,6 +79,7 @@ ERROR_STATUS: dict[RestErrorCode, int] = {
     "store.backlog": 503,
     "server.draining": 503,
     "store.unavailable": 503,
+    "cluster.unavailable": 503,
     "server.error": 500,
 }
 """Every stable REST error code and its HTTP status. Add new codes here, never rename one."""
@@ -177,7 +179,7 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
 async def _on_table_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, TableError)
     wait = exc.retry_after_seconds
-    return error_response(ERROR_STATUS[exc.code], exc.code, exc.message,
+    return error_response(ERROR_STATUS.get(exc.code, 500), exc.code, exc.message,
                           headers=None if wait is None else {"Retry-After": str(wait)})
 
 

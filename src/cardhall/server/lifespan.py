@@ -10,12 +10,15 @@ is queued, then the store closes.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI
 
+from ..cluster.hall import ClusterHall, LocalHall
+from ..cluster.node import ClusterNode
 from ..config import Settings
 from ..storage.factory import make_store
 from ..storage.interface import Store
@@ -38,7 +41,16 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
         app.state.writer, app.state.log = writer, table_log
         manager = TableManager(settings, store, writer=writer, log=table_log)
         app.state.tables = manager
-        await manager.start()
+        node = None
+        if settings.redis_url is not None:  # cluster mode (docs/scaling.md)
+            node = ClusterNode(settings, manager, store)
+            await node.start()
+        app.state.hall = LocalHall(manager) if node is None else ClusterHall(manager, node)
+        if node is not None:
+            node.on_ban = functools.partial(_close_banned, app)
+        await manager.start(restore_all=node is None)
+        if node is not None:
+            await node.scan()  # take over the orphaned tables now, not at the first scan
         refreezer = None
         if settings.gc_tuning:
             gctune.tune(settings.gc_threshold0, settings.gc_threshold1)
@@ -51,7 +63,11 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
             if refreezer is not None:
                 await refreezer.stop()
             try:
+                if node is not None:
+                    node.forget_remote_sockets()
                 await manager.stop()
+                if node is not None:
+                    await node.stop()
                 # the log and the writer share one bound: a hung database holds the
                 # shutdown CLOSE_TIMEOUT_SECONDS once, not once each
                 deadline = time.monotonic() + CLOSE_TIMEOUT_SECONDS
@@ -62,6 +78,13 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
                 await store.close()
 
     return lifespan
+
+
+def _close_banned(app: FastAPI, player_ids: set[str]) -> int:
+    """Close this node's sockets of ``player_ids`` (a ban made on another node)."""
+    from .ws import close_sessions
+
+    return close_sessions(app.state.sessions, player_ids)
 
 
 def last_resort_seconds(db_timeout_seconds: float) -> float:

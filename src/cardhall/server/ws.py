@@ -32,6 +32,7 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ValidationError
 
+from ..cluster.hall import LocalHall
 from ..config import Settings
 from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
@@ -39,7 +40,6 @@ from ..protocol.ratelimit import DropMeter, TokenBucket
 from ..storage.interface import PlayerRecord, Store
 from ..tables.connections import CLOSE, QueueConnection, encode
 from ..tables.manager import TableManager
-from ..tables.messages import ClientRequest, Disconnected
 from .drain import is_draining
 from .errors import ApiError
 from .quotas import SocketQuota
@@ -73,14 +73,17 @@ class Session:
     is the monotonic clock of the rate limiter (the loop's ``time`` when omitted).
     """
 
-    def __init__(self, ws: WebSocket, settings: Settings, tables: TableManager,
+    def __init__(self, ws: WebSocket, settings: Settings, tables: TableManager | LocalHall,
                  store: Store, sessions: set[Session] | None = None, *,
                  quota: SocketQuota | None = None,
                  clock: Callable[[], float] | None = None) -> None:
-        self.ws, self.settings, self.tables, self.store = ws, settings, tables, store
+        self.ws, self.settings, self.store = ws, settings, store
+        self.hall = tables if isinstance(tables, LocalHall) else LocalHall(tables)
+        """Where table requests go (this process's tables, or the cluster's)."""
         self.sessions: set[Session] = set() if sessions is None else sessions
         self.quota = quota if quota is not None else SocketQuota(settings.max_sockets_per_player)
         self.conn = QueueConnection(ANONYMOUS, settings.ws_outbound_queue)
+        self.hall.watch(self.conn)
         self.authed = False
         self._counted: str | None = None
         """The player id this socket holds a place of in :attr:`quota` for (released at the end)."""
@@ -121,10 +124,8 @@ class Session:
             if self._counted is not None:
                 self.quota.release(self._counted)
                 self._counted = None
-            for table_id in self.conn.tables:
-                table = self.tables.get(table_id)
-                if table is not None:
-                    table.post(Disconnected(self.conn))
+            with contextlib.suppress(Exception):  # Redis down: the owner notices the node's death
+                await self.hall.disconnected(self.conn)
             self.conn.close()
             # let the writer flush and send the close frame (1008, 4008: the code is the
             # client's only explanation), bounded; then stop it
@@ -234,11 +235,6 @@ class Session:
                 self.error("auth.required", "send hello with your token first", msg,
                            table_id=getattr(msg, "table_id", None))
             case p.Join() | p.Act() | p.Leave() | p.Resync():
-                table = self.tables.get(msg.table_id)
-                if table is None:
-                    self.error("table.not_found", f"no live table {msg.table_id!r}", msg,
-                               table_id=msg.table_id)
-                    return
                 if isinstance(msg, p.Join):
                     if is_draining(self.ws.app):
                         self.error("server.draining", "the server is shutting down; no seat "
@@ -248,8 +244,7 @@ class Session:
                         self.error("auth.banned", f"player {self.conn.player.id} is banned", msg,
                                    table_id=msg.table_id)
                         return
-                    self.conn.tables.add(table.id)
-                table.post(ClientRequest(self.conn, msg))
+                await self.hall.route(self.conn, msg)
 
     async def _banned(self) -> bool:
         """Whether the player was banned (or removed) since ``hello`` (checked on each join)."""
@@ -332,6 +327,6 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     """Accept, then run the session until the client goes or the server closes it."""
     await ws.accept()
     state = ws.app.state
-    session = Session(ws, state.settings, state.tables, state.store, state.sessions,
+    session = Session(ws, state.settings, state.hall, state.store, state.sessions,
                       quota=state.socket_quota)
     await session.run()

@@ -111,12 +111,25 @@ class LogBatch:
         compact: ``table_id -> seq``: delete that table's entries before ``seq``.
         drop: tables whose whole log is deleted (closed tables).
         outbox: finished games to keep until the game writer has saved them.
+        fences: ``table_id -> epoch``: cluster mode (``docs/scaling.md``), the lease epoch
+            the writing node holds for each table it writes. A table whose stored epoch
+            (:meth:`Store.claim_table`) is another is *fenced*: none of its entries, outbox
+            games, compactions or drops are written. Tables not listed are not checked.
     """
 
     rows: list[LogRow] = field(default_factory=list)
     compact: dict[str, int] = field(default_factory=dict)
     drop: set[str] = field(default_factory=set)
     outbox: list[GameRecord] = field(default_factory=list)
+    fences: dict[str, int] = field(default_factory=dict)
+
+    def without(self, fenced: set[str]) -> LogBatch:
+        """This batch less everything of the ``fenced`` tables."""
+        return LogBatch(rows=[r for r in self.rows if r.table_id not in fenced],
+                        compact={t: s for t, s in self.compact.items() if t not in fenced},
+                        drop=self.drop - fenced,
+                        outbox=[g for g in self.outbox if g.table_id not in fenced],
+                        fences={t: e for t, e in self.fences.items() if t not in fenced})
 
     def __len__(self) -> int:
         return len(self.rows) + len(self.compact) + len(self.drop) + len(self.outbox)
@@ -232,12 +245,24 @@ class Store(Protocol):
     async def bot_identity(self, name: str) -> PlayerRecord:
         """The built-in bot identity named ``name``, created on first use and reused after."""
 
-    async def write_log(self, batch: LogBatch) -> None:
+    async def write_log(self, batch: LogBatch) -> set[str] | None:
         """Apply one group commit of the table log (:class:`LogBatch`) in ONE transaction.
-        Raises the back-end's error and then writes nothing."""
+        Returns the tables it fenced (their entries were not written; ``None`` or empty:
+        none). Raises the back-end's error and then writes nothing."""
 
-    async def load_log(self) -> list[LogRow]:
-        """Every live table's log entries, ordered by table then ``seq``."""
+    async def load_log(self, table_id: str | None = None) -> list[LogRow]:
+        """Every live table's log entries (or only ``table_id``'s), ordered by table then
+        ``seq``."""
+
+    async def claim_table(self, table_id: str, node: str) -> int:
+        """Cluster mode: make ``node`` the table's writer. Returns the new lease epoch (1 for
+        a table never claimed, else one more than the last), after which every log write
+        fenced with an older epoch is refused (:attr:`LogBatch.fences`). A closed table's
+        claim is deleted with its log."""
+
+    async def claimed_tables(self) -> dict[str, int]:
+        """Cluster mode: ``table_id -> epoch`` of every claimed table whose log is live (the
+        tables a node may have to take over)."""
 
     async def load_outbox(self) -> list[GameRecord]:
         """The finished games of the outbox (not yet saved by the game writer)."""

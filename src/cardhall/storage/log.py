@@ -54,6 +54,8 @@ class _Append:
     outbox: list[GameRecord]
     on_durable: Callable[[], None] | None
     on_commit: Callable[[], None] | None = None
+    epoch: int | None = None
+    on_fenced: Callable[[], None] | None = None
     t: float = field(default_factory=time.perf_counter)
 
     def size(self) -> int:
@@ -71,6 +73,8 @@ def merge(appends: list[_Append]) -> LogBatch:
             batch.compact[a.table_id] = max(a.compact, batch.compact.get(a.table_id, 0))
         batch.rows.extend(a.rows)
         batch.outbox.extend(a.outbox)
+        if a.epoch is not None:
+            batch.fences[a.table_id] = a.epoch
     batch.rows = [r for r in batch.rows
                   if r.table_id not in batch.drop and r.seq >= batch.compact.get(r.table_id, 0)]
     return batch
@@ -124,6 +128,9 @@ class TableLog:
         self.commits = 0
         self.failures = 0
         self.lost = 0
+        self.fenced = 0
+        """Steps refused because their table's lease epoch was superseded (cluster mode)."""
+        self._fenced_now: set[str] = set()
         self.append_seconds = Histogram(
             "cardhall_log_append_seconds", "Time from a table step to its log commit",
             buckets=LATENCY_BUCKETS, registry=None)
@@ -150,14 +157,19 @@ class TableLog:
     def append(self, table_id: str, rows: list[LogRow], *, compact: int | None = None,
                drop: bool = False, outbox: list[GameRecord] | None = None,
                on_durable: Callable[[], None] | None = None,
-               on_commit: Callable[[], None] | None = None) -> None:
+               on_commit: Callable[[], None] | None = None, epoch: int | None = None,
+               on_fenced: Callable[[], None] | None = None) -> None:
         """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (or at once
         while degraded); ``on_commit`` only once it is committed, never early (the game writer
         takes the step's ``outbox`` games then: saved before their outbox rows landed, they
         would stay in the outbox), or at :meth:`close` if it never was. ``compact``: delete
         the table's entries before that ``seq``; ``drop``: delete all of them (the table
-        closed). Never blocks, never raises for the database."""
-        a = _Append(table_id, rows, compact, drop, list(outbox or ()), on_durable, on_commit)
+        closed). ``epoch`` (cluster mode): the table's lease epoch; when the database holds
+        another (the table was taken over), nothing of the step is written, its callbacks never
+        run and ``on_fenced`` runs instead (``docs/scaling.md``). Never blocks, never raises
+        for the database."""
+        a = _Append(table_id, rows, compact, drop, list(outbox or ()), on_durable, on_commit,
+                    epoch, on_fenced)
         self._pending.append(a)
         self.appended += 1
         self.backlog += a.size()
@@ -231,7 +243,9 @@ class TableLog:
         late = loop.call_later(self.sync_timeout_seconds, self._degrade)
         try:
             async with asyncio.timeout(self.db_timeout_seconds):
-                await self.store.write_log(merge(appends))
+                fenced = await self.store.write_log(merge(appends))
+            if fenced:
+                self._fenced_now |= fenced
         except Exception as exc:  # any database failure: buffered and retried
             return exc
         finally:
@@ -269,6 +283,9 @@ class TableLog:
     def _committed(self, appends: list[_Append]) -> None:
         now = time.perf_counter()
         self.commits += 1
+        fenced, self._fenced_now = self._fenced_now, set()
+        if fenced:
+            self._refuse(appends, fenced)
         for a in appends:
             self.backlog -= a.size()
             self.append_seconds.observe(now - a.t)
@@ -290,6 +307,16 @@ class TableLog:
             else:
                 keep.append((target, fut))
         self._waiters = keep
+
+    def _refuse(self, appends: list[_Append], fenced: set[str]) -> None:
+        """The steps of ``fenced`` tables were not written: their frames and games are dropped
+        (the new owner replays the table from the log) and their tables told."""
+        for a in appends:
+            if a.table_id in fenced:
+                self.fenced += 1
+                a.on_durable = a.on_commit = None
+                fn, a.on_fenced = a.on_fenced, None
+                _call(fn, a)
 
     @staticmethod
     def _release(appends: list[_Append]) -> None:

@@ -40,6 +40,8 @@ class MemoryStore:
         self.games: dict[str, tuple[GameSummary, dict[str, Any]]] = {}
         self.log: dict[str, dict[int, LogRow]] = {}
         """table id -> seq -> entry (the table log; it outlives a server over this store)."""
+        self.fences: dict[str, int] = {}
+        """table id -> lease epoch (cluster mode, :meth:`claim_table`)."""
         self.outbox: dict[str, GameRecord] = {}
         self.audit: list[AuditEntry] = []
         """Admin actions, oldest first."""
@@ -163,9 +165,14 @@ class MemoryStore:
         rec, _ = await self.create_player(name, is_bot=True)
         return rec
 
-    async def write_log(self, batch: LogBatch) -> None:
+    async def write_log(self, batch: LogBatch) -> set[str]:
         """One group commit (see :meth:`Store.write_log`); never raises."""
         self.log_writes += 1
+        fenced = {t for t, e in batch.fences.items() if self.fences.get(t) != e}
+        if fenced:
+            batch = batch.without(fenced)
+        for table_id in batch.drop:
+            self.fences.pop(table_id, None)
         for table_id in batch.drop:
             self.log.pop(table_id, None)
         for table_id, before in batch.compact.items():
@@ -178,9 +185,18 @@ class MemoryStore:
         for record in batch.outbox:
             if record.game_id not in self.games:
                 self.outbox.setdefault(record.game_id, record)
+        return fenced
 
-    async def load_log(self) -> list[LogRow]:
-        return [self.log[t][s] for t in sorted(self.log) for s in sorted(self.log[t])]
+    async def load_log(self, table_id: str | None = None) -> list[LogRow]:
+        return [self.log[t][s] for t in sorted(self.log) for s in sorted(self.log[t])
+                if table_id is None or t == table_id]
+
+    async def claim_table(self, table_id: str, node: str) -> int:
+        self.fences[table_id] = self.fences.get(table_id, 0) + 1
+        return self.fences[table_id]
+
+    async def claimed_tables(self) -> dict[str, int]:
+        return dict(self.fences)
 
     async def load_outbox(self) -> list[GameRecord]:
         return [self.outbox[g] for g in sorted(self.outbox)]

@@ -132,6 +132,20 @@ class TableLogEntry(Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+class TableFence(Base):
+    """Cluster mode (``docs/scaling.md``): which lease epoch may write a table's log. A node
+    that takes a table over bumps ``epoch`` (:meth:`SqlStore.claim_table`); every log commit of
+    a table is checked against it in the commit's transaction, so a node that lost the lease
+    can never append again. Deleted with the table's log."""
+
+    __tablename__ = "table_fence"
+
+    table_id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+    node: Mapped[str] = mapped_column(String(ID_LEN * 2))
+    claimed_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
 class OutboxGame(Base):
     """A finished game the game writer has not saved yet (deleted in the transaction that
     saves it); re-submitted at start-up, so a finished game survives a crash or an outage."""

@@ -14,18 +14,19 @@ from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Table, delete, select
+from sqlalchemy import Table, delete, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .interface import GameRecord, LogBatch, LogRow, PlayerRecord
 from .memory import hash_token, new_token
-from .models import OutboxGame, Player, TableLogEntry
+from .models import OutboxGame, Player, TableFence, TableLogEntry
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 
 LOG: Table = TableLogEntry.__table__  # type: ignore[assignment]
 OUTBOX: Table = OutboxGame.__table__  # type: ignore[assignment]
+FENCE: Table = TableFence.__table__  # type: ignore[assignment]
 
 
 class SqlDurability:
@@ -41,7 +42,7 @@ class SqlDurability:
 
         def _writing(self) -> AbstractAsyncContextManager[None]: ...
 
-    async def write_log(self, batch: LogBatch) -> None:
+    async def write_log(self, batch: LogBatch) -> set[str]:
         """One group commit (see :meth:`Store.write_log`), on the log's own connection: the
         pool's checkout and reset-on-return (a rollback round trip) per commit were about a
         third of a commit's cost. A failed (or cancelled) commit invalidates the connection:
@@ -53,7 +54,9 @@ class SqlDurability:
                 conn = self._log_conn = await self.engine.connect()
             try:
                 async with conn.begin():
-                    await self._write_batch(conn, batch)
+                    fenced = await self._fence(conn, batch)
+                    await self._write_batch(conn, batch.without(fenced) if fenced else batch)
+                return fenced
             except BaseException:
                 self._log_conn = None
                 with contextlib.suppress(Exception):
@@ -67,9 +70,41 @@ class SqlDurability:
             with contextlib.suppress(Exception):
                 await conn.close()
 
+    async def _fence(self, conn: AsyncConnection, batch: LogBatch) -> set[str]:
+        """The tables of ``batch.fences`` whose stored epoch is another (their entries must not
+        be written). One ``UPDATE ... RETURNING`` over the batch's tables, a no-op write that
+        takes each fence row's lock (PostgreSQL; SQLite's write lock) until the commit, so a
+        takeover's :meth:`claim_table` waits for this commit or this commit sees its epoch."""
+        if not batch.fences:
+            return set()
+        pairs = list(batch.fences.items())
+        stmt = (update(FENCE).where(tuple_(FENCE.c.table_id, FENCE.c.epoch).in_(pairs))
+                .values(epoch=FENCE.c.epoch).returning(FENCE.c.table_id))
+        held = {row[0] for row in (await conn.execute(stmt)).all()}
+        return {t for t, _ in pairs if t not in held}
+
+    async def claim_table(self, table_id: str, node: str) -> int:
+        """See :meth:`Store.claim_table`: an upsert that bumps the epoch, in one transaction."""
+        dialect_insert = postgresql.insert if self.backend == "postgresql" else sqlite.insert
+        insert = dialect_insert(FENCE).values(table_id=table_id, epoch=1, node=node,
+                                              claimed_at=datetime.now(UTC))
+        stmt = insert.on_conflict_do_update(
+            index_elements=[FENCE.c.table_id],
+            set_={"epoch": FENCE.c.epoch + 1, "node": node, "claimed_at": datetime.now(UTC)},
+        ).returning(FENCE.c.epoch)
+        async with self._writing(), self.engine.begin() as conn:
+            return int((await conn.execute(stmt)).scalar_one())
+
+    async def claimed_tables(self) -> dict[str, int]:
+        """See :meth:`Store.claimed_tables`."""
+        async with self.engine.connect() as conn:
+            result = await conn.execute(select(FENCE.c.table_id, FENCE.c.epoch))
+            return {t: int(e) for t, e in result.all()}
+
     async def _write_batch(self, conn: AsyncConnection, batch: LogBatch) -> None:
         for table_id in batch.drop:
             await conn.execute(delete(LOG).where(LOG.c.table_id == table_id))
+            await conn.execute(delete(FENCE).where(FENCE.c.table_id == table_id))
         for table_id, before in batch.compact.items():
             if table_id not in batch.drop:
                 await conn.execute(delete(LOG).where(LOG.c.table_id == table_id,
@@ -91,10 +126,12 @@ class SqlDurability:
         if game_ids:
             await conn.execute(delete(OUTBOX).where(OUTBOX.c.game_id.in_(game_ids)))
 
-    async def load_log(self) -> list[LogRow]:
-        """Every live table's entries, by table then ``seq``."""
+    async def load_log(self, table_id: str | None = None) -> list[LogRow]:
+        """Every live table's entries (or ``table_id``'s), by table then ``seq``."""
         query = select(LOG.c.table_id, LOG.c.seq, LOG.c.kind, LOG.c.data).order_by(
             LOG.c.table_id, LOG.c.seq)
+        if table_id is not None:
+            query = query.where(LOG.c.table_id == table_id)
         async with self.engine.connect() as conn:
             result = await conn.execute(query)
             return [LogRow(t, s, k, d) for t, s, k, d in result.all()]  # checked by restore

@@ -46,6 +46,7 @@ from .messages import (
     Control,
     DeadlineExpired,
     Disconnected,
+    Fenced,
     InboxMessage,
     NextHand,
     Reap,
@@ -289,6 +290,9 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
             case Close(reason):
                 self._close(reason)
                 return True
+            case Fenced():
+                self._fenced()
+                return True
         return False
 
     # ----- requests -------------------------------------------------------------------------
@@ -414,6 +418,18 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
             if s.conn is conn:
                 s.conn = None
                 self.arm_reap()  # a waiting table nobody is connected to closes when idle
+
+    def _fenced(self) -> None:
+        """Another node owns the table now: stop silently (see :class:`~.messages.Fenced`)."""
+        self._cancel_timers()
+        self.fence_out()
+        log.warning("table %s: another node took it over (lease epoch %s superseded); "
+                    "stopped here", self.id, self.lease_epoch)
+        self.status = "closed"
+        for s in self.seats:
+            s.conn = None
+        self.spectators.clear()
+        self.fanout.clear()
 
     def _close(self, reason: p.TableClosedReason) -> None:
         """Tell everyone ``table_closed``/``reason`` and detach them. A ``shutdown`` keeps the

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import orjson
@@ -69,6 +70,9 @@ class QueueConnection:
         self._closed = False
         self.tables: set[str] = set()
         """Tables this connection joined (the socket handler reports its disconnect to them)."""
+        self.observer: Callable[[QueueConnection, Outgoing], None] | None = None
+        """Cluster mode: shown every message before it is queued (notes ``joined`` answers,
+        so the socket can rejoin a table that moves to another node)."""
 
     @property
     def closed(self) -> bool:
@@ -77,6 +81,8 @@ class QueueConnection:
     def send(self, msg: Outgoing) -> None:
         if self._closed:
             return
+        if self.observer is not None:
+            self.observer(self, msg)
         try:
             self.queue.put_nowait(msg)
         except asyncio.QueueFull:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..engine.shuffle import SHUFFLE
@@ -89,15 +90,16 @@ class Durability:
         self._outbox: list[GameRecord] = []
         self._step_out: list[Delivery] = []
         self._waiting: deque[list[Delivery]] = deque()
+        self.lease_epoch: int | None = None
+        """Cluster mode: the lease epoch every log step is fenced with (``None``: one
+        process, no fencing)."""
+        self.on_fenced: Callable[[], None] | None = None
+        """Cluster mode: called (from the log's task) when a step was refused because another
+        node took the table over; the table's owner then stops it (:class:`~.messages.Fenced`)."""
+        self.fenced_out = False
+        """Set once the table stopped because it was fenced."""
 
     # ----- output ---------------------------------------------------------------------------
-    def send(self, conn: Connection, msg: Outgoing) -> None:
-        """Send ``msg`` to ``conn`` once this step is durable (at once without a log)."""
-        if self.table_log is None:
-            conn.send(msg)
-        else:
-            self._step_out.append((conn, msg))
-
     def log_finished(self, record: GameRecord) -> None:
         """Keep a finished game in the outbox (this step's commit), then hand it to the game
         writer once that commit landed: not when the step's messages go out, which a degraded
@@ -129,9 +131,29 @@ class Durability:
             self.table_log.append(self.id, rows, compact=compact, drop=drop, outbox=outbox,
                                   on_durable=functools.partial(self._release, out),
                                   on_commit=functools.partial(self._submit, outbox)
-                                  if outbox else None)
+                                  if outbox else None,
+                                  epoch=self.lease_epoch, on_fenced=self.on_fenced)
         elif out:
             self._behind(out)
+
+    def fence_out(self) -> None:
+        """Stop logging and sending for good (the table was taken over by another node): every
+        held message is dropped; the caller detaches the connections."""
+        self.fenced_out = True
+        self.table_log = None
+        self._step_out = []
+        self._waiting.clear()
+        self._outbox = []
+
+    def send(self, conn: Connection, msg: Outgoing) -> None:
+        """Send ``msg`` to ``conn`` once this step is durable (at once without a log; never
+        once the table was fenced out)."""
+        if self.fenced_out:
+            return
+        if self.table_log is None:
+            conn.send(msg)
+        else:
+            self._step_out.append((conn, msg))
 
     def send_behind(self, conn: Connection, msg: Outgoing) -> None:
         """Send ``msg`` outside any step (a stopped table refusing a request: no

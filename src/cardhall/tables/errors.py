@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 TableErrorCode = Literal["table.limit", "table.not_found", "table.bad_seat", "store.backlog",
-                         "quota.tables"]
+                         "quota.tables", "cluster.unavailable"]
 """The codes of :class:`TableError` subclasses (a subset of the REST codes)."""
 
 

@@ -34,7 +34,8 @@ from .errors import (
     TableNotFoundError,
     TableQuotaError,
 )
-from .messages import Close, Control
+from .messages import Close, Control, Fenced
+from .ownership import Ownership
 
 log = logging.getLogger(__name__)
 
@@ -76,44 +77,79 @@ class TableManager:
         self.games_saved_closed = 0
         """Games handed to the writer by tables that are gone (the counter never goes down)."""
         self._started = False
+        self.ownership: Ownership | None = None
+        """Cluster mode: the leases of this node's tables (:mod:`.ownership`); set before
+        :meth:`start`. ``None``: this process owns every table it runs."""
 
-    async def start(self) -> None:
+    async def start(self, *, restore_all: bool = True) -> None:
         """Start accepting tables (and the manager's own game writer, if it made one); with a
-        table log, first restore the live tables and re-submit the outbox."""
+        table log, first re-submit the outbox and (``restore_all``) restore every live table
+        of the log. Cluster mode restores none here: each table is taken over under a lease
+        (:meth:`restore_table`)."""
         if self._owns_writer and not self.writer.running:
             self.writer.start()
         if self.log is not None:
             for record in await self.store.load_outbox():
                 self.writer.submit(record)
-            await self._restore(await self.store.load_log())
+            if restore_all:
+                await self._restore(await self.store.load_log())
         self._started = True
 
     async def _restore(self, rows: list[Any]) -> None:
         """Rebuild and start every table of the log (:mod:`.restore`)."""
-        assert self.log is not None
         for image in restore.images(rows):
+            await self._restore_image(image)
+
+    async def restore_table(self, table_id: str, epoch: int) -> Table | None:
+        """Cluster mode: take ``table_id`` over. Its log is read (after ``epoch`` was claimed,
+        so no older owner can append any more), the table rebuilt and started with that
+        epoch, the interrupted decision given its full time again. Returns the table, or
+        ``None`` when its log is empty (closed meanwhile) or could not be replayed (then it is
+        recorded as ``aborted``, as at start-up).
+
+        Raises:
+            Any store error reading the log (nothing is started then).
+        """
+        async with asyncio.timeout(self.settings.db_timeout_seconds):
+            rows = await self.store.load_log(table_id)
+        for image in restore.images(rows):
+            return await self._restore_image(image, epoch)
+        return None
+
+    async def _restore_image(self, image: Any, epoch: int | None = None) -> Table | None:
+        assert self.log is not None
+        try:
+            table = restore.rebuild(image, self._new_table)
+        except Exception as exc:  # any failure to replay: recorded, never dropped
+            self.tables_aborted += 1
+            why = f"{type(exc).__name__}: {exc}"
+            log.error("table %s could not be restored (%s); recorded as aborted",
+                      image.table_id, why)
             try:
-                table = restore.rebuild(image, self._new_table)
-            except Exception as exc:  # any failure to replay: recorded, never dropped
-                self.tables_aborted += 1
-                why = f"{type(exc).__name__}: {exc}"
-                log.error("table %s could not be restored (%s); recorded as aborted",
-                          image.table_id, why)
-                try:
-                    record = restore.aborted_record(image, why)
-                except Exception:  # not even the partial game can be read: keep the rows
-                    log.exception("table %s: no aborted record can be built from its log; its "
-                                  "rows stay in table_log for inspection", image.table_id)
-                    continue
-                submit = None if record is None else functools.partial(self.writer.submit, record)
-                self.log.append(image.table_id, [], drop=True,
-                                outbox=[] if record is None else [record], on_commit=submit)
-                continue
-            self._run(table)
-            await table.call(restore.resume_timers)
-            self.tables_restored += 1
-            log.info("table %s restored (%s, %s, hand %d, version %d)", table.id,
-                     table.rules.name, table.status, table.hand, table.version)
+                record = restore.aborted_record(image, why)
+            except Exception:  # not even the partial game can be read: keep the rows
+                log.exception("table %s: no aborted record can be built from its log; its "
+                              "rows stay in table_log for inspection", image.table_id)
+                return None
+            submit = None if record is None else functools.partial(self.writer.submit, record)
+            self.log.append(image.table_id, [], drop=True,
+                            outbox=[] if record is None else [record], on_commit=submit,
+                            epoch=epoch)
+            return None
+        self._own(table, epoch)
+        self._run(table)
+        await table.call(restore.resume_timers)
+        self.tables_restored += 1
+        log.info("table %s restored (%s, %s, hand %d, version %d)", table.id,
+                 table.rules.name, table.status, table.hand, table.version)
+        return table
+
+    def _own(self, table: Table, epoch: int | None) -> None:
+        """Fence the table's log steps with ``epoch`` (cluster mode); a refused step stops it."""
+        if epoch is None:
+            return
+        table.lease_epoch = epoch
+        table.on_fenced = functools.partial(table.post, Fenced())
 
     def _new_table(self, table_id: str, rules: Any, config: Any, spec: TableSpec) -> Table:
         return Table(table_id, rules, config, spec, store=self.store, writer=self.writer,
@@ -218,6 +254,8 @@ class TableManager:
         self._check_room(created_by)  # again: other requests ran while the store answered
         table = self._new_table(uuid.uuid4().hex[:12], rules, cfg, spec)
         table.created_by = created_by
+        if self.ownership is not None:
+            self._own(table, await self.ownership.claim(table.id))
         self._run(table)
         try:
             for seat, kind in sorted(spec.bots.items()):
@@ -269,6 +307,9 @@ class TableManager:
         if table is not None:
             self.closed_count += 1
             self.games_saved_closed += table.games_saved
+            if self.ownership is not None:
+                self.ownership.released(table_id, closed=not (table.keep_log
+                                                              or table.fenced_out))
         self.tasks.pop(table_id, None)
 
     def get(self, table_id: str) -> Table | None:

@@ -80,7 +80,14 @@ class Close:
     reason: p.TableClosedReason
 
 
+@dataclass(frozen=True, slots=True)
+class Fenced:
+    """Cluster mode: another node holds the table's lease now (its log refused this node's
+    step, or the lease was lost). Stop at once and silently: no message is sent, nothing
+    more is logged; the new owner restores the table from the log (``docs/scaling.md``)."""
+
+
 InboxMessage = (
     ClientRequest | Disconnected | DeadlineExpired | NextHand | Reap | AbandonExpired | Control
-    | Close
+    | Close | Fenced
 )

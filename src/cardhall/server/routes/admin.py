@@ -12,22 +12,13 @@ from typing import Any
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict
 
-from ...tables.actor import Table
-from ...tables.manager import TableManager
 from ..audit import AuditDep
-from ..deps import TablesDep, require_admin
-from ..errors import ApiError, responses
+from ..deps import HallDep, require_admin
+from ..errors import responses
 from .lobby import TablePublic
 
 router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
                    responses=responses("admin.disabled", "admin.invalid_token"))
-
-
-def _table(manager: TableManager, table_id: str) -> Table:
-    table = manager.get(table_id)
-    if table is None or table.stopped:
-        raise ApiError("table.not_found", f"no live table {table_id!r}")
-    return table
 
 
 class Kick(BaseModel):
@@ -72,36 +63,22 @@ class ServerStats(BaseModel):
     inbox_backlog: int
     tables_restored: int
     tables_aborted: int
-
-
-def _inspect(t: Table) -> dict[str, Any]:
-    out = t.summary()
-    out["seat_map"] = list(t.seat_map)
-    out["game_id"] = t.game_id
-    out["seed_commitment"] = t.seed_commitment
-    out["deadline_ms"] = t.deadline_ms()
-    out["inbox"] = t.inbox.qsize()
-    out["spectators"] = len(t.spectators)
-    if t.recorder is not None:
-        out["snapshot"] = t.recorder.state.snapshot()
-        out["history"] = t.recorder.history.to_json()
-    return out
+    nodes: int = 1
+    """Processes serving the hall (1 without cluster mode)."""
 
 
 @router.get("/tables", response_model=list[TableAdminSummary])
-async def admin_list_tables(manager: TablesDep) -> list[dict[str, Any]]:
-    """Every live table with its version and inbox backlog."""
-    return [{**t.summary(), "inbox": t.inbox.qsize(), "spectators": len(t.spectators)}
-            for t in manager.list()]
+async def admin_list_tables(hall: HallDep) -> list[dict[str, Any]]:
+    """Every live table with its version and inbox backlog (every node's, in cluster mode)."""
+    return await hall.admin_list()
 
 
 @router.get("/tables/{table_id}", response_model=TableInspect,
             response_model_exclude_unset=True, responses=responses("table.not_found"))
-async def admin_inspect_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
-    """The full, unredacted state (``snapshot()``) and the history so far (no seed)."""
-    table = _table(manager, table_id)
-    result: dict[str, Any] = await table.call(_inspect)  # TableClosedError: 404 table.not_found
-    return result
+async def admin_inspect_table(table_id: str, hall: HallDep) -> dict[str, Any]:
+    """The full, unredacted state (``snapshot()``) and the history so far (no seed); asked
+    of the table's owner in cluster mode."""
+    return await hall.inspect(table_id)  # TableNotFoundError/TableClosedError: 404
 
 
 class CloseResult(BaseModel):
@@ -124,12 +101,11 @@ class KickResult(BaseModel):
 
 
 @router.post("/tables/{table_id}/close", responses=responses("table.not_found"))
-async def admin_close_table(table_id: str, manager: TablesDep, audit: AuditDep) -> CloseResult:
+async def admin_close_table(table_id: str, hall: HallDep, audit: AuditDep) -> CloseResult:
     """Close a table: everyone gets ``table_closed``; a running game is abandoned (not saved).
     404 ``table.not_found`` for an id that names no live table; a table already closing is
     answered ``closed: false``."""
-    _table(manager, table_id)
-    closed = await manager.close(table_id)
+    closed = await hall.close(table_id)  # TableNotFoundError: 404
     result = CloseResult(closed=closed, changed=closed,
                          reason=None if closed else "already closing")
     if closed:
@@ -138,21 +114,21 @@ async def admin_close_table(table_id: str, manager: TablesDep, audit: AuditDep) 
 
 
 @router.post("/tables/{table_id}/kick", responses=responses("table.not_found", "table.bad_seat"))
-async def admin_kick_seat(table_id: str, body: Kick, manager: TablesDep,
+async def admin_kick_seat(table_id: str, body: Kick, hall: HallDep,
                           audit: AuditDep) -> KickResult:
     """Remove a seat's holder (told ``table_closed``/``kicked``). During a game the seat is
     dealt into, a stand-in bot plays it until that game ends, then it is freed; otherwise it is
     freed now. Idempotent: a second kick answers ``kicked: false`` with the reason."""
-    _table(manager, table_id)
-    done = await manager.kick(table_id, body.seat)  # TableError: its own code
-    result = KickResult(kicked=done.kicked, changed=done.kicked, stand_in=done.stand_in,
-                        reason=done.reason)
-    await audit.record("table.kick", table_id, seat=body.seat, kicked=done.kicked,
-                       stand_in=done.stand_in, reason=done.reason)
+    done = await hall.kick(table_id, body.seat)  # TableError: its own code
+    result = KickResult(kicked=done["kicked"], changed=done["kicked"],
+                        stand_in=done["stand_in"], reason=done["reason"])
+    await audit.record("table.kick", table_id, seat=body.seat, kicked=result.kicked,
+                       stand_in=result.stand_in, reason=result.reason)
     return result
 
 
 @router.get("/stats", response_model=ServerStats)
-async def admin_stats(manager: TablesDep) -> dict[str, Any]:
-    """Tables by status, seats taken, connections, games saved, inbox backlog."""
-    return manager.stats()
+async def admin_stats(hall: HallDep) -> dict[str, Any]:
+    """Tables by status, seats taken, connections, games saved, inbox backlog (summed over
+    the nodes in cluster mode)."""
+    return await hall.stats()

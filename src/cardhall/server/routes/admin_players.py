@@ -9,14 +9,10 @@ from pydantic import BaseModel
 
 from ...storage.interface import PlayerRecord
 from ..audit import AuditDep
-from ..deps import StoreDep, TablesDep, require_admin
+from ..deps import HallDep, StoreDep, require_admin
 from ..errors import ApiError, responses
 from ..ws import close_sessions
 from .games import MAX_OFFSET
-
-KICK_FLUSH_SECONDS = 1.0
-"""How long a ban waits for the table log to commit the kicks (their ``table_closed`` is sent
-after the commit) before it closes the banned sockets."""
 
 router = APIRouter(
     prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
@@ -101,7 +97,7 @@ async def _set_banned(store: StoreDep, player_id: str, banned: bool) -> tuple[Pl
 
 
 @router.post("/players/{player_id}/ban", responses=responses("player.not_found"))
-async def ban(player_id: str, request: Request, store: StoreDep, manager: TablesDep,
+async def ban(player_id: str, request: Request, store: StoreDep, hall: HallDep,
               audit: AuditDep) -> BanResult:
     """Ban a player and the bots it owns (``players.owner_id``): their tokens are refused
     (403 ``auth.banned``) from now on, their open sockets are told ``auth.banned`` and closed
@@ -117,10 +113,8 @@ async def ban(player_id: str, request: Request, store: StoreDep, manager: Tables
         if bot_changed:
             bots_banned.append(bot.id)
     kicked: list[str] = []
-    for identity in identities:
-        kicked += await manager.kick_player(identity, reason="banned")
-    if kicked and manager.log is not None:  # the kicked sockets get their table_closed first
-        await manager.log.flush(KICK_FLUSH_SECONDS)
+    for identity in identities:  # every node's seats (the kicked get table_closed first)
+        kicked += await hall.kick_player(identity, reason="banned")
     closed = close_sessions(request.app.state.sessions, set(identities))
     result = BanResult(**PlayerAdmin.of(player).model_dump(), changed=changed,
                        seats_kicked=kicked, bots_banned=bots_banned, sockets_closed=closed)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...engine import EngineError, game_names
 from ...protocol.messages import SeatPublic
-from ..deps import PlayerDep, TablesDep
+from ..deps import HallDep, PlayerDep
 from ..drain import refuse_if_draining
 from ..errors import ApiError, responses
 
@@ -99,15 +99,16 @@ def _engine_error(exc: EngineError) -> ApiError:
 
 
 @router.get("", response_model=list[TablePublic])
-async def list_tables(manager: TablesDep, game: str | None = None) -> list[dict[str, Any]]:
-    """Live tables: id, game, status, seats taken, each seat's public facts."""
-    return [t.summary() for t in manager.list(game)]
+async def list_tables(hall: HallDep, game: str | None = None) -> list[dict[str, Any]]:
+    """Live tables: id, game, status, seats taken, each seat's public facts (in cluster mode
+    every node's, from the shared registry)."""
+    return await hall.summaries(game)
 
 
 @router.post("", status_code=201, response_model=TablePublic, dependencies=NOT_DRAINING,
              responses=responses("engine.invalid_config", "auth.missing_token", "table.limit",
                                  "quota.tables", "rate.limited", "server.draining"))
-async def create_table(body: CreateTable, manager: TablesDep, player: PlayerDep) -> dict[str, Any]:
+async def create_table(body: CreateTable, hall: HallDep, player: PlayerDep) -> dict[str, Any]:
     """Create a table; bots take their seats at once. 422 with the engine's code when the
     game, config, seats, bots, timeout or stack are invalid; 429 ``quota.tables`` when the
     player already has ``max_live_tables_per_player`` live tables; 503 ``table.limit``."""
@@ -115,32 +116,31 @@ async def create_table(body: CreateTable, manager: TablesDep, player: PlayerDep)
     if len(bots) != len(body.bots):
         raise ApiError("engine.invalid_config", "a seat is listed twice in bots")
     try:
-        table = await manager.create(body.game, created_by=player.id, config=body.config,
-                                     num_seats=body.seats,
-                                     bots=bots, turn_timeout_seconds=body.turn_timeout_seconds,
-                                     starting_stack=body.starting_stack)
+        return await hall.create(body.game, created_by=player.id, config=body.config,
+                                 num_seats=body.seats,
+                                 bots=bots, turn_timeout_seconds=body.turn_timeout_seconds,
+                                 starting_stack=body.starting_stack)
     except EngineError as exc:
         raise _engine_error(exc) from exc
-    return table.summary()
 
 
 @router.post("/quick-seat", response_model=QuickSeatAnswer, dependencies=NOT_DRAINING,
              responses=responses("engine.unknown_game", "auth.missing_token", "table.limit",
                                  "quota.tables", "rate.limited", "server.draining"))
-async def quick_seat(body: QuickSeat, manager: TablesDep, player: PlayerDep) -> dict[str, Any]:
+async def quick_seat(body: QuickSeat, hall: HallDep, player: PlayerDep) -> dict[str, Any]:
     """A waiting table of ``game`` with a free seat (created when there is none):
     ``{"table_id", "seat", "table"}``; take the seat with a WebSocket ``join``."""
     try:
-        table, seat = await manager.quick_seat(body.game, created_by=player.id)
+        table, seat = await hall.quick_seat(body.game, created_by=player.id)
     except EngineError as exc:
         raise _engine_error(exc) from exc
-    return {"table_id": table.id, "seat": seat, "table": table.summary()}
+    return {"table_id": table["id"], "seat": seat, "table": table}
 
 
 @router.get("/{table_id}", response_model=TablePublic, responses=responses("table.not_found"))
-async def get_table(table_id: str, manager: TablesDep) -> dict[str, Any]:
+async def get_table(table_id: str, hall: HallDep) -> dict[str, Any]:
     """One live table's public facts (404 ``table.not_found``)."""
-    table = manager.get(table_id)
+    table = await hall.summary(table_id)
     if table is None:
         raise ApiError("table.not_found", f"no live table {table_id!r}")
-    return table.summary()
+    return table

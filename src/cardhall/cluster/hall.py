@@ -1,0 +1,246 @@
+"""The hall: what the REST routes and the WebSocket handler ask, one process or a cluster.
+
+:class:`LocalHall` is the embedded default: the process's own
+:class:`~cardhall.tables.manager.TableManager` answers everything. :class:`ClusterHall`
+(``CARDHALL_REDIS_URL`` set) answers from the shared registry and sends what changes a table
+to the table's owner (``docs/scaling.md``). Both give the same shapes: a table is its lobby
+summary (``Table.summary()``), the admin's answers are those of :mod:`.ops`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..engine import get_game
+from ..protocol import messages as p
+from ..tables.connections import QueueConnection
+from ..tables.errors import TableNotFoundError, TableQuotaError
+from ..tables.manager import TableManager
+from ..tables.messages import ClientRequest, Disconnected
+from . import ops
+from .node import ClusterNode
+from .ops import KICK_FLUSH_SECONDS
+
+OPEN_STATUSES = ("waiting", "between_hands")
+"""Statuses in which a table deals a newcomer in (quick seat)."""
+
+
+def pick_quick_seat(summaries: list[dict[str, Any]]) -> tuple[dict[str, Any], int] | None:
+    """The open table with a free seat closest to starting (most seats taken), and the seat;
+    ``None`` when there is none (``TableManager.quick_seat``'s rule, over summaries)."""
+    best: tuple[int, dict[str, Any], int] | None = None
+    for s in summaries:
+        free = [seat["seat"] for seat in s["seats"] if seat["player_id"] is None]
+        if s["status"] in OPEN_STATUSES and free:
+            taken = s["num_seats"] - len(free)
+            if best is None or taken > best[0]:
+                best = (taken, s, free[0])
+    return None if best is None else (best[1], best[2])
+
+
+class LocalHall:
+    """One process: every table is the manager's."""
+
+    cluster: ClusterNode | None = None
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+
+    async def summaries(self, game: str | None = None) -> list[dict[str, Any]]:
+        return [t.summary() for t in self.manager.list(game)]
+
+    async def summary(self, table_id: str) -> dict[str, Any] | None:
+        table = self.manager.get(table_id)
+        return None if table is None else table.summary()
+
+    async def create(self, game: str, **kwargs: Any) -> dict[str, Any]:
+        """Create a table (``TableManager.create``'s arguments and errors)."""
+        return (await self.manager.create(game, **kwargs)).summary()
+
+    async def quick_seat(self, game: str, *, created_by: str | None) -> tuple[dict[str, Any], int]:
+        table, seat = await self.manager.quick_seat(game, created_by=created_by)
+        return table.summary(), seat
+
+    async def close(self, table_id: str) -> bool:
+        """Close a live table; False if it is closing already. Raises TableNotFoundError."""
+        return await ops.close(self.manager, table_id)
+
+    async def kick(self, table_id: str, seat: int) -> dict[str, Any]:
+        return await ops.kick(self.manager, table_id, seat)
+
+    async def kick_player(self, player_id: str, reason: str = "kicked") -> list[str]:
+        kicked = await self.manager.kick_player(player_id, reason)
+        if kicked and self.manager.log is not None:  # the kicked get their table_closed first
+            await self.manager.log.flush(KICK_FLUSH_SECONDS)
+        return kicked
+
+    async def inspect(self, table_id: str) -> dict[str, Any]:
+        return await ops.inspect_table(self.manager, table_id)
+
+    async def admin_list(self) -> list[dict[str, Any]]:
+        return [ops.admin_row(t) for t in self.manager.list()]
+
+    async def stats(self) -> dict[str, Any]:
+        return {**self.manager.stats(), "nodes": 1}
+
+    def watch(self, conn: QueueConnection) -> None:
+        """A new socket (nothing to note in one process)."""
+
+    async def route(self, conn: QueueConnection, msg: Any) -> None:
+        """Post a socket's table request to its table (``table.not_found`` if none)."""
+        table = self.manager.get(msg.table_id)
+        if table is None:
+            conn.send(p.Error(code="table.not_found", message=f"no live table {msg.table_id!r}",
+                              table_id=msg.table_id, request=_ref(msg)))
+            return
+        if isinstance(msg, p.Join):
+            conn.tables.add(table.id)
+        table.post(ClientRequest(conn, msg))
+
+    async def disconnected(self, conn: QueueConnection) -> None:
+        for table_id in conn.tables:
+            table = self.manager.get(table_id)
+            if table is not None:
+                table.post(Disconnected(conn))
+
+
+def _ref(msg: Any) -> p.RequestRef:
+    return p.RequestRef(type=msg.type, rid=msg.rid, action_id=getattr(msg, "action_id", None))
+
+
+class ClusterHall(LocalHall):
+    """Many processes: the registry lists, the owner acts (see the module docstring)."""
+
+    def __init__(self, manager: TableManager, node: ClusterNode) -> None:
+        super().__init__(manager)
+        self.cluster = node
+        self.node = node
+
+    async def summaries(self, game: str | None = None) -> list[dict[str, Any]]:
+        redis, keys = self.node.redis, self.node.keys
+        ids = sorted(await redis.smembers(keys.tables))
+        docs = await redis.mget([keys.summary(t) for t in ids]) if ids else []
+        gone = [t for t, d in zip(ids, docs, strict=True) if d is None]
+        if gone:
+            await redis.srem(keys.tables, *gone)
+        out = [orjson.loads(d) for d in docs if d is not None]
+        out = [s for s in out if (game is None or s["game"] == game) and s["status"] != "closed"]
+        return sorted(out, key=lambda s: (s["created_at"], s["id"]))
+
+    async def summary(self, table_id: str) -> dict[str, Any] | None:
+        doc = await self.node.redis.get(self.node.keys.summary(table_id))
+        return None if doc is None else dict(orjson.loads(doc))
+
+    async def create(self, game: str, **kwargs: Any) -> dict[str, Any]:
+        """Create the table on the least-loaded live node (this one on a tie)."""
+        self.manager.spec_for(game, **{k: v for k, v in kwargs.items() if k != "created_by"})
+        await self._check_quota(kwargs.get("created_by"))
+        target = await self._least_loaded()
+        if target == self.node.id:
+            out = await ops.create(self.manager, {"game": game, **kwargs})
+            await self.node.publish_summaries(only=out["id"])
+            return out
+        args = dict(kwargs)
+        if args.get("bots") is not None:
+            args["bots"] = {str(k): v for k, v in args["bots"].items()}
+        result: dict[str, Any] = await self.node.rpc.call(target, "create", game=game, **args)
+        return result
+
+    async def _least_loaded(self) -> str:
+        loads = {n["node"]: n["tables"] for n in await self.node.nodes()}
+        loads[self.node.id] = len(self.manager.tables)
+        return min(loads, key=lambda n: (loads[n], n != self.node.id, n))
+
+    async def _check_quota(self, created_by: str | None) -> None:
+        """``max_live_tables_per_player`` over the whole cluster."""
+        most = self.manager.settings.max_live_tables_per_player
+        if created_by is None:
+            return
+        mine = sum(1 for s in await self.summaries() if s.get("created_by") == created_by)
+        if mine >= most:
+            raise TableQuotaError(f"player {created_by} already has {mine} live tables "
+                                  f"(max_live_tables_per_player={most}); leave or finish one")
+
+    async def quick_seat(self, game: str, *, created_by: str | None) -> tuple[dict[str, Any], int]:
+        found = pick_quick_seat(await self.summaries(game))
+        if found is not None:
+            return found
+        seats = get_game(game).min_seats
+        out = await self.create(game, created_by=created_by,
+                                bots={s: "rule" for s in range(1, seats)})
+        return out, 0
+
+    async def _owner(self, table_id: str) -> str:
+        owner: str | None = await self.node.redis.get(self.node.keys.lease(table_id))
+        if owner is None:
+            raise TableNotFoundError(f"no live table {table_id!r}")
+        return owner
+
+    async def _at_owner(self, table_id: str, op: str, **args: Any) -> Any:
+        owner = await self._owner(table_id)
+        if owner == self.node.id:
+            return await self.node.rpc.ops[op]({"table_id": table_id, **args})
+        return await self.node.rpc.call(owner, op, table_id=table_id, **args)
+
+    async def close(self, table_id: str) -> bool:
+        return bool(await self._at_owner(table_id, "close"))
+
+    async def kick(self, table_id: str, seat: int) -> dict[str, Any]:
+        result: dict[str, Any] = await self._at_owner(table_id, "kick", seat=seat)
+        return result
+
+    async def inspect(self, table_id: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self._at_owner(table_id, "inspect")
+        return result
+
+    async def _everywhere(self, op: str, **args: Any) -> list[Any]:
+        out = []
+        for n in await self.node.nodes():
+            if n["node"] == self.node.id:
+                out.append(await self.node.rpc.ops[op](args))
+            else:
+                out.append(await self.node.rpc.call(n["node"], op, **args))
+        return out
+
+    async def kick_player(self, player_id: str, reason: str = "kicked") -> list[str]:
+        kicked: list[str] = []
+        for part in await self._everywhere("kick_player", player_id=player_id, reason=reason,
+                                           close_sockets=reason == "banned"):
+            kicked.extend(part)
+        return kicked
+
+    async def admin_list(self) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = []
+        for part in await self._everywhere("admin_list"):
+            rows.extend(part)
+        return rows
+
+    async def stats(self) -> dict[str, Any]:
+        parts = await self._everywhere("stats")
+        total: dict[str, Any] = {"tables_by_status": {}, "nodes": len(parts)}
+        for s in parts:
+            for key, value in s.items():
+                if key == "tables_by_status":
+                    for status, n in value.items():
+                        total[key][status] = total[key].get(status, 0) + n
+                else:
+                    total[key] = total.get(key, 0) + value
+        return total
+
+    def watch(self, conn: QueueConnection) -> None:
+        self.node.watch(conn)
+
+    async def route(self, conn: QueueConnection, msg: Any) -> None:
+        if isinstance(msg, p.Join):
+            conn.tables.add(msg.table_id)
+        await self.node.route(conn, msg)
+
+    async def disconnected(self, conn: QueueConnection) -> None:
+        await self.node.disconnected(conn)
+
+
+Hall = LocalHall
+"""The interface (:class:`ClusterHall` is a :class:`LocalHall` with every method answered
+over the cluster)."""

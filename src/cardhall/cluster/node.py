@@ -1,0 +1,396 @@
+"""One node of a cluster: leases, the shared registry, routing and failover (``docs/scaling.md``).
+
+**Ownership.** A live table is run by exactly one node, the holder of its lease: the Redis
+key ``<p>:lease:<table>`` set if absent (``SET NX PX``) to the node's id and renewed by the
+owner every :attr:`ClusterNode.tick_seconds` with a compare-and-``PEXPIRE``. Taking a lease
+also bumps the table's epoch in the database (:meth:`~cardhall.storage.interface.Store.
+claim_table`), and every log commit of the table is fenced with that epoch: once another node
+has claimed the table, a step of the old owner is refused whole (its frames are never sent, its
+finished games never saved) and the old owner stops the table (:class:`~cardhall.tables.
+messages.Fenced`). So a node that lost its lease (a long pause, a partition) can never append
+again, whatever Redis says.
+
+**Registry.** Every tick the owner writes the lobby summary of each of its tables whose
+summary changed (``<p>:table:<id>``, expiring after three lease times) and its heartbeat
+(``<p>:node:<id>``: tables and sockets, expiring after two lease times).
+
+**Failover.** Every :attr:`ClusterNode.scan_seconds` a node lists the tables with a live log
+(their fence rows) and tries to take each one whose lease is gone: lease, epoch, read the log,
+restore (the interrupted decision gets its full time), then it announces ``moved`` on
+``<p>:events``; every node then resumes its sockets at that table on the new owner
+(:meth:`~.remote.Sockets.rejoin`). A graceful stop releases its leases, so another node takes
+its tables at its next scan instead of after the lease time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import os
+import random
+import secrets
+import socket
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+
+from ..config import Settings
+from ..protocol import messages as p
+from ..storage.interface import Store
+from ..tables.connections import QueueConnection
+from ..tables.manager import TableManager
+from ..tables.messages import ClientRequest, Disconnected, Fenced
+from .bus import Bus
+from .keys import Keys
+from .ops import node_ops
+from .remote import Peers, Sockets, header
+from .rpc import Rpc
+
+log = logging.getLogger(__name__)
+
+RENEW = """if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end"""
+"""Renew a lease only if this node still holds it."""
+RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1]) else return 0 end"""
+"""Delete a lease only if this node still holds it."""
+
+
+def default_node_id() -> str:
+    """``<host>-<pid>-<random>``: unique per process, readable in logs."""
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class ClusterNode:
+    """This process as a member of the hall (see the module docstring).
+
+    Args:
+        settings: ``redis_url``, ``redis_prefix``, ``node_id``, ``lease_seconds``,
+            ``cluster_request_timeout_seconds``.
+        manager: the node's tables; the node becomes its ``ownership``.
+        store: the shared database (fence epochs, the log of tables taken over).
+        redis: a client to use instead of one made from ``settings.redis_url``.
+    """
+
+    def __init__(self, settings: Settings, manager: TableManager, store: Store, *,
+                 redis: Any = None) -> None:
+        assert settings.redis_url is not None or redis is not None
+        self.settings = settings
+        self.id = settings.node_id or default_node_id()
+        self.keys = Keys(settings.redis_prefix)
+        self.redis: Any = redis if redis is not None else Redis.from_url(
+            settings.redis_url or "", decode_responses=True)
+        self.manager, self.store = manager, store
+        self.ttl_ms = int(settings.lease_seconds * 1000)
+        self.tick_seconds = settings.lease_seconds / 3
+        self.scan_seconds = settings.lease_seconds / 4
+        self.bus = Bus(self.redis)
+        self.peers = Peers(self.bus, self.keys)
+        self.sockets = Sockets(self._rejoin)
+        self.rpc = Rpc(self.bus, self.keys, self.id, node_ops(self),
+                       settings.cluster_request_timeout_seconds)
+        self.owned: dict[str, int] = {}
+        """Tables this node holds the lease of -> their epoch."""
+        self._written: dict[str, bytes] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._chores: set[asyncio.Task[Any]] = set()
+        self.takeovers = 0
+        self.leases_lost = 0
+        self.leaving = False
+        """Set when the node stops: it takes no table over any more."""
+        self.on_ban: Callable[[set[str]], int] | None = None
+        """Closes this node's sockets of banned players (set by the app)."""
+        manager.ownership = self
+
+    # ----- life -----------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Join the cluster: subscribe, announce, start the tick and the failover scan."""
+        await self.redis.ping()
+        await self.bus.start({self.keys.to_node(self.id): self._on_node_message,
+                              self.keys.events: self._on_event})
+        await self._heartbeat()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._loop(self._tick, self.tick_seconds), name="lease"),
+                       loop.create_task(self._loop(self.scan, self.scan_seconds), name="scan")]
+        log.info("cluster node %s joined (%s, lease %.1f s)", self.id, self.keys.prefix,
+                 self.settings.lease_seconds)
+
+    def forget_remote_sockets(self) -> None:
+        """Before a graceful stop: remote sockets are not told ``table_closed``/``shutdown``
+        (their tables move to another node; they rejoin there)."""
+        self.leaving = True
+        for conn in list(self.peers.conns.values()):
+            conn.close()
+
+    async def release_all(self) -> None:
+        """Release every lease this node holds (its tables stopped with their logs kept)."""
+        await self._settle()
+        for table_id in list(self.owned):
+            await self._release(table_id)
+
+    async def stop(self) -> None:
+        """Leave the cluster (after the tables stopped): leases released, heartbeat removed."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._settle(), 2.0)
+            for table_id in list(self.owned):
+                await self._release(table_id)
+            await self.redis.delete(self.keys.node(self.id))
+            await self.redis.srem(self.keys.nodes, self.id)
+        await self.bus.close()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def _settle(self) -> None:
+        while self._chores:
+            await asyncio.wait(set(self._chores))
+
+    def _chore(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    @staticmethod
+    async def _loop(step: Callable[[], Any], every: float) -> None:
+        while True:
+            await asyncio.sleep(every * random.uniform(0.9, 1.1))
+            try:
+                await step()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis or the database hiccups: next time
+                log.warning("cluster: %s failed (%s: %s)", getattr(step, "__name__", step),
+                            type(exc).__name__, exc)
+
+    # ----- ownership (tables/ownership.py) -------------------------------------------------
+    async def claim(self, table_id: str) -> int:
+        """Take the lease of a new table; returns its epoch (see the module docstring)."""
+        if not await self.redis.set(self.keys.lease(table_id), self.id, nx=True,
+                                    px=self.ttl_ms):
+            raise RuntimeError(f"table id {table_id} is leased already")
+        epoch = await self.store.claim_table(table_id, self.id)
+        self.owned[table_id] = epoch
+        await self.bus.subscribe(self.keys.inbox(table_id),
+                                 functools.partial(self._on_inbox, table_id))
+        return epoch
+
+    def released(self, table_id: str, *, closed: bool) -> None:
+        """A table's task ended here (``closed``: for good, its registry entry goes too)."""
+        self._chore(self._release(table_id, closed=closed))
+
+    async def _release(self, table_id: str, *, closed: bool = False) -> None:
+        self.owned.pop(table_id, None)
+        self._written.pop(table_id, None)
+        await self.bus.unsubscribe(self.keys.inbox(table_id))
+        await self.redis.eval(RELEASE, 1, self.keys.lease(table_id), self.id)
+        if closed:
+            await self.redis.delete(self.keys.summary(table_id))
+            await self.redis.srem(self.keys.tables, table_id)
+
+    # ----- the tick: leases, registry, heartbeat --------------------------------------------
+    async def _tick(self) -> None:
+        owned = list(self.owned)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in owned:
+                pipe.eval(RENEW, 1, self.keys.lease(table_id), self.id, self.ttl_ms)
+            renewed = await pipe.execute()
+        for table_id, ok in zip(owned, renewed, strict=True):
+            if ok or table_id not in self.owned:
+                continue
+            # the key is gone (Redis restarted, or expired during a pause): take it again if
+            # nobody did; the epoch in the database still fences this node if one did
+            if not await self.redis.set(self.keys.lease(table_id), self.id, nx=True,
+                                        px=self.ttl_ms):
+                self._lost(table_id)
+        await self.publish_summaries()
+        await self._heartbeat()
+
+    def _lost(self, table_id: str) -> None:
+        """The lease is another node's now: stop the table here at once."""
+        self.leases_lost += 1
+        self.owned.pop(table_id, None)
+        table = self.manager.get(table_id)
+        log.warning("cluster: lost the lease of table %s; stopping it here", table_id)
+        if table is not None:
+            table.post(Fenced())
+
+    async def publish_summaries(self, only: str | None = None) -> None:
+        """Write the summaries that changed (or ``only`` that table's), refreshing the rest."""
+        ttl = 3 * self.ttl_ms
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table in self.manager.list():
+                if table.id not in self.owned or (only is not None and table.id != only):
+                    continue
+                text = orjson.dumps({**table.summary(), "node": self.id})
+                key = self.keys.summary(table.id)
+                if self._written.get(table.id) != text:
+                    self._written[table.id] = text
+                    pipe.set(key, text, px=ttl)
+                    pipe.sadd(self.keys.tables, table.id)
+                else:
+                    pipe.pexpire(key, ttl)
+            await pipe.execute()
+
+    def load(self) -> dict[str, Any]:
+        """This node's load figures (its heartbeat)."""
+        return {"node": self.id, "tables": len(self.manager.tables),
+                "sockets": len(self.sockets.local), "owned": len(self.owned)}
+
+    async def _heartbeat(self) -> None:
+        await self.redis.set(self.keys.node(self.id), orjson.dumps(self.load()),
+                             px=2 * self.ttl_ms)
+        await self.redis.sadd(self.keys.nodes, self.id)
+
+    async def nodes(self) -> list[dict[str, Any]]:
+        """The live nodes' heartbeats (dead ones are dropped from the set)."""
+        ids = sorted(await self.redis.smembers(self.keys.nodes))
+        beats = await self.redis.mget([self.keys.node(n) for n in ids]) if ids else []
+        live = []
+        for node, beat in zip(ids, beats, strict=True):
+            if beat is None:
+                await self._node_died(node)
+            else:
+                live.append(orjson.loads(beat))
+        return live
+
+    async def _node_died(self, node: str) -> None:
+        await self.redis.srem(self.keys.nodes, node)
+        for conn in self.peers.of_node(node):
+            for table_id in conn.tables:
+                table = self.manager.get(table_id)
+                if table is not None:
+                    table.post(Disconnected(conn))
+
+    # ----- failover --------------------------------------------------------------------------
+    async def scan(self) -> None:
+        """Take over every live table whose lease is gone (see the module docstring)."""
+        await self.nodes()
+        if self.leaving:
+            return
+        claimed = [t for t in await self.store.claimed_tables() if t not in self.owned]
+        if not claimed:
+            return
+        holders = await self.redis.mget([self.keys.lease(t) for t in claimed])
+        orphans = [t for t, h in zip(claimed, holders, strict=True) if h is None]
+        random.shuffle(orphans)  # survivors share a dead node's tables
+        for table_id in orphans:
+            await self.take_over(table_id)
+
+    async def take_over(self, table_id: str) -> bool:
+        """Lease, claim, restore and announce ``table_id``; False if another node has it."""
+        if not await self.redis.set(self.keys.lease(table_id), self.id, nx=True,
+                                    px=self.ttl_ms):
+            return False
+        try:
+            epoch = await self.store.claim_table(table_id, self.id)
+            self.owned[table_id] = epoch
+            await self.bus.subscribe(self.keys.inbox(table_id),
+                                     functools.partial(self._on_inbox, table_id))
+            table = await self.manager.restore_table(table_id, epoch)
+        except Exception:
+            log.exception("cluster: taking table %s over failed; releasing it", table_id)
+            await self._release(table_id)
+            return False
+        if table is None:  # no log left (closed meanwhile) or aborted: nothing runs
+            await self._release(table_id, closed=True)
+            return False
+        self.takeovers += 1
+        await self.publish_summaries(only=table_id)
+        self.bus.publish(self.keys.events, "M " + orjson.dumps(
+            {"t": table_id, "n": self.id, "e": epoch}).decode())
+        log.info("cluster: took table %s over (epoch %d)", table_id, epoch)
+        return True
+
+    # ----- the bus ---------------------------------------------------------------------------
+    def _on_node_message(self, data: str) -> None:
+        kind = data[:1]
+        if kind == "F":
+            self.sockets.deliver(data)
+        elif kind == "R":
+            self.rpc.requested(data)
+        elif kind == "A":
+            self.rpc.answered(data)
+
+    def _on_event(self, data: str) -> None:
+        if not data.startswith("M "):
+            return
+        moved = orjson.loads(data[2:])
+        table_id, node = moved["t"], moved["n"]
+        if node != self.id and table_id in self.owned:
+            self._lost(table_id)
+        self.sockets.rejoin(table_id)
+
+    def _on_inbox(self, table_id: str, data: str) -> None:
+        """A request or a disconnect from a socket of another node (or of this one, sent
+        before the table moved here)."""
+        kind, _, rest = data.partition(" ")
+        head_text, _, body = rest.partition("\n")
+        head = orjson.loads(head_text)
+        table = self.manager.get(table_id)
+        if kind == "D":
+            conn = self.peers.conns.get((head["n"], head["c"]))
+            if conn is None:
+                return
+            conn.tables.discard(table_id)
+            if table is not None:
+                table.post(Disconnected(conn))
+            if not conn.tables:
+                self.peers.forget(conn.node, conn.conn_id)
+            return
+        conn = self.peers.connection(head)
+        msg = p.CLIENT.validate_json(body)
+        if table is None or table.stopped:
+            conn.send(p.Error(code="table.moving", message=f"table {table_id} is moving "
+                              "to another node; retry shortly", table_id=table_id,
+                              request=p.RequestRef(type=msg.type, rid=msg.rid)))
+            return
+        conn.tables.add(table_id)
+        table.post(ClientRequest(conn, msg))
+
+    # ----- the holder side -------------------------------------------------------------------
+    def watch(self, conn: QueueConnection) -> None:
+        """Note ``conn``'s ``joined`` answers (call once per socket)."""
+        conn.observer = self.sockets.seen
+        self.sockets.add(conn)
+
+    async def route(self, conn: QueueConnection, msg: Any) -> None:
+        """Send a socket's table request to the table, wherever it runs; a table with no owner
+        at the moment answers ``table.moving`` (listed) or ``table.not_found``."""
+        table = self.manager.get(msg.table_id)
+        if table is not None and not table.stopped and msg.table_id in self.owned:
+            table.post(ClientRequest(conn, msg))
+            return
+        data = f"Q {header(self.id, conn)}\n{msg.model_dump_json()}"
+        if await self.redis.publish(self.keys.inbox(msg.table_id), data):
+            return
+        listed = await self.redis.exists(self.keys.summary(msg.table_id))
+        ref = p.RequestRef(type=msg.type, rid=msg.rid, action_id=getattr(msg, "action_id", None))
+        if listed:
+            conn.send(p.Error(code="table.moving", message=f"table {msg.table_id} is moving to "
+                              "another node; retry shortly", table_id=msg.table_id, request=ref))
+        else:
+            conn.send(p.Error(code="table.not_found", message=f"no live table {msg.table_id!r}",
+                              table_id=msg.table_id, request=ref))
+
+    def _rejoin(self, conn: QueueConnection, msg: Any) -> None:
+        self._chore(self.route(conn, msg))
+
+    async def disconnected(self, conn: QueueConnection) -> None:
+        """The socket went: every table it joined is told, wherever it runs."""
+        for table_id in conn.tables:
+            table = self.manager.get(table_id)
+            if table is not None and table_id in self.owned:
+                table.post(Disconnected(conn))
+            else:
+                with contextlib.suppress(Exception):
+                    await self.redis.publish(self.keys.inbox(table_id),
+                                             f"D {header(self.id, conn)}")
+        self.sockets.remove(conn)

@@ -1,0 +1,110 @@
+"""What a node does for the others (:mod:`.rpc`) and for its own REST routes: create, close,
+kick, inspect and count its tables. Every result is JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from ..tables.actor import Table
+from ..tables.errors import TableNotFoundError
+from .rpc import Op
+
+KICK_FLUSH_SECONDS = 1.0
+"""How long a kick waits for the table log to commit the kicks before the caller goes on."""
+
+if TYPE_CHECKING:
+    from ..tables.manager import TableManager
+    from .node import ClusterNode
+
+
+def inspect(t: Table) -> dict[str, Any]:
+    """A table's full, unredacted state (admin only; runs inside the table's task)."""
+    out = t.summary()
+    out["seat_map"] = list(t.seat_map)
+    out["game_id"] = t.game_id
+    out["seed_commitment"] = t.seed_commitment
+    out["deadline_ms"] = t.deadline_ms()
+    out["inbox"] = t.inbox.qsize()
+    out["spectators"] = len(t.spectators)
+    if t.recorder is not None:
+        out["snapshot"] = t.recorder.state.snapshot()
+        out["history"] = t.recorder.history.to_json()
+    return out
+
+
+def admin_row(t: Table) -> dict[str, Any]:
+    """A table as the admin lists it: the summary plus its queues."""
+    return {**t.summary(), "inbox": t.inbox.qsize(), "spectators": len(t.spectators)}
+
+
+def live(manager: TableManager, table_id: str) -> Table:
+    """The running table ``table_id``.
+
+    Raises:
+        TableNotFoundError: no such live table here.
+    """
+    table = manager.get(table_id)
+    if table is None or table.stopped:
+        raise TableNotFoundError(f"no live table {table_id!r}")
+    return table
+
+
+async def create(manager: TableManager, args: dict[str, Any]) -> dict[str, Any]:
+    """Create a table here (``args``: ``game``, ``created_by`` and the creation options)."""
+    args = dict(args)
+    if args.get("bots") is not None:
+        args["bots"] = {int(k): v for k, v in args["bots"].items()}
+    table = await manager.create(args.pop("game"), **args)
+    return table.summary()
+
+
+async def close(manager: TableManager, table_id: str) -> bool:
+    live(manager, table_id)
+    return await manager.close(table_id)
+
+
+async def kick(manager: TableManager, table_id: str, seat: int) -> dict[str, Any]:
+    live(manager, table_id)
+    return dataclasses.asdict(await manager.kick(table_id, seat))
+
+
+async def inspect_table(manager: TableManager, table_id: str) -> dict[str, Any]:
+    result: dict[str, Any] = await live(manager, table_id).call(inspect)
+    return result
+
+
+def node_ops(node: ClusterNode) -> dict[str, Op]:
+    """The operations a node serves to the others."""
+    m = node.manager
+
+    async def _create(a: dict[str, Any]) -> Any:
+        out = await create(m, a)
+        await node.publish_summaries(only=out["id"])
+        return out
+
+    async def _kick_player(a: dict[str, Any]) -> Any:
+        kicked = await m.kick_player(a["player_id"], reason=a.get("reason", "kicked"))
+        if kicked and m.log is not None:
+            await m.log.flush(KICK_FLUSH_SECONDS)  # table_closed first, then the sockets
+        if a.get("close_sockets") and node.on_ban is not None:
+            node.on_ban({a["player_id"]})
+        return kicked
+
+    async def _admin_list(_a: dict[str, Any]) -> Any:
+        return [admin_row(t) for t in m.list()]
+
+    async def _stats(_a: dict[str, Any]) -> Any:
+        return m.stats()
+
+    async def _close(a: dict[str, Any]) -> Any:
+        return await close(m, a["table_id"])
+
+    async def _kick(a: dict[str, Any]) -> Any:
+        return await kick(m, a["table_id"], a["seat"])
+
+    async def _inspect(a: dict[str, Any]) -> Any:
+        return await inspect_table(m, a["table_id"])
+
+    return {"create": _create, "close": _close, "kick": _kick, "kick_player": _kick_player,
+            "inspect": _inspect, "admin_list": _admin_list, "stats": _stats}
