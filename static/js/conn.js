@@ -12,8 +12,9 @@ import { uid } from "./util.js";
 /** Close code of a server that restarts ("service restart"): come back later. */
 export const RESTART_CLOSE = 1012;
 
-/** Error codes of a server that is starting or draining: retry after the backoff. */
-export const WAIT_CODES = new Set(["server.draining", "server.unavailable"]);
+/** Error codes of a server that is starting or draining (or of a table moving to another
+ * node, cluster mode): retry after the backoff. */
+export const WAIT_CODES = new Set(["server.draining", "server.unavailable", "table.moving"]);
 
 /** Milliseconds before reconnect attempt `retry` (0, 1, ...): 300 doubling to 5000, ±25%. */
 export function backoffMs(retry, random = Math.random) {

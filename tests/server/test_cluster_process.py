@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clusterkit import LEASE_SECONDS, cluster
 from livesrv import Client
 from procsrv import ProcServer
 from test_durable_process import ENV, GAMES, Driver, database, moves_of, new_table
@@ -31,7 +30,6 @@ from cardhall.tables.restore import RESTORE_VERSION_GAP
 
 pytestmark = pytest.mark.slow
 
-LEASE_SECONDS = 2.0
 PLAYERS = ["ana", "bob", "cy", "dee"]
 SEAT_NODES = [1, 2, 0, 1]
 """The node (0 = A, the owner) each seat's client talks to."""
@@ -77,28 +75,6 @@ class ClusterDriver(Driver):
         self.clients[i] = c
 
 
-def _env(url: str, prefix: str, node: str) -> dict[str, str]:
-    return {**ENV, "CARDHALL_DATABASE_URL": url, "CARDHALL_REDIS_URL": REDIS_URL,
-            "CARDHALL_REDIS_PREFIX": prefix, "CARDHALL_NODE_ID": node,
-            "CARDHALL_LEASE_SECONDS": str(LEASE_SECONDS)}
-
-
-REDIS_URL = os.environ.get("CARDHALL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-async def _redis_or_skip(url: str) -> None:
-    from redis.asyncio import Redis
-
-    client = Redis.from_url(url, socket_connect_timeout=2)
-    try:
-        await client.ping()
-    except Exception as exc:
-        pytest.skip(f"Redis not reachable at {url} ({type(exc).__name__}: {exc}); "
-                    "set CARDHALL_TEST_REDIS_URL")
-    finally:
-        await client.aclose()
-
-
 async def _saved(url: str, table_id: str) -> int:
     import asyncpg
 
@@ -127,15 +103,9 @@ async def _reference(tmp_path: Path) -> dict[str, Any]:
 
 
 async def test_three_nodes_play_one_match_through_the_owner_s_sigkill(tmp_path: Path) -> None:
-    await _redis_or_skip(REDIS_URL)
     (tmp_path / "ref").mkdir()
     expected = await _reference(tmp_path / "ref")
-    prefix = f"cardhall-test-{uuid.uuid4().hex[:8]}"
-    async with database("postgresql", tmp_path) as url, contextlib.AsyncExitStack() as stack:
-        nodes = [ProcServer(tmp_path, _env(url, prefix, n), name=n) for n in ("a", "b", "c")]
-        for node in nodes:
-            await node.start()
-            stack.push_async_callback(node.stop)
+    async with cluster(tmp_path, 3) as (nodes, url), contextlib.AsyncExitStack() as stack:
         a = nodes[0]
         table_id, tokens = await new_table(a, "bazaar_blot", PLAYERS)
         for node in nodes[1:]:  # the shared lobby

@@ -31,9 +31,10 @@ log = logging.getLogger("cardhall.client")
 
 PAUSING_CLOSE = "shutdown"
 """The ``table_closed`` reason after which the table comes back (the server restarts)."""
-WAIT_CODES = frozenset({"server.draining", "server.unavailable"})
-"""Refusals of a resume that mean "the server is starting or stopping": keep waiting (the
-server closes the socket and the client reconnects with backoff)."""
+WAIT_CODES = frozenset({"server.draining", "server.unavailable", "table.moving"})
+"""Refusals of a resume that mean "the server is starting or stopping" (or, in cluster mode,
+the table is moving to another node): keep waiting (the socket is closed and the client
+reconnects with backoff, perhaps to another node)."""
 
 Send = Callable[[Any], Awaitable[None]]
 FetchGame = Callable[[str], Awaitable[dict[str, Any] | None]]

@@ -160,13 +160,16 @@ class Sockets:
                 self.left(conn, orjson.loads(text)["table_id"])
             conn.send(RawFrame(text))
 
-    def seen(self, conn: QueueConnection, msg: Outgoing) -> None:
+    def seen(self, conn: QueueConnection, msg: Outgoing) -> bool:
         """A local table's message to ``conn`` (noted like a remote ``joined``; the
-        :attr:`~cardhall.tables.connections.QueueConnection.observer` of every socket)."""
+        :attr:`~cardhall.tables.connections.QueueConnection.observer` of every socket).
+        True for the answer to a rejoin (dropped)."""
         if isinstance(msg, p.Joined):
             self._note(conn, msg.table_id, msg.role, msg.seat, msg.seat_token)
-        elif isinstance(msg, p.Left):
+            return msg.rid == RESUME_RID
+        if isinstance(msg, p.Left):
             self.left(conn, msg.table_id)
+        return False
 
     def _joined(self, conn: QueueConnection, text: str) -> bool:
         """Note a ``joined``; True when it answers a rejoin (not forwarded)."""

@@ -4,7 +4,8 @@
 * :class:`TablesCollector`: ``TableManager.stats()`` (tables, seats, connections, saves,
   restores and aborts at start-up);
 * :class:`WriterCollector`: the game writer's counters, queue and ``save_seconds`` histogram;
-* :class:`LogCollector`: the action log's counters, backlog and ``append_seconds`` histogram.
+* :class:`LogCollector`: the action log's counters, backlog and ``append_seconds`` histogram;
+* :class:`ClusterCollector`: cluster mode's leases, takeovers and Redis traffic.
 """
 
 from __future__ import annotations
@@ -101,7 +102,9 @@ class LogCollector(Collector):
         for key, help_text in (("appended", "Table steps appended to the table log"),
                                ("commits", "Group commits of the table log"),
                                ("failures", "Failed commits of the table log (retried)"),
-                               ("lost", "Table log entries the database refused as invalid")):
+                               ("lost", "Table log entries the database refused as invalid"),
+                               ("fenced", "Table steps refused because another node took the "
+                                          "table over (cluster mode)")):
             value = getattr(log, key, None)
             if isinstance(value, int | float):
                 yield CounterMetricFamily(f"cardhall_log_{key}", help_text, value=value)
@@ -115,3 +118,27 @@ class LogCollector(Collector):
             yield GaugeMetricFamily("cardhall_log_healthy", "1 while every step is durable "
                                     "before it is sent, 0 while degraded", value=int(healthy))
         yield from _histogram(log, "append_seconds")
+
+
+class ClusterCollector(Collector):
+    """Cluster mode (``docs/scaling.md``; nothing without it): ``cardhall_cluster_tables_owned``
+    (gauge: leases this node holds), ``cardhall_cluster_takeovers_total``,
+    ``cardhall_cluster_leases_lost_total``, ``cardhall_cluster_bus_{published,received}_total``
+    and ``cardhall_cluster_remote_frames_total`` (frames sent to sockets of other nodes)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self._app = app
+
+    def collect(self) -> Iterator[Metric]:
+        node = getattr(getattr(self._app.state, "hall", None), "cluster", None)
+        if node is None:
+            return
+        yield GaugeMetricFamily("cardhall_cluster_tables_owned",
+                                "Table leases this node holds", value=len(node.owned))
+        for name, value, help_text in (
+                ("takeovers", node.takeovers, "Tables this node took over from a dead node"),
+                ("leases_lost", node.leases_lost, "Table leases this node lost to another"),
+                ("bus_published", node.bus.published, "Messages published on Redis"),
+                ("bus_received", node.bus.received, "Messages received from Redis"),
+                ("remote_frames", node.peers.frames, "Frames sent to other nodes' sockets")):
+            yield CounterMetricFamily(f"cardhall_cluster_{name}", help_text, value=value)

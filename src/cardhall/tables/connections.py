@@ -70,9 +70,10 @@ class QueueConnection:
         self._closed = False
         self.tables: set[str] = set()
         """Tables this connection joined (the socket handler reports its disconnect to them)."""
-        self.observer: Callable[[QueueConnection, Outgoing], None] | None = None
-        """Cluster mode: shown every message before it is queued (notes ``joined`` answers,
-        so the socket can rejoin a table that moves to another node)."""
+        self.observer: Callable[[QueueConnection, Outgoing], bool] | None = None
+        """Cluster mode: shown every message before it is queued; a true answer drops it (the
+        cluster notes ``joined`` answers, so the socket can rejoin a table that moves to
+        another node, and drops the answers to its own rejoins)."""
 
     @property
     def closed(self) -> bool:
@@ -81,8 +82,8 @@ class QueueConnection:
     def send(self, msg: Outgoing) -> None:
         if self._closed:
             return
-        if self.observer is not None:
-            self.observer(self, msg)
+        if self.observer is not None and self.observer(self, msg):
+            return
         try:
             self.queue.put_nowait(msg)
         except asyncio.QueueFull:
