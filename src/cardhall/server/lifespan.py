@@ -3,9 +3,10 @@
 Start: the store connects (SQL stores apply the Alembic migrations), the game writer
 (``app.state.writer``, which saves finished games in batches), the table log (``app.state.log``:
 SQL stores with ``durable_tables``), the table manager (``app.state.tables``, which restores the
-live tables of the log) and the GC tuning. Stop, in reverse: the tables stop first (their logs
-stay, so they come back at the next start), then the log is flushed, then the writer saves what
-is queued, then the store closes.
+live tables of the log), the socket quota (in cluster mode it refreshes its counts in Redis)
+and the GC tuning. Stop, in reverse: the tables stop first (their logs stay, so they come back
+at the next start), then the log is flushed, then the writer saves what is queued, then the
+store closes, the socket quota withdraws its counts and the Redis client closes.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
         manager = TableManager(settings, store, writer=writer, log=table_log)
         app.state.tables = manager
         await manager.start()
+        quota = app.state.socket_quota  # cluster mode: its counts refresh in Redis
+        await quota.start()
         refreezer = None
         if settings.gc_tuning:
             gctune.tune(settings.gc_threshold0, settings.gc_threshold1)
@@ -60,6 +63,10 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
                 await writer.close(timeout=max(deadline - time.monotonic(), 0.1))
             finally:
                 await store.close()
+                await quota.stop()
+                redis = getattr(app.state, "redis", None)
+                if redis is not None:
+                    await redis.aclose()
 
     return lifespan
 
