@@ -25,7 +25,7 @@ from prometheus_fastapi_instrumentator import Instrumentator
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import gctune
-from .collectors import LogCollector, TablesCollector, WriterCollector
+from .collectors import LogCollector, RedisCollector, TablesCollector, WriterCollector
 from .wsmetrics import WebSocketMetrics
 
 
@@ -125,6 +125,7 @@ def install_metrics(app: FastAPI) -> None:
     registry.register(TablesCollector(app))
     registry.register(WriterCollector(app))
     registry.register(LogCollector(app))
+    registry.register(RedisCollector(app))
     gctune.MONITOR.install()
     registry.register(gctune.MONITOR)
     Instrumentator(registry=registry, excluded_handlers=["^/metrics$"],
