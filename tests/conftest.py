@@ -5,10 +5,16 @@ PostgreSQL) with a revealed seed (every game a table played; hand-written fixtur
 must pass ``cardhall verify`` (``docs/fairness.md``): its chance actions are recomputed from the
 revealed seeds at the moment it is saved. A test that saves a tampered history on purpose says
 so with ``@pytest.mark.unverified_saves``.
+
+Redis (cluster mode, ``docs/scaling.md``): the ``redis_url`` fixture is the test Redis
+(``CARDHALL_TEST_REDIS_URL``, default ``redis://127.0.0.1:6379/0``) and skips the test when it
+does not answer; ``redis_prefix`` gives each test key names of its own and deletes them after.
 """
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -18,6 +24,11 @@ from cardhall.engine.verify import verify_history
 from cardhall.storage.interface import GameRecord
 from cardhall.storage.memory import MemoryStore
 from cardhall.storage.sql import SqlStore
+
+REDIS_URL = os.environ.get("CARDHALL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+"""The Redis the cluster-mode tests use (it keeps nothing they need between tests)."""
+REDIS_PING_TIMEOUT_SECONDS = 1.0
+"""How long the test Redis may take to answer before its tests are skipped."""
 
 NOT_VERIFIABLE = {"aborted"}
 """Outcome reasons of histories that are partial by design (a log that could not be replayed)."""
@@ -55,3 +66,39 @@ def every_saved_game_verifies(request: pytest.FixtureRequest,
         monkeypatch.setattr(cls, "save_games", save_games)
     yield
     assert not bad, f"saved games that do not verify: {bad[:5]}"
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """The test Redis's URL, once it answered a PING within
+    :data:`REDIS_PING_TIMEOUT_SECONDS`; skips the test (with the URL and the error) otherwise."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL, socket_timeout=REDIS_PING_TIMEOUT_SECONDS,
+                                  socket_connect_timeout=REDIS_PING_TIMEOUT_SECONDS)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"Redis not reachable at {REDIS_URL} ({type(exc).__name__}: {exc}); "
+                    "set CARDHALL_TEST_REDIS_URL")
+    finally:
+        client.close()
+    return REDIS_URL
+
+
+@pytest.fixture
+def redis_prefix(redis_url: str) -> Iterator[str]:
+    """A key prefix of this test's own (``cardhall-test-<hex>``); every key containing it
+    (``<prefix>:...``, and ``{<prefix>:...}`` as the rate limiter's hash tags write them) is
+    deleted after the test."""
+    import redis
+
+    prefix = f"cardhall-test-{uuid.uuid4().hex[:12]}"
+    yield prefix
+    client = redis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
+    try:
+        keys = list(client.scan_iter(match=f"*{prefix}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,3 +70,98 @@ def test_the_image_keeps_sqlite_in_a_volume_the_service_user_owns() -> None:
     assert re.search(r"chown cardhall:cardhall /data", text)
     assert re.search(r"^VOLUME /data$", text, re.M)
     assert text.index("USER cardhall") > text.index("chown cardhall:cardhall /data")
+
+
+# --- cluster mode (docs/scaling.md): the compose profile and the load balancer configs
+
+CLUSTER_SERVICES = {"app1", "app2", "redis", "postgres", "lb"}
+NGINX = ROOT / "deploy" / "nginx.conf"
+HAPROXY = ROOT / "deploy" / "haproxy.cfg"
+
+
+def test_the_default_compose_up_is_unchanged_by_the_cluster_profile() -> None:
+    services = compose()["services"]
+    default = {name for name, s in services.items() if not s.get("profiles")}
+    assert default == {"db", "app"}
+    assert "networks" not in services["app"] and "networks" not in services["db"]
+    assert "CARDHALL_REDIS_URL" not in services["app"].get("environment", {})
+
+
+def test_the_cluster_profile_has_two_nodes_on_redis_postgres_and_nginx() -> None:
+    services = compose()["services"]
+    profiled = {name for name, s in services.items() if "cluster" in s.get("profiles", [])}
+    assert profiled == CLUSTER_SERVICES
+    node_ids = set()
+    for name in ("app1", "app2"):
+        node = services[name]
+        env = node["environment"]
+        assert env["CARDHALL_REDIS_URL"] == "redis://redis:6379/0"
+        assert env["FORWARDED_ALLOW_IPS"] == "*"  # rates per client, not per load balancer
+        node_ids.add(env["CARDHALL_NODE_ID"])
+        assert env_files(node) == ["deploy/compose.env"]  # the same database URL ...
+        assert set(node["depends_on"]) == {"postgres", "redis"}
+        assert "ports" not in node  # reached through the load balancer only
+        assert node["networks"] == ["cluster"]
+    assert node_ids == {"app1", "app2"}
+    # ... which names `db`: on the cluster network that is the cluster's own PostgreSQL
+    assert services["postgres"]["networks"]["cluster"]["aliases"] == ["db"]
+    assert services["postgres"]["volumes"] != services["db"]["volumes"]
+    lb = services["lb"]
+    assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in lb["volumes"]
+    assert set(lb["depends_on"]) == {"app1", "app2"}
+
+
+def directives(path: Path) -> str:
+    """The config's text without its comments."""
+    return "\n".join(line.split("#", 1)[0] for line in path.read_text().splitlines())
+
+
+def upstream_servers(text: str) -> list[str]:
+    [block] = re.findall(r"upstream cardhall \{(.*?)\}", text, re.S)
+    return re.findall(r"^\s*server (\S+)", block, re.M)
+
+
+def test_nginx_balances_every_compose_node_with_websocket_upgrade() -> None:
+    text = directives(NGINX)
+    nodes = {s.split(":")[0] for s in upstream_servers(text)}
+    assert nodes == {"app1", "app2"}
+    assert "ip_hash" not in text and "sticky" not in text  # any node serves any socket
+    [ws] = re.findall(r"location /ws \{(.*?)\}", text, re.S)
+    assert "proxy_http_version 1.1;" in ws
+    assert "proxy_set_header Upgrade $http_upgrade;" in ws
+    assert "proxy_set_header Connection $connection_upgrade;" in ws
+    timeout = re.search(r"proxy_read_timeout (\d+)s;", ws)
+    assert timeout is not None and int(timeout.group(1)) >= 600  # long-lived sockets
+
+
+def test_haproxy_checks_readyz_on_every_node_and_keeps_tunnels_open() -> None:
+    text = directives(HAPROXY)
+    servers = re.findall(r"^\s*server (\S+) (\S+)", text, re.M)
+    assert [addr for _, addr in servers] == ["127.0.0.1:8001", "127.0.0.1:8002",
+                                             "127.0.0.1:8003"]
+    assert "option httpchk GET /readyz" in text and "check" in text
+    assert re.search(r"^\s*timeout tunnel \d{3,}s", text, re.M)  # upgraded WebSockets
+    assert "stick" not in text and "cookie" not in text
+
+
+def run_checker(argv: list[str]) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which(argv[0]) is None:
+        pytest.skip(f"{argv[0]} is not installed here")
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_haproxy_accepts_its_config() -> None:
+    run_checker(["haproxy", "-c", "-f", str(HAPROXY)])
+
+
+def test_nginx_accepts_its_config(tmp_path: Path) -> None:
+    # the compose node names do not resolve here: check a copy pointing at loopback ports
+    text = NGINX.read_text().replace("app1:8000", "127.0.0.1:8001").replace(
+        "app2:8000", "127.0.0.1:8002")
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\n{text}")
+    run_checker(["nginx", "-t", "-p", str(tmp_path), "-c", str(conf)])

@@ -11,7 +11,9 @@ Sub-commands:
   exits 0 when verified, 1 when not, 2 for a file that is not a readable history.
 * ``cardhall selfplay --game NAME --games N --seed S [--seats N] [--json]`` plays random games
   with invariant checks; exit 1 on any violation.
-* ``cardhall serve`` starts the server (uvicorn) with settings from ``CARDHALL_*``.
+* ``cardhall serve [--host H] [--port P] [--workers N]`` starts the server (uvicorn) with
+  settings from ``CARDHALL_*``; ``--workers`` > 1 needs cluster mode (``CARDHALL_REDIS_URL``,
+  ``docs/scaling.md``) and exits 2 without it.
 * ``cardhall arena --game NAME --bots A,B,... --games N [--url URL] [--concurrency K]
   [--turn-timeout S] [--json]`` plays bots against each other through a real server
   (``cardhall.arena``) and prints each bot's mean return with its 95% confidence interval.
@@ -107,8 +109,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from .server.main import serve
 
-    serve(host=args.host, port=args.port)
-    return 0
+    return serve(host=args.host, port=args.port, workers=args.workers)
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -209,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("serve", help="start the server")
     v.add_argument("--host", default=None)
     v.add_argument("--port", type=int, default=None)
+    v.add_argument("--workers", type=_positive_int, default=1,
+                   help="worker processes (default 1; more needs CARDHALL_REDIS_URL, "
+                        "docs/scaling.md)")
     v.set_defaults(func=_serve)
 
     a = sub.add_parser("arena", help="bots against bots through a real server")

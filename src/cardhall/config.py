@@ -52,8 +52,9 @@ class Settings(BaseSettings):
     """Live tables one player may have created (``POST /api/tables``, a quick seat that
     creates one); beyond, 429 ``quota.tables`` until one of them closes."""
     max_sockets_per_player: Annotated[int, Field(ge=1, le=1_000_000)] = 10
-    """Authenticated WebSocket connections one player may hold at once (in this process);
-    beyond, ``hello`` gets ``quota.sockets`` and the socket closes (4029)."""
+    """Authenticated WebSocket connections one player may hold at once (in this process; in
+    cluster mode on all nodes together); beyond, ``hello`` gets ``quota.sockets`` and the
+    socket closes (4029)."""
     rest_rate_limit: str = "120/minute"
     """Requests to ``/api/*`` per client address (the ``limits`` notation: ``"120/minute"``,
     ``"10 per second"``); beyond, 429 ``rate.limited`` with ``Retry-After``. Health,
@@ -63,8 +64,8 @@ class Settings(BaseSettings):
     ``rest_rate_limit``; beyond, 429 ``rate.limited``."""
     rate_limit_storage_uri: str = "memory://"
     """Where the rate windows are counted (a ``limits`` storage URI): ``memory://`` per
-    process; ``redis://host:6379/0`` shares them between processes (install
-    ``limits[async-redis]``)."""
+    process (in cluster mode, ``redis_url`` instead); ``redis://host:6379/0`` shares them
+    between processes (through redis-py, keys under ``<redis_prefix>:rate``)."""
     max_frame_bytes: Annotated[int, Field(ge=64)] = 16_384
     """Largest accepted WebSocket text frame; a larger one gets ``protocol.frame_too_large``."""
     ws_max_size_bytes: Annotated[int, Field(ge=64)] = 65_536

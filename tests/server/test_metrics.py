@@ -14,7 +14,12 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from cardhall.config import Settings
 from cardhall.server.app import create_app
-from cardhall.server.collectors import LogCollector, TablesCollector, WriterCollector
+from cardhall.server.collectors import (
+    LogCollector,
+    RedisCollector,
+    TablesCollector,
+    WriterCollector,
+)
 
 
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -122,7 +127,9 @@ def test_every_exported_metric_is_documented_in_operations_md() -> None:
         LogCollector(app_state(log=SimpleNamespace(  # type: ignore[arg-type]
             appended=0, commits=0, failures=0, backlog=0))),
         TablesCollector(app_state(tables=SimpleNamespace(  # type: ignore[arg-type]
-            stats=lambda: {"tables_restored": 0, "tables_aborted": 0}))))
+            stats=lambda: {"tables_restored": 0, "tables_aborted": 0}))),
+        RedisCollector(app_state(redis=object(),  # type: ignore[arg-type]
+                                 redis_health=SimpleNamespace(healthy=True))))
     names |= {name.removesuffix("_total") for name, _ in collectors}
     assert len(names) > 30
     missing = sorted(n for n in names if f"`{n}" not in doc

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from test_replay_api import _save
 
+from cardhall.cluster import ops
 from cardhall.server.routes import admin, games, lobby
 from cardhall.tables.manager import TableManager
 
@@ -64,14 +65,14 @@ async def test_lobby_and_admin_answers_are_byte_identical(client: httpx.AsyncCli
     assert (await client.get(f"/api/tables/{table.id}")).content == raw_bytes(table.summary())
     assert (await client.get("/api/tables")).content == raw_bytes(
         [t.summary() for t in manager.list()])
-    listed = await admin.admin_list_tables(manager)
+    listed = await admin.admin_list_tables(client._transport.app.state.hall)  # type: ignore[attr-defined]
     assert (await client.get("/api/admin/tables", headers=ADMIN)).content == raw_bytes(listed)
-    inspected = await table.call(admin._inspect)
+    inspected = await table.call(ops.inspect)
     assert "snapshot" not in inspected  # waiting: no game yet, the keys are left out
     got = await client.get(f"/api/admin/tables/{table.id}", headers=ADMIN)
     assert got.content == raw_bytes(inspected)
     assert (await client.get("/api/admin/stats", headers=ADMIN)).content == raw_bytes(
-        manager.stats())
+        {**manager.stats(), "nodes": 1})
     quick = await client.post("/api/tables/quick-seat", headers=me, json={"game": "palace_poker"})
     assert quick.content == raw_bytes({"table_id": table.id, "seat": quick.json()["seat"],
                                        "table": table.summary()})
@@ -89,7 +90,7 @@ async def test_inspect_of_a_running_game_keeps_snapshot_and_history(
     table = await manager.create("palace_poker", num_seats=2, bots={0: "rule", 1: "rule"})
     inspected: dict[str, Any] = {}
     for _ in range(200):  # bots start the game within a few inbox steps; no sleeping
-        inspected = await table.call(admin._inspect)
+        inspected = await table.call(ops.inspect)
         if "snapshot" in inspected:
             break
     assert "snapshot" in inspected and "history" in inspected

@@ -73,17 +73,21 @@ class ClusterNode:
             ``cluster_request_timeout_seconds``.
         manager: the node's tables; the node becomes its ``ownership``.
         store: the shared database (fence epochs, the log of tables taken over).
+        node_id: this node's name (default ``settings.node_id``, else
+            :func:`default_node_id`); the socket quota counts under the same name.
         redis: a client to use instead of one made from ``settings.redis_url``.
     """
 
     def __init__(self, settings: Settings, manager: TableManager, store: Store, *,
-                 redis: Any = None) -> None:
+                 node_id: str | None = None, redis: Any = None) -> None:
         assert settings.redis_url is not None or redis is not None
         self.settings = settings
-        self.id = settings.node_id or default_node_id()
+        self.id = node_id or settings.node_id or default_node_id()
         self.keys = Keys(settings.redis_prefix)
+        bound = max(1.0, settings.lease_seconds / 2)  # a hung Redis never holds a tick longer
         self.redis: Any = redis if redis is not None else Redis.from_url(
-            settings.redis_url or "", decode_responses=True)
+            settings.redis_url or "", decode_responses=True, socket_timeout=bound,
+            socket_connect_timeout=bound)
         self.manager, self.store = manager, store
         self.ttl_ms = int(settings.lease_seconds * 1000)
         self.tick_seconds = settings.lease_seconds / 3

@@ -18,7 +18,15 @@ from .health import Liveness
 from .lifespan import make_lifespan
 from .limits import BodySizeLimit
 from .observability import install_metrics, install_request_id
-from .quotas import RateLimits, RestRateLimit, SocketQuota
+from .quotas import (
+    LocalSocketQuota,
+    RateLimits,
+    RestRateLimit,
+    SocketQuota,
+    rate_storage,
+    redis_storage_options,
+)
+from .redisconn import RedisHealth, make_redis, node_name
 from .routes import (
     admin,
     admin_audit,
@@ -45,10 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.draining = False  # set by server/drain.py on SIGTERM/SIGINT
     app.state.sessions = set()  # open sockets (server/ws.py), closed by the drain
-    app.state.socket_quota = SocketQuota(settings.max_sockets_per_player)
-    app.state.rate_limits = RateLimits(settings.rate_limit_storage_uri,
-                                       rest=settings.rest_rate_limit,
-                                       guests=settings.guest_rate_limit)
+    _cluster_state(app, settings)
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
     # outside the body limit: a client over its rate is refused before its body is read
@@ -65,6 +70,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _include_routers(app)
     _mount_static(app, settings)
     return app
+
+
+def create_app_from_env() -> FastAPI:
+    """The app with settings from ``CARDHALL_*`` and logging configured: the factory of
+    ``uvicorn --factory cardhall.server.app:create_app_from_env`` and of each worker of
+    ``cardhall serve --workers N`` (a worker is a fresh process: it reads the environment and
+    sets up its logging itself)."""
+    from .observability import configure_logging
+
+    settings = Settings()
+    configure_logging(settings.log_format, settings.log_level)
+    return create_app(settings)
+
+
+def _cluster_state(app: FastAPI, settings: Settings) -> None:
+    """The parts of ``app.state`` that cluster mode shares over Redis: ``node_id``, ``redis``
+    (the client, ``None`` without ``redis_url``), ``redis_health``, ``socket_quota``
+    (:class:`~.clusterquota.RedisSocketQuota` in cluster mode, else
+    :class:`~.quotas.LocalSocketQuota`) and ``rate_limits`` (counted in Redis in cluster mode
+    unless ``rate_limit_storage_uri`` names another storage)."""
+    app.state.node_id = node_name(settings)
+    app.state.redis_health = RedisHealth()
+    client = make_redis(settings.redis_url) if settings.redis_url else None
+    app.state.redis = client
+    quota: SocketQuota
+    if client is None:
+        quota = LocalSocketQuota(settings.max_sockets_per_player)
+    else:
+        from .clusterquota import RedisSocketQuota
+
+        quota = RedisSocketQuota(client, settings.max_sockets_per_player,
+                                 prefix=settings.redis_prefix, node_id=app.state.node_id,
+                                 ttl_seconds=settings.lease_seconds,
+                                 health=app.state.redis_health)
+    app.state.socket_quota = quota
+    uri = rate_storage(settings.rate_limit_storage_uri, settings.redis_url)
+    pool = client.connection_pool if client is not None and uri == settings.redis_url else None
+    options = redis_storage_options(uri, settings.redis_prefix, pool=pool)
+    app.state.rate_limits = RateLimits(uri, rest=settings.rest_rate_limit,
+                                       guests=settings.guest_rate_limit, **options)
 
 
 def _include_routers(app: FastAPI) -> None:

@@ -5,7 +5,8 @@
   restores and aborts at start-up);
 * :class:`WriterCollector`: the game writer's counters, queue and ``save_seconds`` histogram;
 * :class:`LogCollector`: the action log's counters, backlog and ``append_seconds`` histogram;
-* :class:`ClusterCollector`: cluster mode's leases, takeovers and Redis traffic.
+* :class:`ClusterCollector`: cluster mode's leases, takeovers and Redis traffic;
+* :class:`RedisCollector`: cluster mode's ``cardhall_redis_healthy``.
 """
 
 from __future__ import annotations
@@ -142,3 +143,21 @@ class ClusterCollector(Collector):
                 ("bus_received", node.bus.received, "Messages received from Redis"),
                 ("remote_frames", node.peers.frames, "Frames sent to other nodes' sockets")):
             yield CounterMetricFamily(f"cardhall_cluster_{name}", help_text, value=value)
+
+
+class RedisCollector(Collector):
+    """``cardhall_redis_healthy`` (gauge), in cluster mode (``app.state.redis`` set) once
+    anything talked to Redis: 1 while the last Redis command answered, else 0
+    (``app.state.redis_health``, kept current by the socket quota's refresh every third of
+    ``lease_seconds`` and by ``/readyz``)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self._app = app
+
+    def collect(self) -> Iterator[Metric]:
+        if getattr(self._app.state, "redis", None) is None:
+            return
+        healthy = getattr(getattr(self._app.state, "redis_health", None), "healthy", None)
+        if isinstance(healthy, bool):
+            yield GaugeMetricFamily("cardhall_redis_healthy", "1 while the last Redis command "
+                                    "answered, 0 when it failed", value=int(healthy))

@@ -124,22 +124,40 @@ class DrainingServer(uvicorn.Server):
     server exits normally (``cardhall serve`` exits 0 on SIGTERM).
 
     Args:
-        config: the uvicorn config; ``config.app`` must be the FastAPI app to drain.
+        config: the uvicorn config; ``config.app`` is the FastAPI app to drain, or an import
+            string (``cardhall serve --workers N``: each worker process loads the app, and the
+            drain finds it inside ``config.loaded_app``'s middleware).
         grace_seconds: the drain's and the connections' shared time limit, seconds.
+
+    Raises:
+        TypeError: ``config.app`` is neither a FastAPI app nor an import string.
     """
 
     def __init__(self, config: uvicorn.Config, grace_seconds: float) -> None:
         super().__init__(config)
         self.grace_seconds = grace_seconds
-        if not isinstance(config.app, FastAPI):
+        if not isinstance(config.app, FastAPI | str):
             raise TypeError(f"DrainingServer needs a FastAPI app, got {type(config.app)!r}")
-        self.app: FastAPI = config.app
+
+    @property
+    def app(self) -> FastAPI | None:
+        """The FastAPI app served: ``config.app``, or once loaded the one ``loaded_app``
+        wraps (uvicorn's middleware keep it as ``.app``); ``None`` before it is loaded."""
+        if isinstance(self.config.app, FastAPI):
+            return self.config.app
+        inner = getattr(self.config, "loaded_app", None)
+        for _ in range(16):  # uvicorn wraps it in a few middleware at most
+            if inner is None or isinstance(inner, FastAPI):
+                return inner
+            inner = getattr(inner, "app", None)
+        return None
 
     async def shutdown(self, sockets: list[Any] | None = None) -> None:
         """Drain the app, then uvicorn's shutdown within the rest of the grace period."""
         started = time.monotonic()
-        if not self.force_exit:
-            await drain(self.app, self.grace_seconds)
+        app = self.app
+        if not self.force_exit and app is not None:
+            await drain(app, self.grace_seconds)
         left = self.grace_seconds - (time.monotonic() - started)
         self.config.timeout_graceful_shutdown = max(int(left), 1)
         await super().shutdown(sockets)

@@ -9,7 +9,10 @@ after these checks, each ``{"ok": bool, ...figures}``:
   :data:`BACKLOG_LIMIT` of ``max_queued``;
 * ``log``: when the app has an action log (``app.state.log``), it reports itself healthy and its
   backlog is at most :data:`BACKLOG_LIMIT` of ``max_backlog``;
-* ``draining``: the server is not shutting down (``app.state.draining``).
+* ``draining``: the server is not shutting down (``app.state.draining``);
+* ``redis`` (cluster mode only, when ``app.state.redis`` is a client): Redis answers a PING
+  within :data:`PING_TIMEOUT_SECONDS` (also reported to ``app.state.redis_health``, the
+  ``cardhall_redis_healthy`` gauge).
 
 Everything is read duck-typed from ``app.state`` (the store, the writer and the log are other
 modules' objects), so a missing attribute fails its check instead of raising.
@@ -51,10 +54,34 @@ async def check_database(store: Any, timeout: float = PING_TIMEOUT_SECONDS) -> C
         async with asyncio.timeout(timeout):
             await ping()
     except Exception as exc:  # any failure to answer is "not ready", never a 500
-        kind = "TimeoutError" if isinstance(exc, TimeoutError) else type(exc).__name__
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        return {"ok": False, "error": f"{kind}: {first[:200]}".rstrip(": ")}
+        return {"ok": False, "error": _error_text(exc)}
     return {"ok": True, "latency_ms": round((time.perf_counter() - t0) * 1000, 3)}
+
+
+async def check_redis(client: Any, health: Any = None,
+                      timeout: float = PING_TIMEOUT_SECONDS) -> Check:
+    """``{"ok": True, "latency_ms": float}`` when the Redis ``client`` answers ``PING`` within
+    ``timeout`` seconds, else ``{"ok": False, "error": "<exception class>: <message>"}``; the
+    outcome also goes to ``health`` (a ``RedisHealth``: ``ok()`` / ``failed(exc)``) when
+    given."""
+    t0 = time.perf_counter()
+    try:
+        async with asyncio.timeout(timeout):
+            await client.ping()
+    except Exception as exc:  # any failure to answer is "not ready", never a 500
+        if health is not None:
+            health.failed(exc)
+        return {"ok": False, "error": _error_text(exc)}
+    if health is not None:
+        health.ok()
+    return {"ok": True, "latency_ms": round((time.perf_counter() - t0) * 1000, 3)}
+
+
+def _error_text(exc: BaseException) -> str:
+    """``"<exception class>: <first line of its message>"`` (``TimeoutError`` for any timeout)."""
+    kind = "TimeoutError" if isinstance(exc, TimeoutError) else type(exc).__name__
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{kind}: {first[:200]}".rstrip(": ")
 
 
 def check_writer(writer: Any, limit: float = BACKLOG_LIMIT) -> Check:
@@ -83,14 +110,22 @@ def check_log(log: Any, limit: float = BACKLOG_LIMIT) -> Check:
 
 async def readiness(state: Any, *, ping_timeout: float = PING_TIMEOUT_SECONDS) -> dict[str, Any]:
     """Run every check on an app's ``state``; ``{"status": "ready" | "not_ready",
-    "checks": {"database": ..., "writer": ..., "log": ..., "draining": ...}}``."""
+    "checks": {"database": ..., "writer": ..., "log": ..., "draining": ...}}``, plus
+    ``"redis"`` in cluster mode (``state.redis`` set); the two pings run at once."""
     draining = bool(getattr(state, "draining", False))
+    redis = getattr(state, "redis", None)
+    pings = [check_database(getattr(state, "store", None), ping_timeout)]
+    if redis is not None:
+        pings.append(check_redis(redis, getattr(state, "redis_health", None), ping_timeout))
+    database, *cluster = await asyncio.gather(*pings)
     checks: dict[str, Check] = {
-        "database": await check_database(getattr(state, "store", None), ping_timeout),
+        "database": database,
         "writer": check_writer(getattr(state, "writer", None)),
         "log": check_log(getattr(state, "log", None)),
         "draining": {"ok": not draining, "draining": draining},
     }
+    if cluster:
+        checks["redis"] = cluster[0]
     ready = all(c["ok"] for c in checks.values())
     return {"status": "ready" if ready else "not_ready", "checks": checks}
 
@@ -109,7 +144,8 @@ class Readiness(BaseModel):
 
     status: Literal["ready", "not_ready"]
     checks: dict[str, dict[str, Any]]
-    """``database``, ``writer``, ``log``, ``draining`` (see the module)."""
+    """``database``, ``writer``, ``log``, ``draining``; ``redis`` in cluster mode (see the
+    module)."""
 
 
 @router.get("/readyz", response_model=Readiness, responses={

@@ -3,9 +3,10 @@
 Start: the store connects (SQL stores apply the Alembic migrations), the game writer
 (``app.state.writer``, which saves finished games in batches), the table log (``app.state.log``:
 SQL stores with ``durable_tables``), the table manager (``app.state.tables``, which restores the
-live tables of the log) and the GC tuning. Stop, in reverse: the tables stop first (their logs
-stay, so they come back at the next start), then the log is flushed, then the writer saves what
-is queued, then the store closes.
+live tables of the log), the socket quota (in cluster mode it refreshes its counts in Redis)
+and the GC tuning. Stop, in reverse: the tables stop first (their logs stay, so they come back
+at the next start), then the log is flushed, then the writer saves what is queued, then the
+store closes, the socket quota withdraws its counts and the Redis client closes.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
         app.state.tables = manager
         node = None
         if settings.redis_url is not None:  # cluster mode (docs/scaling.md)
-            node = ClusterNode(settings, manager, store)
+            node = ClusterNode(settings, manager, store, node_id=app.state.node_id)
             await node.start()
         app.state.hall = LocalHall(manager) if node is None else ClusterHall(manager, node)
         if node is not None:
@@ -51,6 +52,8 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
         await manager.start(restore_all=node is None)
         if node is not None:
             await node.scan()  # take over the orphaned tables now, not at the first scan
+        quota = app.state.socket_quota  # cluster mode: its counts refresh in Redis
+        await quota.start()
         refreezer = None
         if settings.gc_tuning:
             gctune.tune(settings.gc_threshold0, settings.gc_threshold1)
@@ -76,6 +79,10 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
                 await writer.close(timeout=max(deadline - time.monotonic(), 0.1))
             finally:
                 await store.close()
+                await quota.stop()
+                redis = getattr(app.state, "redis", None)
+                if redis is not None:
+                    await redis.aclose()
 
     return lifespan
 

@@ -1,4 +1,11 @@
-"""``cardhall serve``: run the app under uvicorn, draining it on SIGTERM/SIGINT."""
+"""``cardhall serve``: run the app under uvicorn, draining it on SIGTERM/SIGINT.
+
+``--workers N`` (N > 1) runs N worker processes behind one listening socket (uvicorn's
+supervisor); each worker builds the app itself (:data:`APP_FACTORY`) and is a node of its
+own, so it needs cluster mode (``CARDHALL_REDIS_URL``, ``docs/scaling.md``): without it every
+worker would have its own tables, lobby and quotas, and a player's socket would reach a
+worker that does not know the table. :func:`workers_refusal` says why it refuses.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,7 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from uvicorn.supervisors import multiprocess
 
 from ..config import Settings
 from .app import create_app
@@ -15,16 +23,22 @@ from .observability import configure_logging
 
 STARTUP_FAILURE = 3
 """Exit status when the server never started (uvicorn's own ``STARTUP_FAILURE``)."""
+USAGE_ERROR = 2
+"""Exit status of a refused ``--workers`` (argparse's status for a bad command line)."""
+APP_FACTORY = "cardhall.server.app:create_app_from_env"
+"""The import string of the app factory each worker calls (``uvicorn --factory``)."""
 
 
-def make_server(app: FastAPI, settings: Settings, *, host: str, port: int,
+def make_server(app: FastAPI | str, settings: Settings, *, host: str, port: int,
                 **options: Any) -> DrainingServer:
     """The uvicorn server for ``app``: the WebSocket settings of ``design.md`` section 9
     (``settings.ws_implementation``, ``ws_max_size_bytes``, no per-message deflate) and the
     drain of ``server/drain.py`` with ``settings.shutdown_grace_seconds``.
 
-    ``options`` are more ``uvicorn.Config`` arguments (e.g. ``log_level``); ``port`` 0 picks a
-    free port (read it from ``server.servers`` once started).
+    ``app`` is the app, or an import string of an app factory (:data:`APP_FACTORY`, with
+    ``factory=True`` and ``workers`` in ``options``). ``options`` are more ``uvicorn.Config``
+    arguments (e.g. ``log_level``); ``port`` 0 picks a free port (read it from
+    ``server.servers`` once started).
     """
     config = uvicorn.Config(app, host=host, port=port, ws=settings.ws_implementation,
                             ws_max_size=settings.ws_max_size_bytes,
@@ -32,18 +46,75 @@ def make_server(app: FastAPI, settings: Settings, *, host: str, port: int,
     return DrainingServer(config, settings.shutdown_grace_seconds)
 
 
-def serve(host: str | None = None, port: int | None = None) -> None:
-    """Start uvicorn with the app; ``host``/``port`` override the settings.
+def workers_refusal(settings: Settings, workers: int) -> str | None:
+    """Why ``cardhall serve --workers workers`` must not start with ``settings``, or ``None``
+    when it may: more than one worker needs ``CARDHALL_REDIS_URL`` and no fixed
+    ``CARDHALL_NODE_ID`` (each worker is a node and names itself)."""
+    if workers <= 1:
+        return None
+    if not settings.redis_url:
+        return (f"--workers {workers} needs cluster mode: each worker would have its own "
+                "tables, lobby and quotas, and a socket could land on a worker that does not "
+                "know its table. Set CARDHALL_REDIS_URL (see docs/scaling.md), or run one "
+                "worker.")
+    if settings.node_id:
+        return (f"--workers {workers} with CARDHALL_NODE_ID={settings.node_id!r}: every worker "
+                "would claim that one node id. Unset it (each worker names itself), see "
+                "docs/scaling.md.")
+    return None
 
-    Returns after a graceful shutdown (SIGTERM or SIGINT: the app is drained first, see
-    ``server/drain.py``); exits with status 3 when the server could not start.
+
+def serve(host: str | None = None, port: int | None = None, workers: int = 1) -> int:
+    """Start uvicorn with the app; ``host``/``port`` override the settings; ``workers`` > 1
+    runs that many worker processes (cluster mode only, :func:`workers_refusal`).
+
+    Returns 0 after a graceful shutdown (SIGTERM or SIGINT: the app is drained first, see
+    ``server/drain.py``), :data:`USAGE_ERROR` (2) for a refused ``workers`` (the reason on
+    stderr); exits with status 3 when the server could not start.
     """
     settings = Settings()
+    refusal = workers_refusal(settings, workers)
+    if refusal is not None:
+        print(f"cardhall serve: {refusal}", file=sys.stderr)
+        return USAGE_ERROR
     configure_logging(settings.log_format, settings.log_level)
-    server = make_server(create_app(settings), settings, host=host or settings.host,
-                         port=settings.port if port is None else port,
-                         log_level=settings.log_level.lower(),
-                         log_config=None)  # keep the structlog handlers configured above
+    options: dict[str, Any] = {"log_level": settings.log_level.lower(),
+                               "log_config": None}  # keep the structlog handlers configured above
+    bind_host, bind_port = host or settings.host, settings.port if port is None else port
+    if workers > 1:
+        _serve_workers(make_server(APP_FACTORY, settings, host=bind_host, port=bind_port,
+                                   factory=True, workers=workers, **options))
+        return 0
+    server = make_server(create_app(settings), settings, host=bind_host, port=bind_port,
+                         **options)
     server.run()
     if not server.started:
         sys.exit(STARTUP_FAILURE)
+    return 0
+
+
+def _serve_workers(server: DrainingServer) -> None:
+    """Run ``server.config.workers`` processes on one socket bound here, under uvicorn's
+    supervisor (it restarts a worker that dies and passes SIGTERM on to each). Each worker
+    runs a :class:`DrainingServer` (:class:`DrainingProcess`), so SIGTERM drains it."""
+    sock = server.config.bind_socket()
+    # uvicorn's supervisor makes its workers with the module's ``Process`` (four places, no
+    # hook): ours for the time it runs, so that restarted workers drain too
+    original = multiprocess.Process
+    multiprocess.Process = DrainingProcess  # type: ignore[misc]
+    try:
+        multiprocess.Multiprocess(server.config, sockets=[sock]).run()
+    finally:
+        multiprocess.Process = original  # type: ignore[misc]
+
+
+class DrainingProcess(multiprocess.Process):
+    """A uvicorn worker process whose server is a :class:`DrainingServer` (with the worker's
+    own ``CARDHALL_SHUTDOWN_GRACE_SECONDS``)."""
+
+    @property
+    def server(self) -> uvicorn.Server:
+        """The worker's server (made in the worker process, on first use)."""
+        if self._server is None:
+            self._server = DrainingServer(self.config, Settings().shutdown_grace_seconds)
+        return self._server

@@ -25,7 +25,13 @@ from prometheus_fastapi_instrumentator import Instrumentator
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import gctune
-from .collectors import ClusterCollector, LogCollector, TablesCollector, WriterCollector
+from .collectors import (
+    ClusterCollector,
+    LogCollector,
+    RedisCollector,
+    TablesCollector,
+    WriterCollector,
+)
 from .wsmetrics import WebSocketMetrics
 
 
@@ -126,6 +132,7 @@ def install_metrics(app: FastAPI) -> None:
     registry.register(WriterCollector(app))
     registry.register(LogCollector(app))
     registry.register(ClusterCollector(app))
+    registry.register(RedisCollector(app))
     gctune.MONITOR.install()
     registry.register(gctune.MONITOR)
     Instrumentator(registry=registry, excluded_handlers=["^/metrics$"],

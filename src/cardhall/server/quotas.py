@@ -6,7 +6,8 @@ Two kinds, kept apart on purpose:
   counter (two counters per key and window, the previous window's weighted by how much of it
   still overlaps: constant memory per address), in the storage named by
   ``CARDHALL_RATE_LIMIT_STORAGE_URI`` (``memory://`` by default: per process; a ``redis://``
-  URI shares the counts between processes): every ``/api/*`` request (``CARDHALL_REST_RATE_LIMIT``, 120/minute) and guest
+  URI shares the counts between processes, and so does cluster mode, ``CARDHALL_REDIS_URL``,
+  when the storage is left at ``memory://``: ``docs/scaling.md``): every ``/api/*`` request (``CARDHALL_REST_RATE_LIMIT``, 120/minute) and guest
   creation, ``POST /api/players`` (``CARDHALL_GUEST_RATE_LIMIT``, 10/minute). Over a rate the
   answer is 429 ``rate.limited`` with ``Retry-After`` (whole seconds until the window lets one
   more through). Health, readiness, metrics, the documents and the browser client's files are
@@ -14,14 +15,16 @@ Two kinds, kept apart on purpose:
 * **Quotas** per player, on what is live now: tables a player created that still run
   (``CARDHALL_MAX_LIVE_TABLES_PER_PLAYER``, counted by the table manager, 429
   ``quota.tables``) and authenticated sockets (``CARDHALL_MAX_SOCKETS_PER_PLAYER``,
-  :class:`SocketQuota`, ``quota.sockets`` on the socket). A quota frees itself when the table
-  closes or the socket goes; nothing expires.
+  :class:`SocketQuota`, ``quota.sockets`` on the socket; in cluster mode counted over every
+  node, ``server/clusterquota.py``). A quota frees itself when the table closes or the socket
+  goes; nothing expires (in cluster mode a dead node's sockets do, after ``lease_seconds``).
 """
 
 from __future__ import annotations
 
 import logging
 import math
+from typing import Any, Protocol
 
 import limits
 from limits.aio.storage import Storage
@@ -58,22 +61,53 @@ def async_storage_uri(uri: str) -> str:
     return uri if uri.startswith("async+") else f"async+{uri}"
 
 
+REDIS_SCHEMES = ("redis://", "rediss://", "redis+unix://", "async+redis://",
+                 "async+rediss://", "async+redis+unix://")
+"""Rate storage URIs counted in Redis (through redis-py, :func:`redis_storage_options`)."""
+
+
+def rate_storage(storage_uri: str, redis_url: str | None) -> str:
+    """Where the rates count: ``redis_url`` (cluster mode) when ``storage_uri`` is left at
+    ``memory://``, else ``storage_uri`` as set."""
+    return redis_url if storage_uri == "memory://" and redis_url else storage_uri
+
+
+def redis_storage_options(storage_uri: str, prefix: str, *, pool: Any = None,
+                          timeout_seconds: float = 1.0) -> dict[str, Any]:
+    """The ``limits`` storage arguments for ``storage_uri``: for a Redis URI, redis-py's
+    asyncio client (``implementation="redispy"``; no coredis needed), keys under
+    ``<prefix>:rate``, each command bounded by ``timeout_seconds`` (connecting included;
+    a Redis that does not answer lets requests through, see :class:`RestRateLimit`) and the
+    connections of ``pool`` (a ``redis.asyncio.ConnectionPool``) when given; ``{}`` for any
+    other storage."""
+    if not storage_uri.startswith(REDIS_SCHEMES):
+        return {}
+    options: dict[str, Any] = {"implementation": "redispy", "key_prefix": f"{prefix}:rate"}
+    if pool is not None:
+        options["connection_pool"] = pool
+    else:
+        options.update(socket_timeout=timeout_seconds, socket_connect_timeout=timeout_seconds)
+    return options
+
+
 class RateLimits:
     """The per-client-address rates, over one ``limits`` storage.
 
     Args:
-        storage_uri: ``memory://`` (per process), ``redis://host:port/db`` (shared; needs
-            ``limits[async-redis]``), or any storage URI ``limits`` knows (``async+`` is added).
+        storage_uri: ``memory://`` (per process), ``redis://host:port/db`` (shared), or any
+            storage URI ``limits`` knows (``async+`` is added).
         rest: the rate of every ``/api/*`` request per client address.
         guests: the rate of ``POST /api/players`` per client address.
+        options: more arguments of the ``limits`` storage (:func:`redis_storage_options` for
+            a Redis one).
 
     Raises:
         ValueError: a rate that does not parse; ``limits.errors.ConfigurationError``: an
             unknown storage scheme or a missing driver.
     """
 
-    def __init__(self, storage_uri: str, *, rest: str, guests: str) -> None:
-        storage = limits.storage.storage_from_string(async_storage_uri(storage_uri))
+    def __init__(self, storage_uri: str, *, rest: str, guests: str, **options: Any) -> None:
+        storage = limits.storage.storage_from_string(async_storage_uri(storage_uri), **options)
         assert isinstance(storage, Storage)  # an async+ scheme always gives an asyncio storage
         self.storage = storage
         self.limiter = SlidingWindowCounterRateLimiter(self.storage)
@@ -166,8 +200,32 @@ class RestRateLimit:
         await self.app(scope, receive, send)
 
 
-class SocketQuota:
-    """Authenticated sockets per player id, at most ``limit`` at once (one process's sockets).
+class SocketQuota(Protocol):
+    """Authenticated sockets per player id, at most :attr:`limit` at once: the one interface
+    of the per-process count (:class:`LocalSocketQuota`) and the cluster-wide one
+    (``server/clusterquota.py``). The WebSocket session acquires a place at ``hello`` and
+    releases it when the socket ends; :meth:`start`/:meth:`stop` run with the app's lifespan.
+    """
+
+    limit: int
+    open: dict[str, int]
+    """This process's sockets per player id (players with none are absent)."""
+
+    async def acquire(self, player_id: str) -> bool:
+        """Take a place for one more socket of ``player_id``; ``False`` when it has ``limit``."""
+
+    async def release(self, player_id: str) -> None:
+        """Give back one place of ``player_id`` (a socket that held one has ended)."""
+
+    async def start(self) -> None:
+        """Start what keeps the count current (nothing for the local count)."""
+
+    async def stop(self) -> None:
+        """Stop it and withdraw this process's places where others can see them."""
+
+
+class LocalSocketQuota:
+    """:class:`SocketQuota` over one process's sockets (the embedded default, no Redis).
 
     Only the socket's own task calls it, and neither method awaits, so no lock is needed.
 
@@ -179,18 +237,36 @@ class SocketQuota:
         self.limit = limit
         self.open: dict[str, int] = {}
 
-    def acquire(self, player_id: str) -> bool:
+    async def acquire(self, player_id: str) -> bool:
         """Take a place for one more socket of ``player_id``; ``False`` when it has ``limit``."""
-        held = self.open.get(player_id, 0)
-        if held >= self.limit:
-            return False
-        self.open[player_id] = held + 1
-        return True
+        return take(self.open, player_id, self.limit)
 
-    def release(self, player_id: str) -> None:
+    async def release(self, player_id: str) -> None:
         """Give back one place of ``player_id`` (a socket that held one has ended)."""
-        held = self.open.get(player_id, 0) - 1
-        if held > 0:
-            self.open[player_id] = held
-        else:
-            self.open.pop(player_id, None)
+        give_back(self.open, player_id)
+
+    async def start(self) -> None:
+        """Nothing to start."""
+
+    async def stop(self) -> None:
+        """Nothing to stop."""
+
+
+def take(open_: dict[str, int], player_id: str, limit: int) -> bool:
+    """Count one more socket of ``player_id`` in ``open_`` unless it already has ``limit``;
+    whether it was counted."""
+    held = open_.get(player_id, 0)
+    if held >= limit:
+        return False
+    open_[player_id] = held + 1
+    return True
+
+
+def give_back(open_: dict[str, int], player_id: str) -> int:
+    """Count one socket of ``player_id`` less in ``open_`` (dropping it at 0); the count left."""
+    held = open_.get(player_id, 0) - 1
+    if held > 0:
+        open_[player_id] = held
+        return held
+    open_.pop(player_id, None)
+    return 0

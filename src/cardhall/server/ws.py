@@ -42,7 +42,7 @@ from ..tables.connections import CLOSE, QueueConnection, encode
 from ..tables.manager import TableManager
 from .drain import is_draining
 from .errors import ApiError
-from .quotas import SocketQuota
+from .quotas import LocalSocketQuota, SocketQuota
 from .security import authenticate
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,8 @@ class Session:
         self.hall = tables if isinstance(tables, LocalHall) else LocalHall(tables)
         """Where table requests go (this process's tables, or the cluster's)."""
         self.sessions: set[Session] = set() if sessions is None else sessions
-        self.quota = quota if quota is not None else SocketQuota(settings.max_sockets_per_player)
+        self.quota: SocketQuota = (quota if quota is not None
+                                   else LocalSocketQuota(settings.max_sockets_per_player))
         self.conn = QueueConnection(ANONYMOUS, settings.ws_outbound_queue)
         self.hall.watch(self.conn)
         self.authed = False
@@ -121,9 +122,6 @@ class Session:
             await self._reader()
         finally:
             self.sessions.discard(self)
-            if self._counted is not None:
-                self.quota.release(self._counted)
-                self._counted = None
             with contextlib.suppress(Exception):  # Redis down: the owner notices the node's death
                 await self.hall.disconnected(self.conn)
             self.conn.close()
@@ -134,6 +132,10 @@ class Session:
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
+            # last: a cluster quota's release awaits Redis (this node's count drops at once)
+            counted, self._counted = self._counted, None
+            if counted is not None:
+                await self.quota.release(counted)
 
     async def _writer(self) -> None:
         queue = self.conn.queue
@@ -262,7 +264,7 @@ class Session:
             self.error("auth.already_authenticated",
                        f"this connection is already player {self.conn.player.id}'s", msg)
             return
-        if self._counted is None and not self.quota.acquire(player.id):
+        if self._counted is None and not await self.quota.acquire(player.id):
             self.error("quota.sockets", f"player {player.id} already has "
                        f"{self.quota.limit} sockets open (max_sockets_per_player); close one",
                        msg)
