@@ -94,7 +94,11 @@ class ClusterNode:
         self.scan_seconds = settings.lease_seconds / 4
         self.bus = Bus(self.redis)
         self.peers = Peers(self.bus, self.keys)
-        self.sockets = Sockets(self._rejoin)
+        self.incarnation = secrets.token_hex(4)
+        """Random per process (see :attr:`~.remote.Sockets.incarnation`)."""
+        self.sockets = Sockets(self._rejoin, self.incarnation)
+        self._incarnations: dict[str, str] = {}
+        """The last incarnation seen in each node's heartbeat."""
         self.rpc = Rpc(self.bus, self.keys, self.id, node_ops(self),
                        settings.cluster_request_timeout_seconds)
         self.owned: dict[str, int] = {}
@@ -245,7 +249,8 @@ class ClusterNode:
 
     def load(self) -> dict[str, Any]:
         """This node's load figures (its heartbeat)."""
-        return {"node": self.id, "tables": len(self.manager.tables),
+        return {"node": self.id, "incarnation": self.incarnation,
+                "tables": len(self.manager.tables),
                 "sockets": len(self.sockets.local), "owned": len(self.owned)}
 
     async def _heartbeat(self) -> None:
@@ -260,14 +265,20 @@ class ClusterNode:
         live = []
         for node, beat in zip(ids, beats, strict=True):
             if beat is None:
-                await self._node_died(node)
-            else:
-                live.append(orjson.loads(beat))
+                await self.redis.srem(self.keys.nodes, node)
+                self._incarnations.pop(node, None)
+                self._sockets_gone(node)
+                continue
+            load = orjson.loads(beat)
+            live.append(load)
+            if self._incarnations.get(node, load["incarnation"]) != load["incarnation"]:
+                self._sockets_gone(node, keep=load["incarnation"])  # it restarted
+            self._incarnations[node] = load["incarnation"]
         return live
 
-    async def _node_died(self, node: str) -> None:
-        await self.redis.srem(self.keys.nodes, node)
-        for conn in self.peers.of_node(node):
+    def _sockets_gone(self, node: str, keep: str | None = None) -> None:
+        """The sockets of ``node`` (of its other incarnations than ``keep``) are gone."""
+        for conn in self.peers.of_node(node, keep):
             for table_id in conn.tables:
                 table = self.manager.get(table_id)
                 if table is not None:
@@ -372,7 +383,7 @@ class ClusterNode:
         if table is not None and not table.stopped and msg.table_id in self.owned:
             table.post(ClientRequest(conn, msg))
             return
-        data = f"Q {header(self.id, conn)}\n{msg.model_dump_json()}"
+        data = f"Q {header(self.id, self.sockets.wire_id(conn), conn)}\n{msg.model_dump_json()}"
         if await self.redis.publish(self.keys.inbox(msg.table_id), data):
             return
         listed = await self.redis.exists(self.keys.summary(msg.table_id))
@@ -395,6 +406,7 @@ class ClusterNode:
                 table.post(Disconnected(conn))
             else:
                 with contextlib.suppress(Exception):
-                    await self.redis.publish(self.keys.inbox(table_id),
-                                             f"D {header(self.id, conn)}")
+                    await self.redis.publish(
+                        self.keys.inbox(table_id),
+                        f"D {header(self.id, self.sockets.wire_id(conn), conn)}")
         self.sockets.remove(conn)

@@ -37,10 +37,11 @@ another node; the answering ``joined`` is not forwarded (the client sees only th
 as after a short pause)."""
 
 
-def header(node: str, conn: QueueConnection) -> str:
-    """The header naming ``conn`` of node ``node`` (see the module docstring)."""
+def header(node: str, conn_id: str, conn: QueueConnection) -> str:
+    """The header naming socket ``conn`` of node ``node`` as ``conn_id`` (see the module
+    docstring)."""
     pl = conn.player
-    return orjson.dumps({"n": node, "c": conn.id,
+    return orjson.dumps({"n": node, "c": conn_id,
                          "p": [pl.id, pl.name, pl.is_bot, pl.owner_id]}).decode()
 
 
@@ -100,9 +101,11 @@ class Peers:
             conn.close()
         return conn
 
-    def of_node(self, node: str) -> list[RemoteConnection]:
-        """Forget and return every socket of ``node`` (it died)."""
-        gone = [c for (n, _), c in self.conns.items() if n == node]
+    def of_node(self, node: str, keep: str | None = None) -> list[RemoteConnection]:
+        """Forget and return every socket of ``node`` (it died), or of its incarnations other
+        than ``keep`` (it restarted under the same name)."""
+        gone = [c for (n, cid), c in self.conns.items()
+                if n == node and (keep is None or not cid.endswith(f".{keep}"))]
         for conn in gone:
             self.forget(conn.node, conn.conn_id)
         return gone
@@ -129,22 +132,30 @@ class Sockets:
         route: how to send a rejoin (the hall's request path).
     """
 
-    def __init__(self, route: Callable[[QueueConnection, Any], Any]) -> None:
+    def __init__(self, route: Callable[[QueueConnection, Any], Any], incarnation: str) -> None:
+        self.incarnation = incarnation
+        """Random per process: a socket's wire id is ``<connection id>.<incarnation>``, so a
+        node restarted under the same name never gets the frames of its old sockets (their
+        connection ids start again at ``c1``)."""
         self.local: dict[str, QueueConnection] = {}
         self.roles: dict[tuple[str, str], tuple[str, int | None, str | None]] = {}
-        """``(conn id, table id) -> (role, seat, seat token)`` from the latest ``joined``."""
+        """``(wire id, table id) -> (role, seat, seat token)`` from the latest ``joined``."""
         self._route = route
 
+    def wire_id(self, conn: QueueConnection) -> str:
+        return f"{conn.id}.{self.incarnation}"
+
     def add(self, conn: QueueConnection) -> None:
-        self.local[conn.id] = conn
+        self.local[self.wire_id(conn)] = conn
 
     def remove(self, conn: QueueConnection) -> None:
-        self.local.pop(conn.id, None)
-        for key in [k for k in self.roles if k[0] == conn.id]:
+        wire = self.wire_id(conn)
+        self.local.pop(wire, None)
+        for key in [k for k in self.roles if k[0] == wire]:
             del self.roles[key]
 
     def left(self, conn: QueueConnection, table_id: str) -> None:
-        self.roles.pop((conn.id, table_id), None)
+        self.roles.pop((self.wire_id(conn), table_id), None)
 
     def deliver(self, data: str) -> None:
         """An ``F`` message: hand each frame to its socket (and note ``joined`` answers)."""
@@ -180,7 +191,7 @@ class Sockets:
 
     def _note(self, conn: QueueConnection, table_id: str, role: str, seat: int | None,
               token: str | None) -> None:
-        self.roles[(conn.id, table_id)] = (role, seat, token)
+        self.roles[(self.wire_id(conn), table_id)] = (role, seat, token)
 
     def rejoin(self, table_id: str) -> int:
         """The table moved: send a ``join`` for each socket that had joined it (resume by seat
