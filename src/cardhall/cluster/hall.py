@@ -9,9 +9,11 @@ summary (``Table.summary()``), the admin's answers are those of :mod:`.ops`.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import orjson
+from redis.exceptions import RedisError
 
 from ..engine import get_game
 from ..protocol import messages as p
@@ -22,6 +24,8 @@ from ..tables.messages import ClientRequest, Disconnected
 from . import ops
 from .node import ClusterNode
 from .ops import KICK_FLUSH_SECONDS
+
+log = logging.getLogger(__name__)
 
 OPEN_STATUSES = ("waiting", "between_hands")
 """Statuses in which a table deals a newcomer in (quick seat)."""
@@ -119,6 +123,15 @@ class ClusterHall(LocalHall):
         self.node = node
 
     async def summaries(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Every node's tables from the registry; only this node's while Redis does not
+        answer (a partial lobby beats none)."""
+        try:
+            return await self._registry(game)
+        except RedisError as exc:
+            log.warning("lobby from this node only: Redis did not answer (%s)", exc)
+            return await super().summaries(game)
+
+    async def _registry(self, game: str | None) -> list[dict[str, Any]]:
         redis, keys = self.node.redis, self.node.keys
         ids = sorted(await redis.smembers(keys.tables))
         docs = await redis.mget([keys.summary(t) for t in ids]) if ids else []
@@ -130,7 +143,10 @@ class ClusterHall(LocalHall):
         return sorted(out, key=lambda s: (s["created_at"], s["id"]))
 
     async def summary(self, table_id: str) -> dict[str, Any] | None:
-        doc = await self.node.redis.get(self.node.keys.summary(table_id))
+        try:
+            doc = await self.node.redis.get(self.node.keys.summary(table_id))
+        except RedisError:
+            return await super().summary(table_id)
         return None if doc is None else dict(orjson.loads(doc))
 
     async def create(self, game: str, **kwargs: Any) -> dict[str, Any]:

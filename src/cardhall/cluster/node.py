@@ -37,6 +37,7 @@ from typing import Any
 
 import orjson
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from ..config import Settings
 from ..protocol import messages as p
@@ -48,7 +49,7 @@ from .bus import Bus
 from .keys import Keys
 from .ops import node_ops
 from .remote import Peers, Sockets, header
-from .rpc import Rpc
+from .rpc import ClusterUnavailableError, Rpc
 
 log = logging.getLogger(__name__)
 
@@ -110,22 +111,42 @@ class ClusterNode:
         self.leases_lost = 0
         self.leaving = False
         """Set when the node stops: it takes no table over any more."""
+        self.joined = False
+        """Whether the node has subscribed and announced itself (Redis answered)."""
         self.on_ban: Callable[[set[str]], int] | None = None
         """Closes this node's sockets of banned players (set by the app)."""
         manager.ownership = self
 
     # ----- life -----------------------------------------------------------------------------
     async def start(self) -> None:
-        """Join the cluster: subscribe, announce, start the tick and the failover scan."""
-        await self.redis.ping()
-        await self.bus.start({self.keys.to_node(self.id): self._on_node_message,
-                              self.keys.events: self._on_event})
-        await self._heartbeat()
+        """Join the cluster: subscribe, announce, start the tick and the failover scan. When
+        Redis does not answer, the node starts anyway (not ready: ``/readyz`` says why) and
+        joins as soon as Redis answers; meanwhile it creates no table."""
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._loop(self._tick, self.tick_seconds), name="lease"),
-                       loop.create_task(self._loop(self.scan, self.scan_seconds), name="scan")]
+        self.bus.handlers.update({self.keys.to_node(self.id): self._on_node_message,
+                                  self.keys.events: self._on_event})
+        try:
+            await self._join()
+        except RedisError as exc:
+            log.warning("cluster node %s: Redis does not answer (%s: %s); joining when it "
+                        "does", self.id, type(exc).__name__, exc)
+            self._tasks.append(loop.create_task(self._join_later(), name="cluster-join"))
+        self._tasks += [loop.create_task(self._loop(self._tick, self.tick_seconds), name="lease"),
+                        loop.create_task(self._loop(self.scan, self.scan_seconds), name="scan")]
+
+    async def _join(self) -> None:
+        await self.redis.ping()
+        await self.bus.start(dict(self.bus.handlers))
+        await self._heartbeat()
+        self.joined = True
         log.info("cluster node %s joined (%s, lease %.1f s)", self.id, self.keys.prefix,
                  self.settings.lease_seconds)
+
+    async def _join_later(self) -> None:
+        while not self.joined:
+            await asyncio.sleep(1.0)
+            with contextlib.suppress(RedisError):
+                await self._join()
 
     def forget_remote_sockets(self) -> None:
         """Before a graceful stop: remote sockets are not told ``table_closed``/``shutdown``
@@ -180,10 +201,20 @@ class ClusterNode:
 
     # ----- ownership (tables/ownership.py) -------------------------------------------------
     async def claim(self, table_id: str) -> int:
-        """Take the lease of a new table; returns its epoch (see the module docstring)."""
-        if not await self.redis.set(self.keys.lease(table_id), self.id, nx=True,
-                                    px=self.ttl_ms):
-            raise RuntimeError(f"table id {table_id} is leased already")
+        """Take the lease of a new table; returns its epoch (see the module docstring).
+
+        Raises:
+            ClusterUnavailableError: Redis does not answer, or the node has not joined yet.
+        """
+        try:
+            taken = self.joined and await self.redis.set(self.keys.lease(table_id), self.id,
+                                                         nx=True, px=self.ttl_ms)
+        except RedisError as exc:
+            raise ClusterUnavailableError(f"the cluster's Redis did not answer "
+                                          f"({type(exc).__name__}); no table created") from exc
+        if not taken:
+            raise ClusterUnavailableError(f"table id {table_id} could not be leased (Redis "
+                                          f"unavailable, or the id is taken)")
         epoch = await self.store.claim_table(table_id, self.id)
         self.owned[table_id] = epoch
         await self.bus.subscribe(self.keys.inbox(table_id),
@@ -205,6 +236,8 @@ class ClusterNode:
 
     # ----- the tick: leases, registry, heartbeat --------------------------------------------
     async def _tick(self) -> None:
+        if not self.joined:
+            return
         owned = list(self.owned)
         async with self.redis.pipeline(transaction=False) as pipe:
             for table_id in owned:
@@ -287,9 +320,9 @@ class ClusterNode:
     # ----- failover --------------------------------------------------------------------------
     async def scan(self) -> None:
         """Take over every live table whose lease is gone (see the module docstring)."""
-        await self.nodes()
-        if self.leaving:
+        if self.leaving or not self.joined:
             return
+        await self.nodes()
         claimed = [t for t in await self.store.claimed_tables() if t not in self.owned]
         if not claimed:
             return

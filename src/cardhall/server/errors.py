@@ -19,6 +19,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -183,6 +184,15 @@ async def _on_table_error(_request: Request, exc: Exception) -> JSONResponse:
                           headers=None if wait is None else {"Retry-After": str(wait)})
 
 
+async def _on_redis_error(request: Request, exc: Exception) -> JSONResponse:
+    """Cluster mode: Redis did not answer (503 ``cluster.unavailable``, ``Retry-After: 2``)."""
+    log.warning("redis unavailable answering %s %s: %s: %s", request.method, request.url.path,
+                type(exc).__name__, _first_line(exc))
+    return error_response(503, "cluster.unavailable",
+                          f"the cluster's Redis did not answer ({type(exc).__name__}); retry",
+                          headers={"Retry-After": "2"})
+
+
 def failure_response(method: str, path: str, exc: BaseException) -> JSONResponse:
     """The answer to an exception no specific handler took: 503 ``store.unavailable`` (with
     ``Retry-After: 5``) when the database could not answer (:func:`store_unavailable`, logged
@@ -241,7 +251,8 @@ class UnexpectedErrors:
 def install_error_handlers(app: FastAPI) -> None:
     """Make every REST error (ours, the table layer's, validation, routing, the database's,
     unexpected ones) use the one JSON shape. A :class:`~cardhall.tables.errors.TableError`
-    answers its own ``code``; SQLAlchemy and OS errors go through :func:`store_unavailable`;
+    answers its own ``code``; a Redis error (cluster mode) is 503 ``cluster.unavailable``;
+    SQLAlchemy and OS errors go through :func:`store_unavailable`;
     any other exception is answered by :class:`UnexpectedErrors` (added here as the innermost
     middleware, so add it before the others)."""
     app.add_middleware(UnexpectedErrors)
@@ -249,5 +260,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(OSError, _on_store_error)
     app.add_exception_handler(ApiError, _on_api_error)
     app.add_exception_handler(TableError, _on_table_error)
+    app.add_exception_handler(RedisError, _on_redis_error)
     app.add_exception_handler(RequestValidationError, _on_validation_error)
     app.add_exception_handler(StarletteHTTPException, _on_http_error)
