@@ -223,9 +223,16 @@ class ClusterNode:
 
     def released(self, table_id: str, *, closed: bool) -> None:
         """A table's task ended here (``closed``: for good, its registry entry goes too)."""
-        self._chore(self._release(table_id, closed=closed))
+        self._chore(self._release_if(table_id, self.owned.get(table_id), closed=closed))
+
+    async def _release_if(self, table_id: str, epoch: int | None, *, closed: bool) -> None:
+        """:meth:`_release` unless this node holds another epoch of the table by now (it took
+        the table over again before this chore ran: the new lease stays)."""
+        if self.owned.get(table_id) == epoch:
+            await self._release(table_id, closed=closed)
 
     async def _release(self, table_id: str, *, closed: bool = False) -> None:
+        """Give the lease of ``table_id`` up (and its registry entry when ``closed``)."""
         self.owned.pop(table_id, None)
         self._written.pop(table_id, None)
         await self.bus.unsubscribe(self.keys.inbox(table_id))
