@@ -308,8 +308,8 @@ class TableManager:
             self.closed_count += 1
             self.games_saved_closed += table.games_saved
             if self.ownership is not None:
-                self.ownership.released(table_id, closed=not (table.keep_log
-                                                              or table.fenced_out))
+                self.ownership.released(table_id, closed=table.status == "closed" and not (
+                    table.keep_log or table.fenced_out))
         self.tasks.pop(table_id, None)
 
     def get(self, table_id: str) -> Table | None:
