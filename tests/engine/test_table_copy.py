@@ -173,3 +173,9 @@ def test_bazaar_blot_hides_a_thrown_in_deal_and_what_an_abandoned_match_never_pl
     kept = {c for c in strings_in(copy["actions"][last]["action"]["hands"]) if c != HIDDEN}
     assert played <= kept and not kept & never_public(full)  # + declarations shown (rule 6)
     assert len(kept) < 32
+
+
+@pytest.mark.parametrize("game", ["palace_poker", "soldiers_bluff", "bazaar_blot"])
+def test_every_game_names_its_cards(game: str) -> None:
+    """A game without ``card_codes`` would hide nothing in its table copy."""
+    assert len(get_game(game).card_codes) >= 32 and HIDDEN not in get_game(game).card_codes

@@ -43,6 +43,7 @@ from .shuffle import (
     shuffle_seed,
     valid_client_seed,
 )
+from .tablecheck import check_table_copy
 from .tablecopy import TABLE_COPY, is_table_copy, table_copy
 from .verify import Mismatch, Verification, verify_history
 
@@ -76,6 +77,7 @@ __all__ = [
     "UnknownGameError",
     "Verification",
     "apply_logged",
+    "check_table_copy",
     "commitment",
     "config_from_dict",
     "config_to_dict",
