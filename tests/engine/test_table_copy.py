@@ -179,3 +179,28 @@ def test_bazaar_blot_hides_a_thrown_in_deal_and_what_an_abandoned_match_never_pl
 def test_every_game_names_its_cards(game: str) -> None:
     """A game without ``card_codes`` would hide nothing in its table copy."""
     assert len(get_game(game).card_codes) >= 32 and HIDDEN not in get_game(game).card_codes
+
+
+def test_cardhall_verify_checks_a_table_copy_as_far_as_it_can(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """``docs/fairness.md`` section 5: exit 3 and ``not_checked`` naming the deal
+    recomputation; a face-up card dealt twice is a mismatch (exit 1)."""
+    import json
+
+    from cardhall.cli import main
+    from cardhall.engine import check_table_copy
+
+    copy = table_copy(full_copy("palace_poker", 3))
+    result = check_table_copy(copy)
+    assert not result.mismatches and not result.verified and result.copy == "table"
+    assert any("deals" in n and "needs the seed" in n for n in result.not_checked)
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(copy))
+    assert main(["verify", str(path)]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert out["copy"] == "table" and out["mismatches"] == [] and out["not_checked"]
+    stock = copy["actions"][1]["action"]["stock"]
+    stock[-1] = stock[-2] = "2c"  # one card face up twice in the palace deal
+    path.write_text(json.dumps(copy))
+    assert main(["verify", str(path)]) == 1
+    assert "dealt twice" in json.loads(capsys.readouterr().out)["mismatches"][0]["reason"]
