@@ -3,7 +3,7 @@
 
 import { h, clear, fill, signed } from "./util.js";
 import { t, onLang } from "./i18n.js";
-import { api } from "./api.js";
+import { api, me } from "./api.js";
 import { GAMES } from "./games/index.js";
 
 const PAGE = 20;
@@ -43,7 +43,12 @@ export function gamesScreen(root) {
   return off;
 }
 
+// A finished game's replay: the table copy (the spectator's perspective, cards nobody at the
+// table saw face down, "??" in the logged actions) for anyone; the full copy (every seat's
+// perspective) with ?full=1 and the player's token when the viewer played the game
+// (docs/fairness.md section 7). A 401/403 to ?full=1 falls back to the table copy.
 export function replayScreen(root, gameId) {
+  let full = Boolean(me()?.token);
   let seat = null;
   let step = 0;
   let data = null;
@@ -58,7 +63,15 @@ export function replayScreen(root, gameId) {
     try {
       const q = new URLSearchParams({ step: String(Math.max(0, k)) });
       if (seat !== null) q.set("seat", String(seat));
-      const d = await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
+      if (full) q.set("full", "1");
+      let d;
+      try {
+        d = await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
+      } catch (x) {
+        if (!full || (x.status !== 401 && x.status !== 403)) throw x;
+        full = false; seat = null;  // not a game the viewer played: the table copy
+        return go(k);
+      }
       if (n !== req) return;
       data = d;
       step = d.step;
@@ -79,7 +92,8 @@ export function replayScreen(root, gameId) {
     const mod = GAMES[d.game];
     const c = ctxFor(d);
     title.textContent = `${t("replay.title")}: ${t(`game.${d.game}`)}`;
-    const seatSel = h("select", { id: "r-seat", onchange: (e) => { seat = e.target.value === "" ? null : Number(e.target.value); go(step); } },
+    const seatSel = d.copy !== "full" ? h("span", { class: "muted", "data-copy": "table" }, t("replay.spectator"))
+      : h("select", { id: "r-seat", "data-copy": "full", onchange: (e) => { seat = e.target.value === "" ? null : Number(e.target.value); go(step); } },
       h("option", { value: "", selected: seat === null }, t("replay.spectator")),
       d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)));
     const slider = h("input", { type: "range", min: 0, max: d.steps, value: d.step, "aria-label": t("replay.step", { k: d.step, n: d.steps }),
@@ -99,6 +113,7 @@ export function replayScreen(root, gameId) {
         h("span", { class: "step", "data-step-label": "1" }, t("replay.step", { k: d.step, n: d.steps })),
         " ", verifyLink(gameId)),
       slider,
+      d.copy === "full" ? null : h("p", { class: "muted", "data-table-copy": "1" }, t("replay.table_copy")),
       h("ul", { class: "replay-events", "aria-live": "polite" }, what.map((x) => h("li", {}, x))),
       h("div", { class: "board" }, mod.board(c)),
       d.outcome ? h("div", { class: "summary", "data-summary": "1" }, mod.summary(d.outcome, c)) : null);

@@ -11,6 +11,7 @@ from cardhall.selfplay import play_one
 from cardhall.storage import SeatResult
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+ADMIN = {"Authorization": "Bearer test-admin-token-0123456789"}
 
 
 async def _save(client: httpx.AsyncClient, game: str, seats: int) -> History:
@@ -27,7 +28,8 @@ async def _save(client: httpx.AsyncClient, game: str, seats: int) -> History:
 async def test_replay_step_matches_engine_replay(client: httpx.AsyncClient) -> None:
     history = await _save(client, "soldiers_bluff", 3)
     steps = len(history.actions)
-    body = (await client.get("/api/games/r1/replay?seat=1&step=2")).json()
+    body = (await client.get("/api/games/r1/replay?seat=1&step=2&full=1",
+                             headers=ADMIN)).json()
     assert body["steps"] == steps and body["step"] == 2 and body["seat"] == 1
     assert body["seats"] == ["p0", "p1", "p2"]
     assert body["view"] == replay(history, upto=2).view(1)
@@ -66,9 +68,11 @@ async def test_replay_of_an_abandoned_game_ends_with_the_abandon_step(
                           outcome=rec.state.outcome.to_json(), started_at=T0, ended_at=T0,
                           results=[SeatResult(i, f"p{i}", 0, None, True) for i in range(3)])
     steps = len(doc["actions"])
-    end = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps}")).json()
+    end = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps}&full=1",
+                            headers=ADMIN)).json()
     assert end["action"] == {"seat": None, "action": {"type": "abandon"}, "t_ms": 60_000}
     assert end["outcome"]["reason"] == "abandoned" and end["outcome"]["returns"] == [0, 0, 0]
     assert end["events"] == [{"kind": "abandoned", "returns": [0, 0, 0]}]
-    before = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps - 1}")).json()
+    before = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps - 1}&full=1",
+                               headers=ADMIN)).json()
     assert before["outcome"] is None and before["to_act"] != []

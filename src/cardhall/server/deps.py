@@ -19,7 +19,7 @@ from ..storage.interface import PlayerRecord, Store
 from ..tables.manager import TableManager
 from .security import authenticate, check_admin
 
-_player_bearer = HTTPBearer(auto_error=False, scheme_name="PlayerToken",
+player_bearer = HTTPBearer(auto_error=False, scheme_name="PlayerToken",
                             description="The token returned by POST /api/players")
 _admin_bearer = HTTPBearer(auto_error=False, scheme_name="AdminToken",
                            description="CARDHALL_ADMIN_TOKEN")
@@ -58,7 +58,7 @@ HallDep = Annotated[LocalHall, Depends(get_hall)]
 
 
 async def current_player(
-    store: StoreDep, creds: Annotated[Credentials, Depends(_player_bearer)]
+    store: StoreDep, creds: Annotated[Credentials, Depends(player_bearer)]
 ) -> PlayerRecord:
     """The authenticated caller; 401 ``auth.missing_token``/``auth.invalid_token``,
     403 ``auth.banned``."""
@@ -66,7 +66,7 @@ async def current_player(
 
 
 async def optional_player(
-    store: StoreDep, creds: Annotated[Credentials, Depends(_player_bearer)]
+    store: StoreDep, creds: Annotated[Credentials, Depends(player_bearer)]
 ) -> PlayerRecord | None:
     """The caller when a bearer token is sent (checked like :func:`current_player`), else
     ``None``."""
