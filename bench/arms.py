@@ -169,9 +169,8 @@ async def cluster_arm(layout: str, mode: str, tables: int, duration: float, warm
             prefix=f"cardhall-bench-node{i}-"))), env={**node_env, "CARDHALL_NODE_ID":
             f"bench-{'ab'[i]}"}) for i in range(count)]
         try:
-            await nodes[0].start()
-            if layout == "split":
-                await nodes[1].start()
+            await asyncio.gather(*(n.start() for n in (nodes if layout == "split"
+                                                          else nodes[:1])))
             a, b = nodes[0].base, nodes[-1].base
             rest = [a, b] if layout == "split" else [a]
             ws = {"one": [a], "hop": [b], "split": [a, b]}[layout]

@@ -37,9 +37,6 @@ ARMS: dict[str, tuple[str, bool]] = {
 }
 """Arm -> (layout of :func:`arms.cluster_arm`, cluster mode?), the baseline first."""
 
-MODES = ("closed", "open")
-
-
 async def redis_unreachable(url: str) -> str | None:
     """``None`` when Redis answers ``PING`` at ``url`` within 2 s, else why not."""
     from redis.asyncio import Redis
@@ -88,7 +85,7 @@ async def one_arm(plan: Any, pg_url: str, name: str, mode: str, round_no: int) -
             env |= {"CARDHALL_REDIS_URL": REDIS_URL, "CARDHALL_REDIS_PREFIX": prefix}
         try:
             return await cluster_arm(layout, mode, tables, plan.cluster_duration,
-                                     plan.warmup, env, **extra)
+                                     plan.cluster_warmup, env, **extra)
         finally:
             if clustered:
                 await drop_keys(REDIS_URL, prefix)
@@ -140,7 +137,8 @@ def derived(arms: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 async def cluster(plan: Any, errors: list[str]) -> dict[str, Any]:
-    """The whole part (see the module docstring): per mode, ``cluster_rounds`` rounds of the
+    """The whole part (see the module docstring): per mode of ``cluster_modes`` (``closed``,
+    ``open``; the quick plan runs only the open loop), ``cluster_rounds`` rounds of the
     four arms; per arm the medians (:func:`arm_figures`), ``vs_one_node`` and ``hop``
     (:func:`derived`) and every run in full under ``rounds``."""
     from saves import POSTGRES_URL
@@ -151,7 +149,7 @@ async def cluster(plan: Any, errors: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {"closed_tables": plan.cluster_closed_tables,
                            "open_tables": plan.cluster_open_tables, "rate_per_table": 1.0,
                            "rounds_per_arm": plan.cluster_rounds}
-    for mode in MODES:
+    for mode in plan.cluster_modes:
         rounds: list[dict[str, Any]] = []
         for r in range(plan.cluster_rounds):
             row: dict[str, Any] = {}

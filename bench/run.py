@@ -82,6 +82,8 @@ class Plan:
     cluster_open_tables: int = 250
     cluster_rounds: int = 1
     cluster_duration: float = 10.0
+    cluster_warmup: float = 3.0
+    cluster_modes: tuple[str, ...] = ("closed", "open")
 
 
 QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),
@@ -89,7 +91,8 @@ QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables
              timer_tables=25, timer_timeout=0.5, timer_duration=3.0,
              anchor_timers=10_000, anchor_spread=2.0, warmup=1.0,
              selfplay_scale=0.1, modules=False, cluster_closed_tables=4,
-             cluster_open_tables=8, cluster_rounds=1, cluster_duration=2.0)
+             cluster_open_tables=8, cluster_rounds=1, cluster_duration=1.5, cluster_warmup=0.5,
+             cluster_modes=("open",))
 
 
 async def closed_loop(plan: Plan, errors: list[str]) -> dict[str, Any]:
