@@ -173,6 +173,7 @@ def summary(part: dict[str, Any] | None) -> dict[str, Any] | None:
         c, o = closed.get(name) or {}, open_.get(name) or {}
         s[name] = {"closed_actions_per_s": c.get("actions_per_s"),
                    "closed_p99_ms": c.get("p99_ms"),
+                   "closed_errors": (c.get("errors") or [None])[0],
                    "open_p50_ms": o.get("p50_ms"), "open_p99_ms": o.get("p99_ms"),
                    "open_cpu_cores": o.get("server_cpu_cores")}
     c_vs, o_vs = closed.get("vs_one_node") or {}, open_.get("vs_one_node") or {}

@@ -79,10 +79,10 @@ class Plan:
     selfplay_scale: float = 1.0
     modules: bool = True
     cluster_closed_tables: int = 100
-    cluster_open_tables: int = 250
+    cluster_open_tables: int = 200
     cluster_rounds: int = 1
-    cluster_duration: float = 10.0
-    cluster_warmup: float = 3.0
+    cluster_duration: float = 8.0
+    cluster_warmup: float = 2.0
     cluster_modes: tuple[str, ...] = ("closed", "open")
 
 
