@@ -3,7 +3,8 @@
 :func:`load_arm` starts a server (``bench/servers.py``), runs ``bench/loadgen.py`` against it
 in a subprocess, and samples the server in step with the load generator's phase lines: RSS
 when idle and once every client is connected, CPU time and GC pauses over the measurement
-window. The server is always stopped, also on errors and timeouts.
+window. The server is always stopped, also on errors and timeouts. :func:`cluster_arm` does
+the same with one or two cluster nodes (``bench/cluster.py``), each sampled alike.
 """
 
 from __future__ import annotations

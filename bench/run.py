@@ -17,7 +17,11 @@ sides of a ratio alike:
   dropped afterwards) -> p50/p99 with and without the log, their differences and ratios, and
   the log's own figures (append -> commit latency, commits/s, steps per commit);
 * ``timer``: bare ``call_at`` timers (``bench/timer_anchor.py``), then cardhall tables of silent
-  clients with a short turn timeout -> timer lateness.
+  clients with a short turn timeout -> timer lateness;
+* ``cluster`` (``bench/cluster.py``): on PostgreSQL and Redis, one node without Redis (the
+  baseline), one node in cluster mode, two nodes with every client on the non-owner node (the
+  Redis hop), two nodes with the load split -> closed-loop actions/s, open-loop p50/p99, CPU per
+  node, the hop's added latency; ``{"skipped": reason}`` when either is unreachable.
 
 Then ``saves`` (``bench/saves.py``: SQLite and PostgreSQL; the pre-issue ORM save, single,
 batched and through the game writer, each as a ratio to single) and the engine:
