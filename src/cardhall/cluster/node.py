@@ -417,16 +417,25 @@ class ClusterNode:
         self.sockets.add(conn)
 
     async def route(self, conn: QueueConnection, msg: Any) -> None:
-        """Send a socket's table request to the table, wherever it runs; a table with no owner
-        at the moment answers ``table.moving`` (listed) or ``table.not_found``."""
+        """Send a socket's table request to the table, wherever it runs: posted to a table of
+        this node, else queued for the owner's channel (one pipeline for every request of the
+        loop turn, in order). A request nobody received (the table has no owner at the
+        moment) is answered ``table.moving`` while the table is listed, else
+        ``table.not_found``."""
         table = self.manager.get(msg.table_id)
         if table is not None and not table.stopped and msg.table_id in self.owned:
             table.post(ClientRequest(conn, msg))
             return
         data = f"Q {header(self.id, self.sockets.wire_id(conn), conn)}\n{msg.model_dump_json()}"
-        if await self.redis.publish(self.keys.inbox(msg.table_id), data):
-            return
-        listed = await self.redis.exists(self.keys.summary(msg.table_id))
+        self.bus.publish(self.keys.inbox(msg.table_id), data,
+                         unheard=lambda: self._chore(self._unheard(conn, msg)))
+
+    async def _unheard(self, conn: QueueConnection, msg: Any) -> None:
+        """Answer a request that reached no owner."""
+        try:
+            listed = await self.redis.exists(self.keys.summary(msg.table_id))
+        except RedisError:
+            listed = True  # Redis is away: the table may well exist; retrying is right
         ref = p.RequestRef(type=msg.type, rid=msg.rid, action_id=getattr(msg, "action_id", None))
         if listed:
             conn.send(p.Error(code="table.moving", message=f"table {msg.table_id} is moving to "
@@ -445,8 +454,6 @@ class ClusterNode:
             if table is not None and table_id in self.owned:
                 table.post(Disconnected(conn))
             else:
-                with contextlib.suppress(Exception):
-                    await self.redis.publish(
-                        self.keys.inbox(table_id),
-                        f"D {header(self.id, self.sockets.wire_id(conn), conn)}")
+                self.bus.publish(self.keys.inbox(table_id),
+                                 f"D {header(self.id, self.sockets.wire_id(conn), conn)}")
         self.sockets.remove(conn)
