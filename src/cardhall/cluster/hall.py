@@ -84,10 +84,10 @@ class LocalHall:
         return await ops.inspect_table(self.manager, table_id)
 
     async def admin_list(self) -> list[dict[str, Any]]:
-        return [ops.admin_row(t) for t in self.manager.list()]
+        return [{**ops.admin_row(t), "node": None} for t in self.manager.list()]
 
     async def stats(self) -> dict[str, Any]:
-        return {**self.manager.stats(), "nodes": 1}
+        return {**self.manager.stats(), "nodes": 1, "tables_by_node": None}
 
     def watch(self, conn: QueueConnection) -> None:
         """A new socket (nothing to note in one process)."""
@@ -235,12 +235,13 @@ class ClusterHall(LocalHall):
 
     async def stats(self) -> dict[str, Any]:
         parts = await self._everywhere("stats")
-        total: dict[str, Any] = {"tables_by_status": {}, "nodes": len(parts)}
+        total: dict[str, Any] = {"tables_by_status": {}, "nodes": len(parts),
+                                 "tables_by_node": {}}
         for s in parts:
             for key, value in s.items():
-                if key == "tables_by_status":
-                    for status, n in value.items():
-                        total[key][status] = total[key].get(status, 0) + n
+                if isinstance(value, dict):
+                    for name, n in value.items():
+                        total[key][name] = total[key].get(name, 0) + n
                 else:
                     total[key] = total.get(key, 0) + value
         return total
