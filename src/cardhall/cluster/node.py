@@ -231,8 +231,15 @@ class ClusterNode:
             table.post(Fenced())
 
     async def publish_summaries(self, only: str | None = None) -> None:
-        """Write the summaries that changed (or ``only`` that table's), refreshing the rest."""
+        """Write the summaries that changed (or ``only`` that table's), refreshing the rest.
+
+        A refresh that finds its key gone (Redis restarted, or the key expired during a pause)
+        writes the summary again, and the table back into ``<p>:tables``: an idle table's
+        summary never changes, and it would stay out of the lobby (and of the table quota,
+        quick seat, ``table.moving``) for as long as it lives."""
         ttl = 3 * self.ttl_ms
+        refreshed: list[tuple[int, str, bytes]] = []  # (its PEXPIRE's answer, table, text)
+        n = 0
         async with self.redis.pipeline(transaction=False) as pipe:
             for table in self.manager.list():
                 if table.id not in self.owned or (only is not None and table.id != only):
@@ -243,9 +250,19 @@ class ClusterNode:
                     self._written[table.id] = text
                     pipe.set(key, text, px=ttl)
                     pipe.sadd(self.keys.tables, table.id)
+                    n += 2
                 else:
                     pipe.pexpire(key, ttl)
-            await pipe.execute()
+                    refreshed.append((n, table.id, text))
+                    n += 1
+            results = await pipe.execute()
+        lost = [(t, text) for i, t, text in refreshed if not results[i]]
+        if lost:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id, text in lost:
+                    pipe.set(self.keys.summary(table_id), text, px=ttl)
+                    pipe.sadd(self.keys.tables, table_id)
+                await pipe.execute()
 
     def load(self) -> dict[str, Any]:
         """This node's load figures (its heartbeat)."""

@@ -1,0 +1,43 @@
+"""Cluster mode under attack (``docs/scaling.md``): hostile clients and bad days in production,
+on in-process nodes over the test Redis (``hallkit``)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import orjson
+import pytest
+from hallkit import Inbox, hall, until
+
+from cardhall.cluster.rpc import ClusterUnavailableError
+
+async def test_sanity_a_socket_on_b_plays_at_a_table_of_a(redis_url: str,
+                                                          redis_prefix: str) -> None:
+    async with hall(redis_url, redis_prefix, 2) as (a, b):
+        table = await a.manager.create("soldiers_bluff", num_seats=3, bots={1: "rule", 2: "rule"})
+        conn = await b.socket("ana")
+        box = Inbox(conn)
+        await b.send(conn, {"type": "join", "table_id": table.id, "seat": 0})
+        await until(lambda: box.got("joined"), what="joined")
+        await until(lambda: box.got("state"), what="a state")
+        assert a.node.peers.conns
+        await b.gone(conn)
+        await until(lambda: not a.node.peers.conns, what="the owner forgets the socket")
+
+
+async def test_lobby_entries_come_back_after_redis_loses_them(redis_url: str,
+                                                             redis_prefix: str) -> None:
+    """Redis restarts (every key lost). Each owner takes its leases again; its tables must
+    also be back in the lobby (``GET /api/tables``, quick seat, the table quota read it), even
+    the ones whose summary did not change since (an idle waiting table). One node: with two,
+    the other may take the table over (its lease is gone too), which lists it again."""
+    async with hall(redis_url, redis_prefix, 1) as (a,):
+        made = await a.hall.create("palace_poker", num_seats=3, created_by="ana")
+        table = a.manager.tables[made["id"]]
+        assert [s["id"] for s in await a.hall.summaries()] == [table.id]
+        redis = a.node.redis
+        keys = [k async for k in redis.scan_iter(match=f"{redis_prefix}:*")]
+        await redis.delete(*keys)  # what a restart of Redis (no persistence) leaves
+        await until(lambda: redis.get(a.node.keys.lease(table.id)), what="the lease again")
+        await until(a.hall.summaries, timeout=3.0, what="the table listed again")
+        assert await a.hall.summary(table.id) is not None
