@@ -3,13 +3,8 @@ on in-process nodes over the test Redis (``hallkit``)."""
 
 from __future__ import annotations
 
-import asyncio
-
-import orjson
-import pytest
 from hallkit import Inbox, hall, until
 
-from cardhall.cluster.rpc import ClusterUnavailableError
 
 async def test_sanity_a_socket_on_b_plays_at_a_table_of_a(redis_url: str,
                                                           redis_prefix: str) -> None:
@@ -41,3 +36,24 @@ async def test_lobby_entries_come_back_after_redis_loses_them(redis_url: str,
         await until(lambda: redis.get(a.node.keys.lease(table.id)), what="the lease again")
         await until(a.hall.summaries, timeout=3.0, what="the table listed again")
         assert await a.hall.summary(table.id) is not None
+
+
+async def test_requests_to_a_table_never_joined_leave_no_stand_in_behind(
+        redis_url: str, redis_prefix: str) -> None:
+    """A hostile client sends ``resync``/``leave``/``act`` to a remote table it never joined
+    (or a ``join`` refused), then closes; over and over. The owner must not keep a stand-in
+    connection per such socket (``Peers.conns`` growing without bound)."""
+    async with hall(redis_url, redis_prefix, 2) as (a, b):
+        table = await a.manager.create("soldiers_bluff", num_seats=3, bots={1: "rule", 2: "rule"})
+        for i in range(5):
+            conn = await b.socket(f"mallory{i}")
+            box = Inbox(conn)
+            await b.send(conn, {"type": "resync", "table_id": table.id, "rid": "r"})
+            await b.send(conn, {"type": "leave", "table_id": table.id, "rid": "l"})
+            await b.send(conn, {"type": "act", "table_id": table.id, "version": 0,
+                                "action_id": "x", "action": {"kind": "pass"}, "rid": "x"})
+            await until(lambda box=box: len(box.got("error")) >= 3, what="the three errors")
+            await b.gone(conn)
+        await until(lambda: not a.node.peers.conns, timeout=3.0,
+                    what=f"the owner forgets every socket (still {len(a.node.peers.conns)})")
+        assert not b.node.sockets.local and not b.node.sockets.roles

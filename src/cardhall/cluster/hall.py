@@ -233,8 +233,7 @@ class ClusterHall(LocalHall):
         self.node.watch(conn)
 
     async def route(self, conn: QueueConnection, msg: Any) -> None:
-        if isinstance(msg, p.Join):
-            conn.tables.add(msg.table_id)
+        """:meth:`ClusterNode.route` (which notes the socket's tables)."""
         await self.node.route(conn, msg)
 
     async def disconnected(self, conn: QueueConnection) -> None:

@@ -383,6 +383,8 @@ class ClusterNode:
             conn.send(p.Error(code="table.moving", message=f"table {table_id} is moving "
                               "to another node; retry shortly", table_id=table_id,
                               request=p.RequestRef(type=msg.type, rid=msg.rid)))
+            if not conn.tables:  # nothing holds it here (the error is queued already)
+                self.peers.forget(conn.node, conn.conn_id)
             return
         conn.tables.add(table_id)
         table.post(ClientRequest(conn, msg))
@@ -395,13 +397,22 @@ class ClusterNode:
 
     async def route(self, conn: QueueConnection, msg: Any) -> None:
         """Send a socket's table request to the table, wherever it runs; a table with no owner
-        at the moment answers ``table.moving`` (listed) or ``table.not_found``."""
+        at the moment answers ``table.moving`` (listed) or ``table.not_found``.
+
+        ``conn.tables`` gets the table of a local ``join``, and of every request that reached
+        a remote owner (a ``resync`` or ``act`` without a ``join`` too): the owner keeps a
+        stand-in connection for each remote socket that sent it anything, which only the
+        ``D`` sent for each of ``conn.tables`` at :meth:`disconnected` lets it forget. A
+        request nobody received adds nothing (no ``D`` to send for made-up table ids)."""
         table = self.manager.get(msg.table_id)
         if table is not None and not table.stopped and msg.table_id in self.owned:
+            if isinstance(msg, p.Join):
+                conn.tables.add(msg.table_id)
             table.post(ClientRequest(conn, msg))
             return
         data = f"Q {header(self.id, self.sockets.wire_id(conn), conn)}\n{msg.model_dump_json()}"
         if await self.redis.publish(self.keys.inbox(msg.table_id), data):
+            conn.tables.add(msg.table_id)
             return
         listed = await self.redis.exists(self.keys.summary(msg.table_id))
         ref = p.RequestRef(type=msg.type, rid=msg.rid, action_id=getattr(msg, "action_id", None))
