@@ -57,3 +57,19 @@ async def test_requests_to_a_table_never_joined_leave_no_stand_in_behind(
         await until(lambda: not a.node.peers.conns, timeout=3.0,
                     what=f"the owner forgets every socket (still {len(a.node.peers.conns)})")
         assert not b.node.sockets.local and not b.node.sockets.roles
+
+
+async def test_an_empty_orphan_claim_is_not_taken_over_at_every_scan(
+        redis_url: str, redis_prefix: str) -> None:
+    """A claim row with no log (a node died between claiming a new table and its first log
+    commit; or a table closed while another node's scan had listed it) must be cleaned up by
+    the first takeover that finds the log empty, not claimed again by every node every scan."""
+    async with hall(redis_url, redis_prefix, 2) as (a, b):
+        store = a.store
+        await store.claim_table("ghost", "dead-node")
+        assert "ghost" in await store.claimed_tables()
+        # bounded: dropped at the first takeover, or claimed again and again (epoch 1, 2, ...)
+        await until(lambda: "ghost" not in store.fences or store.fences["ghost"] >= 4,
+                    timeout=5.0, what="a takeover of the empty claim")
+        assert "ghost" not in store.fences, f"claimed {store.fences['ghost'] - 1} times over"
+        assert b.node.takeovers + a.node.takeovers == 0
