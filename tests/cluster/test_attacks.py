@@ -3,7 +3,13 @@ on in-process nodes over the test Redis (``hallkit``)."""
 
 from __future__ import annotations
 
+import asyncio
+
+import orjson
+import pytest
 from hallkit import Inbox, hall, until
+
+from cardhall.cluster.rpc import ClusterUnavailableError
 
 
 async def test_sanity_a_socket_on_b_plays_at_a_table_of_a(redis_url: str,
@@ -73,3 +79,27 @@ async def test_an_empty_orphan_claim_is_not_taken_over_at_every_scan(
                     timeout=5.0, what="a takeover of the empty claim")
         assert "ghost" not in store.fences, f"claimed {store.fences['ghost'] - 1} times over"
         assert b.node.takeovers + a.node.takeovers == 0
+
+
+async def test_a_ban_reaches_every_live_node_even_when_one_does_not_answer(
+        redis_url: str, redis_prefix: str) -> None:
+    """One node is frozen (its heartbeat still in Redis, it answers nothing). Banning a player
+    must still kick its seats on every node that answers, and say that a node did not."""
+    async with hall(redis_url, redis_prefix, 2) as (a, b):
+        # a frozen node "0": sorted before the others, it is asked first
+        await a.node.redis.set(a.node.keys.node("0"), orjson.dumps(
+            {"node": "0", "incarnation": "x", "tables": 99, "sockets": 0, "owned": 0}),
+            px=60_000)
+        await a.node.redis.sadd(a.node.keys.nodes, "0")
+        ana = await a.socket("ana")
+        box = Inbox(ana)
+        table = await b.manager.create("soldiers_bluff", num_seats=3, bots={1: "rule", 2: "rule"})
+        await a.send(ana, {"type": "join", "table_id": table.id, "seat": 0})
+        await until(lambda: box.got("joined"), what="joined")
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        with pytest.raises(ClusterUnavailableError, match="node 0 did not answer"):
+            await a.hall.kick_player(ana.player.id, reason="banned")
+        assert loop.time() - start < 1.9  # one request timeout, not one per node
+        assert table.seats[0].player_id != ana.player.id, "the seat on b was not kicked"
+        await until(lambda: box.got("table_closed", reason="kicked"), what="told kicked")

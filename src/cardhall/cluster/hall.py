@@ -9,6 +9,7 @@ summary (``Table.summary()``), the admin's answers are those of :mod:`.ops`.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import orjson
@@ -22,6 +23,7 @@ from ..tables.messages import ClientRequest, Disconnected
 from . import ops
 from .node import ClusterNode
 from .ops import KICK_FLUSH_SECONDS
+from .rpc import ClusterUnavailableError
 
 OPEN_STATUSES = ("waiting", "between_hands")
 """Statuses in which a table deals a newcomer in (quick seat)."""
@@ -196,13 +198,32 @@ class ClusterHall(LocalHall):
         return result
 
     async def _everywhere(self, op: str, **args: Any) -> list[Any]:
-        out = []
-        for n in await self.node.nodes():
-            if n["node"] == self.node.id:
-                out.append(await self.node.rpc.ops[op](args))
-            else:
-                out.append(await self.node.rpc.call(n["node"], op, **args))
-        return out
+        """``op`` on every live node (this one always), all at once: a node that does not
+        answer costs one request timeout, not one per node, and never keeps ``op`` from the
+        nodes after it (a ban still kicks the player's seats on every node that answers).
+
+        Raises:
+            ClusterUnavailableError: naming the nodes that did not answer, once every other
+            node did its part. Any other error of a node (the first).
+        """
+        names = sorted({n["node"] for n in await self.node.nodes()} | {self.node.id})
+
+        async def one(name: str) -> Any:
+            if name == self.node.id:
+                return await self.node.rpc.ops[op](args)
+            return await self.node.rpc.call(name, op, **args)
+
+        results = await asyncio.gather(*(one(n) for n in names), return_exceptions=True)
+        missing = [n for n, r in zip(names, results, strict=True)
+                   if isinstance(r, ClusterUnavailableError)]
+        for r in results:
+            if isinstance(r, BaseException) and not isinstance(r, ClusterUnavailableError):
+                raise r
+        if missing:
+            raise ClusterUnavailableError(
+                f"node {', '.join(missing)} did not answer {op} within "
+                f"{self.node.rpc.timeout_seconds} s (every other node did)")
+        return list(results)
 
     async def kick_player(self, player_id: str, reason: str = "kicked") -> list[str]:
         kicked: list[str] = []
