@@ -103,3 +103,42 @@ async def test_a_ban_reaches_every_live_node_even_when_one_does_not_answer(
         assert loop.time() - start < 1.9  # one request timeout, not one per node
         assert table.seats[0].player_id != ana.player.id, "the seat on b was not kicked"
         await until(lambda: box.got("table_closed", reason="kicked"), what="told kicked")
+
+
+async def test_a_bots_only_table_of_a_crashed_node_comes_back_and_plays_on(
+        redis_url: str, redis_prefix: str) -> None:
+    from cardhall.tables.restore import RESTORE_VERSION_GAP
+
+    async with hall(redis_url, redis_prefix, 3) as (a, b, c):
+        made = await a.hall.create("bazaar_blot", bots={0: "rule", 1: "rule", 2: "rule",
+                                                        3: "rule"})
+        table_id = made["id"]
+        watcher = await c.socket("watcher")
+        box = Inbox(watcher)
+        await c.send(watcher, {"type": "join", "table_id": table_id, "spectate": True})
+        await until(lambda: len(box.got("state")) > 3, what="a few steps")
+        await a.crash()
+        owner = await until(lambda: next((n for n in (b, c) if table_id in n.manager.tables),
+                                         None), timeout=10.0, what="a takeover")
+        restored = owner.manager.tables[table_id]
+        await until(lambda: restored.version > RESTORE_VERSION_GAP + 5, what="play goes on")
+        await until(lambda: [f for f in box.got("state")
+                             if f["version"] > RESTORE_VERSION_GAP + 5], what="watched")
+        assert not box.got("table_closed")
+
+
+async def test_a_new_table_is_made_here_when_the_least_loaded_node_does_not_answer(
+        redis_url: str, redis_prefix: str) -> None:
+    """A node died a moment ago: its heartbeat (no tables: the least loaded) lives on for up to
+    two leases. Creating a table (REST, quick seat) must not fail for that long everywhere."""
+    async with hall(redis_url, redis_prefix, 2) as (a, b):
+        await a.node.redis.set(a.node.keys.node("0"), orjson.dumps(
+            {"node": "0", "incarnation": "x", "tables": 0, "sockets": 0, "owned": 0}),
+            px=60_000)
+        await a.node.redis.sadd(a.node.keys.nodes, "0")
+        for node in (a, b):  # one table each: node 0 is the least loaded
+            await node.manager.create("soldiers_bluff", num_seats=3)
+        await a.node._heartbeat(), await b.node._heartbeat()
+        made = await a.hall.create("soldiers_bluff", num_seats=3, created_by="ana")
+        assert made["id"] in a.manager.tables
+        assert [s["id"] for s in await b.hall.summaries() if s["id"] == made["id"]]

@@ -10,6 +10,7 @@ summary (``Table.summary()``), the admin's answers are those of :mod:`.ops`.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import orjson
@@ -24,6 +25,8 @@ from . import ops
 from .node import ClusterNode
 from .ops import KICK_FLUSH_SECONDS
 from .rpc import ClusterUnavailableError
+
+log = logging.getLogger(__name__)
 
 OPEN_STATUSES = ("waiting", "between_hands")
 """Statuses in which a table deals a newcomer in (quick seat)."""
@@ -136,19 +139,29 @@ class ClusterHall(LocalHall):
         return None if doc is None else dict(orjson.loads(doc))
 
     async def create(self, game: str, **kwargs: Any) -> dict[str, Any]:
-        """Create the table on the least-loaded live node (this one on a tie)."""
+        """Create the table on the least-loaded live node (this one on a tie).
+
+        When that node does not answer in time (it died a moment ago: its heartbeat lives on
+        for up to two leases, and a dead node's load looks lightest), the table is made here
+        instead of failing every create of the hall meanwhile. Should the other node have
+        made it after all (only its answer lost), that one is an empty table its idle timer
+        closes."""
         self.manager.spec_for(game, **{k: v for k, v in kwargs.items() if k != "created_by"})
         await self._check_quota(kwargs.get("created_by"))
         target = await self._least_loaded()
-        if target == self.node.id:
-            out = await ops.create(self.manager, {"game": game, **kwargs})
-            await self.node.publish_summaries(only=out["id"])
-            return out
-        args = dict(kwargs)
-        if args.get("bots") is not None:
-            args["bots"] = {str(k): v for k, v in args["bots"].items()}
-        result: dict[str, Any] = await self.node.rpc.call(target, "create", game=game, **args)
-        return result
+        if target != self.node.id:
+            args = dict(kwargs)
+            if args.get("bots") is not None:
+                args["bots"] = {str(k): v for k, v in args["bots"].items()}
+            try:
+                result: dict[str, Any] = await self.node.rpc.call(target, "create", game=game,
+                                                                  **args)
+                return result
+            except ClusterUnavailableError as exc:
+                log.warning("cluster: %s; creating the table here", exc)
+        out = await ops.create(self.manager, {"game": game, **kwargs})
+        await self.node.publish_summaries(only=out["id"])
+        return out
 
     async def _least_loaded(self) -> str:
         loads = {n["node"]: n["tables"] for n in await self.node.nodes()}
