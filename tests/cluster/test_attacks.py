@@ -142,3 +142,20 @@ async def test_a_new_table_is_made_here_when_the_least_loaded_node_does_not_answ
         made = await a.hall.create("soldiers_bluff", num_seats=3, created_by="ana")
         assert made["id"] in a.manager.tables
         assert [s["id"] for s in await b.hall.summaries() if s["id"] == made["id"]]
+
+
+async def test_a_kicked_or_closed_seat_is_not_resumed_when_the_table_moves(
+        redis_url: str, redis_prefix: str) -> None:
+    """The holder forgets a socket's seat at a table that told it ``table_closed`` (kicked, or
+    the table closed): a later move of the table must not send a resume for it (its client
+    would get an error answering a join it never sent), and the note must not stay."""
+    async with hall(redis_url, redis_prefix, 2) as (a, b):
+        made = await a.hall.create("soldiers_bluff", num_seats=3, bots={1: "rule"})
+        conn = await b.socket("ana")
+        box = Inbox(conn)
+        await b.send(conn, {"type": "join", "table_id": made["id"], "seat": 0})
+        await until(lambda: box.got("joined"), what="joined")
+        assert b.node.sockets.roles
+        await b.hall.kick(made["id"], 0)
+        await until(lambda: box.got("table_closed", reason="kicked"), what="kicked")
+        assert not b.node.sockets.roles
