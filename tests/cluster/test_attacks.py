@@ -159,3 +159,28 @@ async def test_a_kicked_or_closed_seat_is_not_resumed_when_the_table_moves(
         await b.hall.kick(made["id"], 0)
         await until(lambda: box.got("table_closed", reason="kicked"), what="kicked")
         assert not b.node.sockets.roles
+
+
+async def test_a_request_of_this_node_s_own_socket_via_the_bus_uses_the_socket_itself(
+        redis_url: str, redis_prefix: str) -> None:
+    """A socket's request published while its table ran elsewhere reaches this node after
+    the table moved here (a takeover between publish and delivery). It must be served with
+    the socket's own connection, not a second stand-in for the same socket (the seat would
+    then hold a connection that no disconnect ever removes, and each frame come twice)."""
+    from cardhall.cluster.remote import header
+
+    async with hall(redis_url, redis_prefix, 1) as (a,):
+        made = await a.hall.create("soldiers_bluff", num_seats=3, bots={1: "rule"})
+        conn = await a.socket("ana")
+        box = Inbox(conn)
+        join = orjson.dumps({"type": "join", "table_id": made["id"], "seat": 0,
+                             "rid": "j"}).decode()
+        await a.node.redis.publish(
+            a.node.keys.inbox(made["id"]),
+            f"Q {header(a.node.id, a.node.sockets.wire_id(conn), conn)}\n{join}")
+        await until(lambda: box.got("joined", rid="j"), what="joined")
+        table = a.manager.tables[made["id"]]
+        assert table.seats[0].conn is conn
+        assert not a.node.peers.conns
+        await a.gone(conn)
+        await until(lambda: table.seats[0].conn is None, what="the seat disconnected")

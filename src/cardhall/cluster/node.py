@@ -47,7 +47,7 @@ from ..tables.messages import ClientRequest, Disconnected, Fenced
 from .bus import Bus
 from .keys import Keys
 from .ops import node_ops
-from .remote import Peers, Sockets, header
+from .remote import Peers, RemoteConnection, Sockets, header
 from .rpc import Rpc
 
 log = logging.getLogger(__name__)
@@ -361,30 +361,38 @@ class ClusterNode:
         self.sockets.rejoin(table_id)
 
     def _on_inbox(self, table_id: str, data: str) -> None:
-        """A request or a disconnect from a socket of another node (or of this one, sent
-        before the table moved here)."""
+        """A request or a disconnect from a socket of another node. A request of this node's
+        own socket (sent before the table moved here) is served with that socket's own
+        connection, never a stand-in for it (which no disconnect would remove); its disconnect is
+        told to the table by :meth:`disconnected` already, or needs no telling."""
         kind, _, rest = data.partition(" ")
         head_text, _, body = rest.partition("\n")
         head = orjson.loads(head_text)
         table = self.manager.get(table_id)
         if kind == "D":
-            conn = self.peers.conns.get((head["n"], head["c"]))
-            if conn is None:
+            gone = self.peers.conns.get((head["n"], head["c"]))
+            if gone is None:
                 return
-            conn.tables.discard(table_id)
+            gone.tables.discard(table_id)
             if table is not None:
-                table.post(Disconnected(conn))
-            if not conn.tables:
-                self.peers.forget(conn.node, conn.conn_id)
+                table.post(Disconnected(gone))
+            if not gone.tables:
+                self.peers.forget(gone.node, gone.conn_id)
             return
-        conn = self.peers.connection(head)
         msg = p.CLIENT.validate_json(body)
+        conn: QueueConnection | RemoteConnection | None
+        if head["n"] == self.id:  # sent before the table moved here: served as a local one
+            conn = self.sockets.local.get(head["c"])
+            if conn is None or conn.closed:
+                return
+        else:
+            conn = self.peers.connection(head)
         if table is None or table.stopped:
             conn.send(p.Error(code="table.moving", message=f"table {table_id} is moving "
                               "to another node; retry shortly", table_id=table_id,
                               request=p.RequestRef(type=msg.type, rid=msg.rid)))
-            if not conn.tables:  # nothing holds it here (the error is queued already)
-                self.peers.forget(conn.node, conn.conn_id)
+            if isinstance(conn, RemoteConnection) and not conn.tables:
+                self.peers.forget(conn.node, conn.conn_id)  # the error is queued already
             return
         conn.tables.add(table_id)
         table.post(ClientRequest(conn, msg))
