@@ -184,3 +184,24 @@ async def test_a_request_of_this_node_s_own_socket_via_the_bus_uses_the_socket_i
         assert not a.node.peers.conns
         await a.gone(conn)
         await until(lambda: table.seats[0].conn is None, what="the seat disconnected")
+
+
+async def test_a_cancellation_turned_into_an_error_still_ends_the_node_s_loops() -> None:
+    """redis-py may raise ``TimeoutError`` instead of ``CancelledError`` when a command is
+    cancelled (its own timeout around the read). The node's tick and scan loops must end at
+    their cancellation all the same, or a graceful stop waits for them forever (seen as a
+    hang of the node's stop after a takeover)."""
+    from cardhall.cluster.node import ClusterNode
+
+    async def step() -> None:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            raise TimeoutError("a library's timeout") from None
+
+    task = asyncio.get_running_loop().create_task(ClusterNode._loop(step, 0.001))
+    await asyncio.sleep(0.05)  # inside step
+    task.cancel()
+    done, _ = await asyncio.wait({task}, timeout=2.0)
+    assert done, "the loop went on after its cancellation"
+    assert task.cancelled()

@@ -144,9 +144,8 @@ class ClusterNode:
         """Leave the cluster (after the tables stopped): leases released, heartbeat removed."""
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:  # bounded: a task that ignores its cancellation never holds the stop
+            await asyncio.wait(self._tasks, timeout=2.0)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._settle(), 2.0)
             for table_id in list(self.owned):
@@ -168,6 +167,10 @@ class ClusterNode:
 
     @staticmethod
     async def _loop(step: Callable[[], Any], every: float) -> None:
+        """Run ``step`` every ``every`` seconds (jittered), logging its failures. A failure
+        while the task is being cancelled ends it: redis-py may turn a cancellation into a
+        ``TimeoutError`` (its own timeout around a read), and a loop that took that for a
+        hiccup would never end, and :meth:`stop` would wait for it forever."""
         while True:
             await asyncio.sleep(every * random.uniform(0.9, 1.1))
             try:
@@ -175,6 +178,9 @@ class ClusterNode:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis or the database hiccups: next time
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise asyncio.CancelledError from exc
                 log.warning("cluster: %s failed (%s: %s)", getattr(step, "__name__", step),
                             type(exc).__name__, exc)
 
