@@ -48,7 +48,7 @@ from ..tables.messages import ClientRequest, Disconnected, Fenced
 from .bus import Bus
 from .keys import Keys
 from .ops import node_ops
-from .remote import Peers, Sockets, header
+from .remote import Peers, RemoteConnection, Sockets, header
 from .rpc import ClusterUnavailableError, Rpc
 
 log = logging.getLogger(__name__)
@@ -165,9 +165,8 @@ class ClusterNode:
         """Leave the cluster (after the tables stopped): leases released, heartbeat removed."""
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:  # bounded: a task that ignores its cancellation never holds the stop
+            await asyncio.wait(self._tasks, timeout=2.0)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._settle(), 2.0)
             for table_id in list(self.owned):
@@ -189,6 +188,10 @@ class ClusterNode:
 
     @staticmethod
     async def _loop(step: Callable[[], Any], every: float) -> None:
+        """Run ``step`` every ``every`` seconds (jittered), logging its failures. A failure
+        while the task is being cancelled ends it: redis-py may turn a cancellation into a
+        ``TimeoutError`` (its own timeout around a read), and a loop that took that for a
+        hiccup would never end, and :meth:`stop` would wait for it forever."""
         while True:
             await asyncio.sleep(every * random.uniform(0.9, 1.1))
             try:
@@ -196,6 +199,9 @@ class ClusterNode:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis or the database hiccups: next time
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise asyncio.CancelledError from exc
                 log.warning("cluster: %s failed (%s: %s)", getattr(step, "__name__", step),
                             type(exc).__name__, exc)
 
@@ -271,8 +277,15 @@ class ClusterNode:
             table.post(Fenced())
 
     async def publish_summaries(self, only: str | None = None) -> None:
-        """Write the summaries that changed (or ``only`` that table's), refreshing the rest."""
+        """Write the summaries that changed (or ``only`` that table's), refreshing the rest.
+
+        A refresh that finds its key gone (Redis restarted, or the key expired during a pause)
+        writes the summary again, and the table back into ``<p>:tables``: an idle table's
+        summary never changes, and it would stay out of the lobby (and of the table quota,
+        quick seat, ``table.moving``) for as long as it lives."""
         ttl = 3 * self.ttl_ms
+        refreshed: list[tuple[int, str, bytes]] = []  # (its PEXPIRE's answer, table, text)
+        n = 0
         async with self.redis.pipeline(transaction=False) as pipe:
             for table in self.manager.list():
                 if table.id not in self.owned or (only is not None and table.id != only):
@@ -283,9 +296,19 @@ class ClusterNode:
                     self._written[table.id] = text
                     pipe.set(key, text, px=ttl)
                     pipe.sadd(self.keys.tables, table.id)
+                    n += 2
                 else:
                     pipe.pexpire(key, ttl)
-            await pipe.execute()
+                    refreshed.append((n, table.id, text))
+                    n += 1
+            results = await pipe.execute()
+        lost = [(t, text) for i, t, text in refreshed if not results[i]]
+        if lost:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id, text in lost:
+                    pipe.set(self.keys.summary(table_id), text, px=ttl)
+                    pipe.sadd(self.keys.tables, table_id)
+                await pipe.execute()
 
     def load(self) -> dict[str, Any]:
         """This node's load figures (its heartbeat)."""
@@ -384,28 +407,38 @@ class ClusterNode:
         self.sockets.rejoin(table_id)
 
     def _on_inbox(self, table_id: str, data: str) -> None:
-        """A request or a disconnect from a socket of another node (or of this one, sent
-        before the table moved here)."""
+        """A request or a disconnect from a socket of another node. A request of this node's
+        own socket (sent before the table moved here) is served with that socket's own
+        connection, never a stand-in for it (which no disconnect would remove); its disconnect is
+        told to the table by :meth:`disconnected` already, or needs no telling."""
         kind, _, rest = data.partition(" ")
         head_text, _, body = rest.partition("\n")
         head = orjson.loads(head_text)
         table = self.manager.get(table_id)
         if kind == "D":
-            conn = self.peers.conns.get((head["n"], head["c"]))
-            if conn is None:
+            gone = self.peers.conns.get((head["n"], head["c"]))
+            if gone is None:
                 return
-            conn.tables.discard(table_id)
+            gone.tables.discard(table_id)
             if table is not None:
-                table.post(Disconnected(conn))
-            if not conn.tables:
-                self.peers.forget(conn.node, conn.conn_id)
+                table.post(Disconnected(gone))
+            if not gone.tables:
+                self.peers.forget(gone.node, gone.conn_id)
             return
-        conn = self.peers.connection(head)
         msg = p.CLIENT.validate_json(body)
+        conn: QueueConnection | RemoteConnection | None
+        if head["n"] == self.id:  # sent before the table moved here: served as a local one
+            conn = self.sockets.local.get(head["c"])
+            if conn is None or conn.closed:
+                return
+        else:
+            conn = self.peers.connection(head)
         if table is None or table.stopped:
             conn.send(p.Error(code="table.moving", message=f"table {table_id} is moving "
                               "to another node; retry shortly", table_id=table_id,
                               request=p.RequestRef(type=msg.type, rid=msg.rid)))
+            if isinstance(conn, RemoteConnection) and not conn.tables:
+                self.peers.forget(conn.node, conn.conn_id)  # the error is queued already
             return
         conn.tables.add(table_id)
         table.post(ClientRequest(conn, msg))
@@ -421,12 +454,22 @@ class ClusterNode:
         this node, else queued for the owner's channel (one pipeline for every request of the
         loop turn, in order). A request nobody received (the table has no owner at the
         moment) is answered ``table.moving`` while the table is listed, else
-        ``table.not_found``."""
+        ``table.not_found``.
+
+        ``conn.tables`` gets the table of a local ``join``, and of every request sent to a
+        remote owner (a ``resync`` or ``act`` without a ``join`` too): the owner keeps a
+        stand-in connection for each remote socket that sent it anything, which only the
+        ``D`` sent for each of ``conn.tables`` at :meth:`disconnected` lets it forget. A
+        request for a table nobody knows takes its table out again (no ``D`` to send for
+        made-up table ids)."""
         table = self.manager.get(msg.table_id)
         if table is not None and not table.stopped and msg.table_id in self.owned:
+            if isinstance(msg, p.Join):
+                conn.tables.add(msg.table_id)
             table.post(ClientRequest(conn, msg))
             return
         data = f"Q {header(self.id, self.sockets.wire_id(conn), conn)}\n{msg.model_dump_json()}"
+        conn.tables.add(msg.table_id)
         self.bus.publish(self.keys.inbox(msg.table_id), data,
                          unheard=lambda: self._chore(self._unheard(conn, msg)))
 
@@ -436,6 +479,8 @@ class ClusterNode:
             listed = await self.redis.exists(self.keys.summary(msg.table_id))
         except RedisError:
             listed = True  # Redis is away: the table may well exist; retrying is right
+        if not listed:
+            conn.tables.discard(msg.table_id)
         ref = p.RequestRef(type=msg.type, rid=msg.rid, action_id=getattr(msg, "action_id", None))
         if listed:
             conn.send(p.Error(code="table.moving", message=f"table {msg.table_id} is moving to "

@@ -104,8 +104,10 @@ class TableManager:
         """Cluster mode: take ``table_id`` over. Its log is read (after ``epoch`` was claimed,
         so no older owner can append any more), the table rebuilt and started with that
         epoch, the interrupted decision given its full time again. Returns the table, or
-        ``None`` when its log is empty (closed meanwhile) or could not be replayed (then it is
-        recorded as ``aborted``, as at start-up).
+        ``None`` when its log is empty (closed meanwhile, or its node died between claiming it
+        and its first commit) or could not be replayed (then it is recorded as ``aborted``,
+        as at start-up). An empty log's claim is dropped too (a step fenced by ``epoch``), so
+        that no node takes that table over again at every scan.
 
         Raises:
             Any store error reading the log (nothing is started then).
@@ -114,6 +116,8 @@ class TableManager:
             rows = await self.store.load_log(table_id)
         for image in restore.images(rows):
             return await self._restore_image(image, epoch)
+        if self.log is not None:
+            self.log.append(table_id, [], drop=True, epoch=epoch)
         return None
 
     async def _restore_image(self, image: Any, epoch: int | None = None) -> Table | None:
