@@ -112,6 +112,12 @@ class ClusterNode(Routing):
         """Set when the node stops: it takes no table over any more."""
         self.joined = False
         """Whether the node has subscribed and announced itself (Redis answered)."""
+        self._redis_run: str | None = None
+        """The ``run_id`` of the Redis server last seen (it changes when Redis restarts)."""
+        self._grace_until = 0.0
+        self._owners: dict[str, str] = {}
+        """Cluster mode, holder side: the owner last seen of each table this node's sockets
+        sit at elsewhere (a ``moved`` event missed is caught up at the next tick)."""
         self.on_ban: Callable[[set[str]], int] | None = None
         """Closes this node's sockets of banned players (set by the app)."""
         manager.ownership = self
@@ -265,6 +271,23 @@ class ClusterNode(Routing):
                 self._lost(table_id)
         await self.publish_summaries()
         await self._heartbeat()
+        await self._reconcile_owners()
+
+    async def _reconcile_owners(self) -> None:
+        """Rejoin the tables of this node's sockets whose owner changed without this node
+        hearing the ``moved`` event (its Redis link dropped at that moment)."""
+        remote = sorted({t for (_, t) in self.sockets.roles} - set(self.owned))
+        owners = await self.redis.mget([self.keys.lease(t) for t in remote]) if remote else []
+        for table_id, owner in zip(remote, owners, strict=True):
+            seen = self._owners.get(table_id)
+            if owner is not None:
+                self._owners[table_id] = owner
+            if seen is not None and owner is not None and owner != seen:
+                log.info("cluster: table %s moved to %s unannounced; rejoining", table_id,
+                         owner)
+                self.sockets.rejoin(table_id)
+        for table_id in set(self._owners) - set(remote):
+            del self._owners[table_id]
 
     def _lost(self, table_id: str) -> None:
         """The lease is another node's now: stop the table here at once."""
@@ -348,8 +371,13 @@ class ClusterNode(Routing):
 
     # ----- failover --------------------------------------------------------------------------
     async def scan(self) -> None:
-        """Take over every live table whose lease is gone (see the module docstring)."""
+        """Take over every live table whose lease is gone (see the module docstring). Right
+        after Redis restarted (its ``run_id`` changed: every lease is gone at once, their owners
+        alive) no table is taken for one renewal interval, so that each owner takes its own
+        leases back first instead of every table moving."""
         if self.leaving or not self.joined:
+            return
+        if await self._redis_restarted():
             return
         await self.nodes()
         claimed = [t for t in await self.store.claimed_tables() if t not in self.owned]
@@ -360,6 +388,17 @@ class ClusterNode(Routing):
         random.shuffle(orphans)  # survivors share a dead node's tables
         for table_id in orphans:
             await self.take_over(table_id)
+
+    async def _redis_restarted(self) -> bool:
+        """Whether Redis restarted less than a renewal interval (and a bit) ago."""
+        run_id = (await self.redis.info("server")).get("run_id")
+        now = asyncio.get_running_loop().time()
+        if self._redis_run is not None and run_id != self._redis_run:
+            log.warning("cluster: Redis restarted; no takeover for %.1f s while owners take "
+                        "their leases back", 1.5 * self.tick_seconds)
+            self._grace_until = now + 1.5 * self.tick_seconds
+        self._redis_run = run_id
+        return now < self._grace_until
 
     async def take_over(self, table_id: str) -> bool:
         """Lease, claim, restore and announce ``table_id``; False if another node has it."""

@@ -42,6 +42,7 @@ class Routing:
         sockets: Sockets
         manager: TableManager
         owned: dict[str, int]
+        _owners: dict[str, str]
 
         def _chore(self, coro: Any) -> None: ...
         def _lost(self, table_id: str) -> None: ...
@@ -63,6 +64,7 @@ class Routing:
         table_id, node = moved["t"], moved["n"]
         if node != self.id and table_id in self.owned:
             self._lost(table_id)
+        self._owners[table_id] = node
         self.sockets.rejoin(table_id)
 
     def _on_inbox(self, table_id: str, data: str) -> None:
