@@ -30,7 +30,8 @@ T = TypeVar("T")
 ENV = {"CARDHALL_INSECURE_FIXED_SEED": "x", "CARDHALL_TURN_TIMEOUT_SECONDS": "60",
        "CARDHALL_BOT_DELAY_SECONDS": "0.05", "CARDHALL_ABANDON_AFTER_SECONDS": "600",
        "CARDHALL_GC_TUNING": "false"}
-RESTARTING = "The server is restarting — your seat is kept; reconnecting…"
+RESTARTING = ("The server is restarting or the table is moving to another server — your seat "
+              "is kept; reconnecting…")
 REFUSED = re.compile(r"WebSocket connection to .* failed")
 """Chromium's console line for a socket the stopped server refused (expected here)."""
 
