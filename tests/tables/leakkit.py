@@ -72,9 +72,15 @@ class Game:
 def random_game(game: str, num_seats: int, stacks: list[int] | None, seed: int,
                 max_steps: int = 2000, config: dict[str, Any] | None = None) -> Game:
     """A uniformly random game (as ``cardhall selfplay`` plays one) with seeded deals."""
-    rng = random.Random(seed)
-    shuffle = SeededShuffler(seed.to_bytes(32, "big"))
     g = Game(game, num_seats, stacks, [], dict(config or {}))
+    play_randomly(g, random.Random(seed), SeededShuffler(seed.to_bytes(32, "big")), max_steps)
+    return g
+
+
+def play_randomly(g: Game, rng: random.Random, shuffle: SeededShuffler,
+                  max_steps: int = 2000) -> None:
+    """Append to ``g.steps`` a uniformly random game: ``rng`` picks the seats' actions,
+    ``shuffle`` draws the chance actions; at most ``max_steps`` steps."""
     st = g.new_state()
     while not st.is_over and len(g.steps) < max_steps:
         if st.chance_due():
@@ -84,7 +90,6 @@ def random_game(game: str, num_seats: int, stacks: list[int] | None, seed: int,
             action = sample(rng.choice(st.legal_actions(seat)), rng)
         st.apply(seat, action)
         g.steps.append(Step(seat, copy_json(action)))
-    return g
 
 
 def relabel(obj: Any, sigma: dict[str, str]) -> Any:

@@ -17,11 +17,11 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from leakkit import Game, Step, harness, run_table
+from leakkit import Game, harness, play_randomly, run_table
 
 from cardhall.config import Settings
 from cardhall.engine import History, SeededShuffler, game_seed, verify_history
-from cardhall.engine.actions import copy_json, sample
+from cardhall.engine.actions import copy_json
 from cardhall.engine.history import apply_logged, start_state
 from cardhall.server.app import create_app
 from cardhall.storage import SeatResult
@@ -41,15 +41,7 @@ def seeded_game(game: str, index: int) -> tuple[Game, int | None]:
         else [{}, {"battle_reveal": "public"}, {"structure": "no_limit"}])
     g = Game(game, n, [stack] * n, [], config)
     shuffle = SeededShuffler(game_seed(SEED, [None] * n))
-    st = g.new_state()
-    while not st.is_over:
-        if st.chance_due():
-            seat, action = None, st.chance_action(shuffle)
-        else:
-            seat = rng.choice(st.to_act())
-            action = sample(rng.choice(st.legal_actions(seat)), rng)
-        st.apply(seat, action)
-        g.steps.append(Step(seat, copy_json(action)))
+    play_randomly(g, rng, shuffle, max_steps=100_000)
     return g, sit_out
 
 
