@@ -1,7 +1,7 @@
 // Entry point: language switch, the signed-in name, and a hash router.
 //   #/               lobby            #/games         finished games
 //   #/table/ID[/N]   play (seat N)    #/replay/ID     replay viewer
-//   #/watch/ID       spectate
+//   #/watch/ID       spectate       #/rules[/GAME]  rules and glossary
 
 import { h, clear } from "./util.js";
 import { t, lang, setLang, onLang, translateStatic } from "./i18n.js";
@@ -10,6 +10,7 @@ import { lobbyScreen, nameForm } from "./lobby.js";
 import { tableScreen } from "./table.js";
 import { loadCardTables } from "./cards.js";
 import { gamesScreen, replayScreen } from "./replay.js";
+import { rulesScreen } from "./rules.js";
 
 const app = document.getElementById("app");
 const langSel = document.getElementById("lang");
@@ -44,6 +45,9 @@ function route() {
       break;
     case "games":
       cleanup = gamesScreen(app);
+      break;
+    case "rules":
+      cleanup = rulesScreen(app, id);
       break;
     case "replay":
       cleanup = replayScreen(app, id);
