@@ -8,6 +8,7 @@ import { forget } from "./api.js";
 import { GAMES } from "./games/index.js";
 import { applyState, isFull, stepOf } from "./state.js";
 import { verifyLink } from "./replay.js";
+import { term, onRules, rulesDialog } from "./rules.js";
 
 const LOG_MAX = 200;
 
@@ -63,7 +64,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
       toAct: (s?.to_act || []).map(gameSeatOf).filter((x) => x !== null && x >= 0),
       timerSeat: timerGs !== null && timerGs >= 0 ? timerGs : null, clock: clockEl,
       act: s?.status === "playing" && s.seat !== null && !paused ? act : null, live: true,
-      showSummary,
+      showSummary, term: (id, text) => (s ? term(s.game, id, text) : text),
     };
   }
 
@@ -131,19 +132,27 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
   let first = true;
   let resyncing = false;  // a resync was sent for a missed delta and no full state came yet
 
-  function onEvents(msg) {
+  // `next`: the state the frame leads to; its game_seat names "you" in the events of the frame
+  // that seats you (the first deal's own cards arrive while the held state has no game seat).
+  function onEvents(msg, next = null) {
     if (!state) { pending.push(msg); return; }  // the game module is known from the first state
     let prefixed = false;
+    let prevKind = null;
     for (const ev of msg.events) {
       if (ev.kind === "game_started") {
         seatMap = ev.seat_map;
         logHand = ev.hand;
+        prevKind = ev.kind;
+        summaryBuild = null;  // the last hand's summary does not stay open into the next hand
         const dealer = state?.seats?.[ev.dealer]?.name;
         addLog(dealer ? t("ev.game_started", { n: ev.hand, name: dealer }) : t("ev.hand_begins", { n: ev.hand }), "sep");
         continue;
       }
       const m = mod();
       const c = ctx();
+      if (c.mySeat === null && next?.game_seat !== null && next?.game_seat !== undefined) c.mySeat = next.game_seat;
+      c.prevKind = prevKind;
+      prevKind = ev.kind;
       let text = m ? m.describe(ev, c) : null;
       if (text === undefined) text = t("ev.unknown", { name: ev.seat !== undefined ? nameOf(ev.seat) : "", kind: ev.kind });
       const timeout = msg.timeout && !prefixed && text;
@@ -164,7 +173,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     }
     if (isFull(msg)) resyncing = false;
     const step = stepOf(msg);
-    if (step && step.events.length) onEvents(step);
+    if (step && step.events.length) onEvents(step, next);
     state = next;
     seatMap = next.seat_map?.length ? next.seat_map : next.seats.map((s) => s.seat);
     busy = false;
@@ -251,6 +260,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
       s ? h("span", { class: "pill" }, t(`status.${s.status}`)) : null,
       handPill(s),
       s?.seat === null ? h("span", { class: "pill watch" }, t("table.spectating")) : null,
+      s ? h("button", { type: "button", class: "small rules-btn", "data-open-rules": s.game,
+        onclick: () => rulesDialog(s.game) }, t("table.rules")) : null,
       h("a", { class: "leave", href: "#/", onclick: leaveToLobby }, t("table.leave")),
     );
   }
@@ -358,8 +369,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     for (const c of screen.querySelectorAll("[data-clock]")) c.textContent = fmtLeft();
   }, 250);
   const offLang = onLang(() => render());
+  const offRules = onRules(() => { if (state) render(); });  // the glossary arrived: tooltips
   loadLog();
   render();
 
-  return () => { clearInterval(tick); offLang(); conn.close(); };
+  return () => { clearInterval(tick); offLang(); offRules(); conn.close(); };
 }

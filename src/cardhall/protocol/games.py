@@ -362,6 +362,8 @@ class PPBattleReveal(_P):
     hands: dict[str, str]
     own_suit_counts: dict[str, int] | None = None
     """Cards of each side's own banner suit, when equal hands needed the tie-break (PP-19)."""
+    excluded: dict[str, Suit] | None = None
+    """Per side, the suit that did not count for it: the opponent's banner suit (PP-16)."""
 
 
 class PPBattleResult(_P):
@@ -487,6 +489,9 @@ class BBDealRecord(_P):
     made: bool
     scores: list[int]
     totals: list[int]
+    last_trick_team: int | None = None
+    """The team that took trick 8 (its ``last_trick_bonus`` card points are in ``card_points``)."""
+    last_trick_bonus: int | None = None
 
 
 class BBView(_P):

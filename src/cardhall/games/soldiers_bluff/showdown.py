@@ -28,8 +28,9 @@ class PotAwarded:
         reason: ``SHOWDOWN`` (rule 9) or ``UNCONTESTED`` (rule 8).
         returns: per seat, net chip change (sums to 0).
         detail: the outcome's ``detail``: ``winner``, ``pot`` (chips), ``shown`` (cards or
-            ``None`` per seat), and at a showdown ``sums`` (points), ``soldiers_bluff`` and
-            ``decided_by`` (the rule 9 clause that decided, :func:`.ranking.decided_by`).
+            ``None`` per seat), and at a showdown ``sums`` (points), ``strongest`` (each shown
+            hand's strongest card), ``soldiers_bluff`` and ``decided_by`` (the rule 9 clause
+            that decided, :func:`.ranking.decided_by`).
     """
 
     winner: int
@@ -47,6 +48,7 @@ def _award(m: HandModel, reason: OutcomeReason, winner: int,
         detail["sums"] = [None if p.shown is None else hand_sum(p.shown) for p in seats]
         detail["soldiers_bluff"] = is_soldiers_bluff(seats[winner].hand)
         detail["decided_by"] = decided
+        detail["strongest"] = [None if p.shown is None else strongest_card(p.shown) for p in seats]
     returns = tuple((m.pot if s == winner else 0) - p.ante - p.stake for s, p in enumerate(seats))
     event = public("pot_awarded", seat=winner, chips=m.pot, reason=str(reason))
     return [event], PotAwarded(winner, reason, returns, detail)
