@@ -245,4 +245,5 @@ def spec_json(spec: Any) -> dict[str, Any]:
             "bot_delay_seconds": spec.bot_delay_seconds,
             "idle_ttl_seconds": spec.idle_ttl_seconds,
             "abandoned_ttl_seconds": spec.abandoned_ttl_seconds,
-            "abandon_after_seconds": spec.abandon_after_seconds}
+            "abandon_after_seconds": spec.abandon_after_seconds,
+            "private": spec.private, "invite_code": spec.invite_code}

@@ -236,6 +236,9 @@ class GameFlow:
                 if s.leaving:
                     s.free()
             self.version += 1
+        for s in self.seats:  # a timed-out holder's stand-in plays on: from the next game's start
+            if s.stand_in is not None:
+                s.stand_in_from = 0
         self.broadcast_state()  # the last step's events and the new status, before game_over
         over = Frame({"type": "game_over", "table_id": self.id, "version": self.version,
                       "game_id": self.game_id or "", "outcome": outcome.to_json(),

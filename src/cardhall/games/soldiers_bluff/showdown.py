@@ -16,7 +16,14 @@ from typing import Any
 from ...engine.events import Event, public
 from ...engine.game import OutcomeReason
 from .model import HandModel
-from .ranking import decided_by, hand_key, hand_sum, is_soldiers_bluff, showdown_winner, strongest_card
+from .ranking import (
+    decided_by,
+    hand_key,
+    hand_sum,
+    is_soldiers_bluff,
+    showdown_winner,
+    strongest_card,
+)
 
 
 @dataclass(frozen=True, slots=True)
