@@ -156,6 +156,7 @@ function createForm(err) {
     for (let i = 1; i < n; i++) { const k = val(`c-seat-${i}`); if (k !== "human") bots.push({ seat: i, kind: k }); }
     const body = { game: g, seats: n, bots, config: {} };
     if (Number(timeout.value) > 0) body.turn_timeout_seconds = Number(timeout.value);
+    if (document.getElementById("c-private")?.checked) body.private = true;
     if (g === "bazaar_blot") body.config.target_score = Number(val("c-target"));
     if (g === "soldiers_bluff") {
       body.starting_stack = Number(val("c-stack"));
@@ -168,12 +169,14 @@ function createForm(err) {
     }
     try {
       const tb = await api("/api/tables", { method: "POST", body });
-      location.hash = `#/table/${tb.id}/0`;
+      location.hash = tb.invite_code ? `#/invite/${tb.id}/${tb.invite_code}` : `#/table/${tb.id}/0`;
     } catch (x) { err.textContent = `${x.code}: ${x.message}`; }
   }
 
   return h("form", { class: "card-panel create-form", onsubmit: submit },
     field("c-game", t("lobby.game"), game), field("c-seats", t("lobby.seats"), seats),
     seatRoles, options, field("c-timeout", t("lobby.timeout"), timeout),
+    h("div", { class: "field check" }, h("input", { type: "checkbox", id: "c-private" }),
+      h("label", { for: "c-private" }, t("lobby.private"))),
     h("button", { type: "submit", class: "primary", id: "c-create" }, t("lobby.create_btn")));
 }

@@ -32,13 +32,16 @@ function route() {
   drawMe();
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   const [page, id, extra] = parts;
-  if ((page === "table" || page === "watch") && !me()) {
+  if ((page === "table" || page === "watch" || page === "invite") && !me()) {
     nameForm(app, () => route());
     return;
   }
   switch (page) {
     case "table":
       cleanup = tableScreen(app, id, { seat: extra === undefined ? null : Number(extra) });
+      break;
+    case "invite":  // #/invite/ID/CODE: a friend's link to a private table
+      cleanup = tableScreen(app, id, { invite: extra });
       break;
     case "watch":
       cleanup = tableScreen(app, id, { spectate: true });

@@ -9,11 +9,16 @@ import { GAMES } from "./games/index.js";
 import { applyState, isFull, stepOf } from "./state.js";
 import { verifyLink } from "./replay.js";
 import { term, onRules, rulesDialog } from "./rules.js";
+import { chatPanel } from "./chat.js";
+import { waitingRoom, inviteBox, inviteCode, standInFor } from "./tablebits.js";
+import { me } from "./api.js";
 
 const LOG_MAX = 200;
 
-export function tableScreen(root, tableId, { seat = null, spectate = false } = {}) {
+export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null } = {}) {
   const join = { table_id: tableId };
+  const code = invite ? inviteCode(tableId, invite) : inviteCode(tableId);
+  if (code) join.invite_code = code;
   if (spectate) join.spectate = true;
   else if (seat !== null) join.seat = seat;
 
@@ -38,12 +43,14 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     log: h("ol", { class: "log-list" }),
     logTitle: h("summary", {}, t("table.log")),
   };
+  const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
+  el.invite = h("div", { class: "invite-slot" });
   const screen = h("section", { class: "table-screen", "data-table": tableId },
-    el.head, el.status, el.turn,
+    el.head, el.status, el.turn, el.invite,
     h("div", { class: "table-grid" },
       h("div", { class: "table-main" }, el.board),
       h("aside", { class: "table-side" }, el.error, el.controls, el.summary,
-        h("details", { class: "log", open: true }, el.logTitle, el.log))));
+        h("details", { class: "log", open: true }, el.logTitle, el.log), chat.el)));
   fill(root, screen);
 
   const mod = () => GAMES[state?.game];
@@ -197,6 +204,13 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     switch (msg.type) {
       case "state": onState(msg); break;
       case "events": onEvents(msg); break;  // protocol 1
+      case "chat": case "chat_removed": chat.onMessage(msg); break;
+      case "presence":  // a seat (dis)connected: its badge now, not at the next step
+        if (state?.seats?.[msg.seat]) {
+          state = { ...state, seats: state.seats.map((x) => (x.seat === msg.seat ? { ...x, connected: msg.connected } : x)) };
+          render();
+        }
+        break;
       case "game_over": {
         const m = mod();
         const view = state?.view;
@@ -274,6 +288,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
 
   function leaveToLobby(e) {
     e?.preventDefault?.();
+    // mid-game a stand-in plays the seat until you come back or the game ends: ask first
+    if (state?.status === "playing" && state.seat !== null && !window.confirm(t("table.leave_confirm"))) return;
     conn.close(true);
     location.hash = "#/";
   }
@@ -296,7 +312,15 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
         h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
       return;
     }
+    const held = standInFor(s, me()?.id);
+    if (held) {
+      el.turn.append(h("strong", {}, t("table.stand_in_plays")), " ",
+        h("button", { type: "button", class: "small primary", "data-take-back": held.seat,
+          onclick: () => conn.send({ type: "join", table_id: tableId }) }, t("table.take_back")));
+      return;
+    }
     if (s.status === "waiting") {
+      el.turn.append(waitingRoom(s));
       const taken = s.seats.filter((x) => x.player_id || x.bot).length;
       const stacks = s.seats.some((x) => x.stack !== null && x.stack !== undefined);
       const withChips = s.seats.filter((x) => (x.player_id || x.bot) && x.stack > 0).length;
@@ -360,6 +384,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     const sum = summaryEl();
     if (sum) el.summary.append(sum);
     el.logTitle.textContent = t("table.log");
+    clear(el.invite);
+    if (code && state && state.status !== "closed") el.invite.append(inviteBox(tableId, code));
+    chat.redraw();
     drawStatus();  // in the current language
   }
 
