@@ -5,7 +5,7 @@ export const MORE = {
   en: {
     "nav.rules": "Rules", "rules.glossary": "Glossary", "rules.loading": "Loading the rules…",
     "rules.failed": "The rules could not be loaded.", "table.rules": "Rules",
-    "lobby.rules": "How to play", "lobby.timeout_default": "server default",
+    "lobby.rules": "How to play", "lobby.timeout_default": "server default", "act.keep_all": "Keep all",
     "chat.title": "Chat", "chat.send": "Send", "chat.say": "Say something…", "chat.mute": "Mute {name}",
     "chat.mute_short": "mute", "invite.share": "Invite a friend:", "invite.copy": "Copy link",
     "invite.copied": "Copied.", "invite.link": "Invite link", "lobby.private": "Private table (invite link only)",
@@ -30,7 +30,7 @@ export const MORE = {
   bg: {
     "nav.rules": "Правила", "rules.glossary": "Речник", "rules.loading": "Зареждаме правилата…",
     "rules.failed": "Правилата не могат да се заредят.", "table.rules": "Правила",
-    "lobby.rules": "Как се играе", "lobby.timeout_default": "по подразбиране",
+    "lobby.rules": "Как се играе", "lobby.timeout_default": "по подразбиране", "act.keep_all": "Запази всички",
     "chat.title": "Чат", "chat.send": "Изпрати", "chat.say": "Напишете нещо…", "chat.mute": "Заглуши {name}",
     "chat.mute_short": "заглуши", "invite.share": "Поканете приятел:", "invite.copy": "Копирай връзката",
     "invite.copied": "Копирано.", "invite.link": "Връзка за покана", "lobby.private": "Частна маса (само с покана)",
@@ -55,7 +55,7 @@ export const MORE = {
   hy: {
     "nav.rules": "Կանոններ", "rules.glossary": "Բառարան", "rules.loading": "Կանոնները բեռնվում են…",
     "rules.failed": "Կանոնները չհաջողվեց բեռնել։", "table.rules": "Կանոններ",
-    "lobby.rules": "Ինչպես խաղալ", "lobby.timeout_default": "լռելյայն",
+    "lobby.rules": "Ինչպես խաղալ", "lobby.timeout_default": "լռելյայն", "act.keep_all": "Պահել բոլորը",
     "chat.title": "Զրույց", "chat.send": "Ուղարկել", "chat.say": "Գրեք ինչ-որ բան…", "chat.mute": "Լռեցնել {name}-ին",
     "chat.mute_short": "լռեցնել", "invite.share": "Հրավիրեք ընկերոջը՝", "invite.copy": "Պատճենել հղումը",
     "invite.copied": "Պատճենված է։", "invite.link": "Հրավերի հղում", "lobby.private": "Մասնավոր սեղան (միայն հրավերով)",

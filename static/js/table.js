@@ -159,6 +159,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       const c = ctx();
       if (c.mySeat === null && next?.game_seat !== null && next?.game_seat !== undefined) c.mySeat = next.game_seat;
       c.prevKind = prevKind;
+      c.started = msg.events.some((e) => e.kind === "game_started");
       prevKind = ev.kind;
       let text = m ? m.describe(ev, c) : null;
       if (text === undefined) text = t("ev.unknown", { name: ev.seat !== undefined ? nameOf(ev.seat) : "", kind: ev.kind });

@@ -108,3 +108,16 @@ def test_palace_poker_names_the_hands_compared(server: Any, new_page: Any,
     assert any(f": {h}" in text for h in hands), text
     assert "without " in text  # the banner-suit exclusion is named
     shoot(page, artifacts, "palace_poker-battle")
+
+
+def test_phone_blot_pass_is_inside_the_viewport(server: Any, new_page: Any,
+                                                artifacts: Path) -> None:
+    page = new_page(390, 844)
+    enter(page, server.url, "Pho")
+    page.select_option("#c-game", "bazaar_blot")
+    page.click("#c-create")
+    page.wait_for_selector(".controls [data-act=pass]", timeout=90_000)
+    box = page.locator(".controls [data-act=pass]").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shoot(page, artifacts, "bazaar_blot-phone-pass")

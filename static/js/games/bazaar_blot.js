@@ -110,6 +110,8 @@ export function controls(ctx) {
   const simple = ctx.legal.filter((e) => ["pass", "contra", "recontra"].includes(e.type));
   const plays = ctx.legal.filter((e) => e.type === "play" && e.declare_from);
   const out = h("div", { class: "blot-controls" });
+  // Pass (the most common call), contra and recontra first: on a phone they sit above the grid
+  if (simple.length) out.append(h("div", { class: "row calls" }, simple.map((e) => actButton(t(`act.${e.type}`), e, ctx))));
   if (bids.length) {
     const lo = Math.min(...bids.map((e) => e.min_level));
     const hi = Math.max(...bids.map((e) => e.max_level));
@@ -129,7 +131,6 @@ export function controls(ctx) {
     out.append(h("div", { class: "row" }, kapots.map((e) =>
       actButton(`${t("act.kapot")} ${suitSym(e.trump)}`, e, ctx, { class: `suit-${e.trump}` }))));
   }
-  if (simple.length) out.append(h("div", { class: "row" }, simple.map((e) => actButton(t(`act.${e.type}`), e, ctx))));
   if (plays.length) {
     const seen = new Map();
     for (const e of plays) seen.set(declareKey(e.declare_from), e.declare_from);
@@ -152,8 +153,8 @@ export function describe(ev, ctx) {
   switch (ev.kind) {
     case "dealt":
       if (ev.cards) return ev.seat === ctx.mySeat ? t("blot.dealt_you", { cards: ev.cards.map(cardText).join(" ") }) : null;
-      // deal 1: the table's "Hand 1 begins; X deals." line just said so
-      return ctx.prevKind === "game_started" ? null : t("blot.dealt", { name: ctx.name(ev.dealer) });
+      // deal 1: the table's "Hand 1 begins; X deals." line of this frame just said so
+      return ctx.started ? null : t("blot.dealt", { name: ctx.name(ev.dealer) });
     case "call": return callText(ev.seat, ev.call, ctx);
     case "redeal": return t("blot.redeal");
     case "contract": return t("blot.contract", { what: contractText({ ...ev, multiplier: 1 }), name: ctx.name(ev.declarer),
