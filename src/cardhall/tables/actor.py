@@ -107,6 +107,8 @@ class TableSpec:
     ``invite_code``."""
     invite_code: str | None = None
     """The private table's invite code (never in a summary)."""
+    stand_in_after_timeouts: int = 3
+    """Timeouts in a row after which a stand-in plays a person's seat; 0: never."""
 
 
 @dataclass(frozen=True)

@@ -233,7 +233,8 @@ class TableManager:
                          next_hand_pause_seconds=self.settings.next_hand_pause_seconds,
                          bot_delay_seconds=self.settings.bot_delay_seconds,
                          idle_ttl_seconds=self.settings.idle_table_ttl_seconds,
-                         abandon_after_seconds=self.settings.abandon_after_seconds)
+                         abandon_after_seconds=self.settings.abandon_after_seconds,
+                         stand_in_after_timeouts=self.settings.stand_in_after_timeouts)
         return rules, cfg, spec
 
     async def create(self, game: str, *, created_by: str | None = None,

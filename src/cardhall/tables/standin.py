@@ -116,13 +116,15 @@ class StandIns:
         log.info("table %s: seat %d is its holder's again", self.id, seat.index)
 
     def count_timeout(self, index: int | None) -> None:
-        """The timer moved for table seat ``index``: after :data:`TIMEOUTS_FOR_STAND_IN` in a
-        row a stand-in plays a person's seat (its connection, if any, watches meanwhile)."""
+        """The timer moved for table seat ``index``: after ``spec.stand_in_after_timeouts``
+        (default :data:`TIMEOUTS_FOR_STAND_IN`) in a row a stand-in plays a person's seat (its
+        connection, if any, watches meanwhile)."""
         if index is None:
             return
         seat = self.seats[index]
         seat.timeouts += 1
-        if (seat.timeouts >= TIMEOUTS_FOR_STAND_IN and seat.bot_kind is None
+        most = self.spec.stand_in_after_timeouts
+        if (most and seat.timeouts >= most and seat.bot_kind is None
                 and seat.stand_in is None):
             self.stand_in(index, "timeouts", keep_watching=True)
 
