@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     """Pause between two poker hands at a table."""
     idle_table_ttl_seconds: Annotated[float, Field(gt=0)] = 300.0
     """A finished table, or a waiting one with no person connected, closes after this long."""
+    stand_in_after_timeouts: Annotated[int, Field(ge=0, le=1000)] = 3
+    """A stand-in bot plays a person's seat after this many timeouts in a row (the holder
+    takes it back by joining again); 0: never (``CARDHALL_STAND_IN_AFTER_TIMEOUTS``)."""
     abandon_after_seconds: Annotated[float, Field(gt=0, le=86_400)] = 60.0
     """A table where games were started and no client (person or SDK bot) holding a seat has
     been connected for this long is abandoned: its running game ends with outcome reason

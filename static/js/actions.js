@@ -72,7 +72,7 @@ export function cardPicker(choice, render, ctx, label, onConfirm) {
   const confirm = h("button", { type: "button", class: "act confirm", "data-act": "confirm" });
   const update = () => {
     const k = chosen.size;
-    confirm.textContent = t("act.confirm", { label, k });
+    confirm.textContent = k === 0 ? t("act.keep_all") : t("act.confirm", { label, k });
     confirm.disabled = ctx.busy || !ctx.act || k < choice.min || k > choice.max;
   };
   const row = h("div", { class: "cards picker" }, choice.from.map((c) => {

@@ -1,6 +1,8 @@
 // Interface text in English, Bulgarian and Armenian. t(key, params) fills {name} slots;
 // a key missing in bg/hy falls back to English, a key missing everywhere shows itself.
 
+import { MORE } from "./i18n_more.js";
+
 const en = {
   "nav.lobby": "Lobby", "nav.games": "Finished games", "nav.language": "Language",
   "me.as": "Playing as {name}", "me.change": "change name",
@@ -313,6 +315,8 @@ Object.assign(hy, {
   "pp.hand_end.one": "Ձեռքն ավարտվեց․ {names}-ը շահում է {pot}", "pp.hand_end.other": "Ձեռքն ավարտվեց․ {names} շահում են {pot}",
   "pp.winners.one": "Հաղթող՝ {names}", "pp.winners.other": "Հաղթողներ՝ {names}",
 });
+
+for (const [l, more] of Object.entries(MORE)) Object.assign({ en, bg, hy }[l], more);
 
 export const STRINGS = { en, bg, hy };
 export const LANGS = ["en", "bg", "hy"];

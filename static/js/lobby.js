@@ -49,7 +49,11 @@ export function lobbyScreen(root) {
   const draw = () => fill(root,
     h("section", { class: "lobby" },
       h("h1", {}, t("lobby.title")),
-      quick(), err,
+      quick(),
+      h("div", { class: "row rules-links" }, h("span", {}, t("lobby.rules"), ": "),
+        Object.keys(GAME_SEATS).map((g) => h("a", { href: `#/rules/${g}`, class: "button small", "data-rules-link": g },
+          t(`game.${g}`)))),
+      err,
       h("div", { class: "section-head" }, h("h2", {}, t("lobby.tables")),
         h("button", { type: "button", onclick: refresh }, t("lobby.refresh"))),
       list,
@@ -100,7 +104,9 @@ function createForm(err) {
   const seats = h("select", { id: "c-seats", name: "seats" });
   const seatRoles = h("div", { class: "seat-roles" });
   const options = h("div", { class: "options" });
-  const timeout = h("input", { id: "c-timeout", type: "number", min: 1, max: 600, value: 20, step: 1 });
+  // empty: the server's default turn time (the one quick seat and every table without a choice use)
+  const timeout = h("input", { id: "c-timeout", type: "number", min: 1, max: 600, step: 1,
+    placeholder: t("lobby.timeout_default") });
 
   const field = (id, label, input) => h("div", { class: "field" }, h("label", { for: id }, label), input);
   const select = (id, values, labels, def) => h("select", { id },
@@ -148,7 +154,9 @@ function createForm(err) {
     const n = Number(seats.value);
     const bots = [];
     for (let i = 1; i < n; i++) { const k = val(`c-seat-${i}`); if (k !== "human") bots.push({ seat: i, kind: k }); }
-    const body = { game: g, seats: n, bots, turn_timeout_seconds: Number(timeout.value) || 20, config: {} };
+    const body = { game: g, seats: n, bots, config: {} };
+    if (Number(timeout.value) > 0) body.turn_timeout_seconds = Number(timeout.value);
+    if (document.getElementById("c-private")?.checked) body.private = true;
     if (g === "bazaar_blot") body.config.target_score = Number(val("c-target"));
     if (g === "soldiers_bluff") {
       body.starting_stack = Number(val("c-stack"));
@@ -161,12 +169,14 @@ function createForm(err) {
     }
     try {
       const tb = await api("/api/tables", { method: "POST", body });
-      location.hash = `#/table/${tb.id}/0`;
+      location.hash = tb.invite_code ? `#/invite/${tb.id}/${tb.invite_code}` : `#/table/${tb.id}/0`;
     } catch (x) { err.textContent = `${x.code}: ${x.message}`; }
   }
 
   return h("form", { class: "card-panel create-form", onsubmit: submit },
     field("c-game", t("lobby.game"), game), field("c-seats", t("lobby.seats"), seats),
     seatRoles, options, field("c-timeout", t("lobby.timeout"), timeout),
+    h("div", { class: "field check" }, h("input", { type: "checkbox", id: "c-private" }),
+      h("label", { for: "c-private" }, t("lobby.private"))),
     h("button", { type: "submit", class: "primary", id: "c-create" }, t("lobby.create_btn")));
 }

@@ -1,7 +1,7 @@
 // Entry point: language switch, the signed-in name, and a hash router.
 //   #/               lobby            #/games         finished games
 //   #/table/ID[/N]   play (seat N)    #/replay/ID     replay viewer
-//   #/watch/ID       spectate
+//   #/watch/ID       spectate       #/rules[/GAME]  rules and glossary
 
 import { h, clear } from "./util.js";
 import { t, lang, setLang, onLang, translateStatic } from "./i18n.js";
@@ -10,6 +10,7 @@ import { lobbyScreen, nameForm } from "./lobby.js";
 import { tableScreen } from "./table.js";
 import { loadCardTables } from "./cards.js";
 import { gamesScreen, replayScreen } from "./replay.js";
+import { rulesScreen } from "./rules.js";
 
 const app = document.getElementById("app");
 const langSel = document.getElementById("lang");
@@ -31,7 +32,7 @@ function route() {
   drawMe();
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   const [page, id, extra] = parts;
-  if ((page === "table" || page === "watch") && !me()) {
+  if ((page === "table" || page === "watch" || page === "invite") && !me()) {
     nameForm(app, () => route());
     return;
   }
@@ -39,11 +40,17 @@ function route() {
     case "table":
       cleanup = tableScreen(app, id, { seat: extra === undefined ? null : Number(extra) });
       break;
+    case "invite":  // #/invite/ID/CODE: a friend's link to a private table
+      cleanup = tableScreen(app, id, { invite: extra });
+      break;
     case "watch":
       cleanup = tableScreen(app, id, { spectate: true });
       break;
     case "games":
       cleanup = gamesScreen(app);
+      break;
+    case "rules":
+      cleanup = rulesScreen(app, id);
       break;
     case "replay":
       cleanup = replayScreen(app, id);

@@ -8,11 +8,17 @@ import { forget } from "./api.js";
 import { GAMES } from "./games/index.js";
 import { applyState, isFull, stepOf } from "./state.js";
 import { verifyLink } from "./replay.js";
+import { term, onRules, rulesDialog } from "./rules.js";
+import { chatPanel } from "./chat.js";
+import { waitingRoom, inviteBox, inviteCode, standInFor } from "./tablebits.js";
+import { me } from "./api.js";
 
 const LOG_MAX = 200;
 
-export function tableScreen(root, tableId, { seat = null, spectate = false } = {}) {
+export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null } = {}) {
   const join = { table_id: tableId };
+  const code = invite ? inviteCode(tableId, invite) : inviteCode(tableId);
+  if (code) join.invite_code = code;
   if (spectate) join.spectate = true;
   else if (seat !== null) join.seat = seat;
 
@@ -37,12 +43,14 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     log: h("ol", { class: "log-list" }),
     logTitle: h("summary", {}, t("table.log")),
   };
+  const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
+  el.invite = h("div", { class: "invite-slot" });
   const screen = h("section", { class: "table-screen", "data-table": tableId },
-    el.head, el.status, el.turn,
+    el.head, el.status, el.turn, el.invite,
     h("div", { class: "table-grid" },
       h("div", { class: "table-main" }, el.board),
       h("aside", { class: "table-side" }, el.error, el.controls, el.summary,
-        h("details", { class: "log", open: true }, el.logTitle, el.log))));
+        h("details", { class: "log", open: true }, el.logTitle, el.log), chat.el)));
   fill(root, screen);
 
   const mod = () => GAMES[state?.game];
@@ -63,7 +71,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
       toAct: (s?.to_act || []).map(gameSeatOf).filter((x) => x !== null && x >= 0),
       timerSeat: timerGs !== null && timerGs >= 0 ? timerGs : null, clock: clockEl,
       act: s?.status === "playing" && s.seat !== null && !paused ? act : null, live: true,
-      showSummary,
+      showSummary, term: (id, text) => (s ? term(s.game, id, text) : text),
     };
   }
 
@@ -131,19 +139,28 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
   let first = true;
   let resyncing = false;  // a resync was sent for a missed delta and no full state came yet
 
-  function onEvents(msg) {
+  // `next`: the state the frame leads to; its game_seat names "you" in the events of the frame
+  // that seats you (the first deal's own cards arrive while the held state has no game seat).
+  function onEvents(msg, next = null) {
     if (!state) { pending.push(msg); return; }  // the game module is known from the first state
     let prefixed = false;
+    let prevKind = null;
     for (const ev of msg.events) {
       if (ev.kind === "game_started") {
         seatMap = ev.seat_map;
         logHand = ev.hand;
+        prevKind = ev.kind;
+        summaryBuild = null;  // the last hand's summary does not stay open into the next hand
         const dealer = state?.seats?.[ev.dealer]?.name;
         addLog(dealer ? t("ev.game_started", { n: ev.hand, name: dealer }) : t("ev.hand_begins", { n: ev.hand }), "sep");
         continue;
       }
       const m = mod();
       const c = ctx();
+      if (c.mySeat === null && next?.game_seat !== null && next?.game_seat !== undefined) c.mySeat = next.game_seat;
+      c.prevKind = prevKind;
+      c.started = msg.events.some((e) => e.kind === "game_started");
+      prevKind = ev.kind;
       let text = m ? m.describe(ev, c) : null;
       if (text === undefined) text = t("ev.unknown", { name: ev.seat !== undefined ? nameOf(ev.seat) : "", kind: ev.kind });
       const timeout = msg.timeout && !prefixed && text;
@@ -164,7 +181,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     }
     if (isFull(msg)) resyncing = false;
     const step = stepOf(msg);
-    if (step && step.events.length) onEvents(step);
+    if (step && step.events.length) onEvents(step, next);
     state = next;
     seatMap = next.seat_map?.length ? next.seat_map : next.seats.map((s) => s.seat);
     busy = false;
@@ -188,6 +205,13 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     switch (msg.type) {
       case "state": onState(msg); break;
       case "events": onEvents(msg); break;  // protocol 1
+      case "chat": case "chat_removed": chat.onMessage(msg); break;
+      case "presence":  // a seat (dis)connected: its badge now, not at the next step
+        if (state?.seats?.[msg.seat]) {
+          state = { ...state, seats: state.seats.map((x) => (x.seat === msg.seat ? { ...x, connected: msg.connected } : x)) };
+          render();
+        }
+        break;
       case "game_over": {
         const m = mod();
         const view = state?.view;
@@ -251,6 +275,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
       s ? h("span", { class: "pill" }, t(`status.${s.status}`)) : null,
       handPill(s),
       s?.seat === null ? h("span", { class: "pill watch" }, t("table.spectating")) : null,
+      s ? h("button", { type: "button", class: "small rules-btn", "data-open-rules": s.game,
+        onclick: () => rulesDialog(s.game) }, t("table.rules")) : null,
       h("a", { class: "leave", href: "#/", onclick: leaveToLobby }, t("table.leave")),
     );
   }
@@ -263,6 +289,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
 
   function leaveToLobby(e) {
     e?.preventDefault?.();
+    // mid-game a stand-in plays the seat until you come back or the game ends: ask first
+    if (state?.status === "playing" && state.seat !== null && !window.confirm(t("table.leave_confirm"))) return;
     conn.close(true);
     location.hash = "#/";
   }
@@ -285,7 +313,15 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
         h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
       return;
     }
+    const held = standInFor(s, me()?.id);
+    if (held) {
+      el.turn.append(h("strong", {}, t("table.stand_in_plays")), " ",
+        h("button", { type: "button", class: "small primary", "data-take-back": held.seat,
+          onclick: () => conn.send({ type: "join", table_id: tableId }) }, t("table.take_back")));
+      return;
+    }
     if (s.status === "waiting") {
+      el.turn.append(waitingRoom(s));
       const taken = s.seats.filter((x) => x.player_id || x.bot).length;
       const stacks = s.seats.some((x) => x.stack !== null && x.stack !== undefined);
       const withChips = s.seats.filter((x) => (x.player_id || x.bot) && x.stack > 0).length;
@@ -349,6 +385,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     const sum = summaryEl();
     if (sum) el.summary.append(sum);
     el.logTitle.textContent = t("table.log");
+    clear(el.invite);
+    if (code && state && state.status !== "closed") el.invite.append(inviteBox(tableId, code));
+    chat.redraw();
     drawStatus();  // in the current language
   }
 
@@ -358,8 +397,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false } = {
     for (const c of screen.querySelectorAll("[data-clock]")) c.textContent = fmtLeft();
   }, 250);
   const offLang = onLang(() => render());
+  const offRules = onRules(() => { if (state) render(); });  // the glossary arrived: tooltips
   loadLog();
   render();
 
-  return () => { clearInterval(tick); offLang(); conn.close(); };
+  return () => { clearInterval(tick); offLang(); offRules(); conn.close(); };
 }

@@ -22,9 +22,9 @@ def test_schema_names_every_message_type() -> None:
     schema = p.schema()
     client = set(schema["client"]["discriminator"]["mapping"])
     server = set(schema["server"]["discriminator"]["mapping"])
-    assert client == {"hello", "join", "act", "leave", "ping", "resync"}
+    assert client == {"hello", "join", "act", "leave", "ping", "resync", "chat"}
     assert {"welcome", "state", "error", "table_closed", "pong", "game_over",
-            "joined", "accepted", "left"} == server
+            "joined", "accepted", "left", "presence", "chat", "chat_removed"} == server
 
 
 @pytest.mark.parametrize(("raw", "code"), [

@@ -32,7 +32,9 @@ async def test_game_plays_at_a_table_without_leaks(h: Harness, game: str) -> Non
         if table.status == "finished" or len(h.store.games) >= 12:
             break
         await h.advance(table, 1.0)
-    assert len(h.store.games) >= (12 if rules.uses_stacks else 1), f"{game}: too few games"
+    # (after three timeouts in a row a stand-in plays a person's seat and may go broke, so
+    # fewer than 12 hands may be dealt before the table waits for chips)
+    assert len(h.store.games) >= (6 if rules.uses_stacks else 1), f"{game}: too few games"
     for c in people:
         assert c.violations == [], c.violations[:3]
         assert c.checked > 0

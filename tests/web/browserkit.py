@@ -131,3 +131,14 @@ def screenshots(page: Page, artifacts: Path, game: str) -> list[Path]:
 def cards_shown(page: Page) -> set[str]:
     """Every face-up card code on the page."""
     return set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+
+
+def shoot(page: Page, artifacts: Path, name: str) -> Path:
+    """One screenshot of the page as it is into test-artifacts/ (and docs/screenshots/ with
+    ``CARDHALL_UPDATE_SCREENSHOTS=1``)."""
+    path = artifacts / f"{name}.png"
+    page.screenshot(path=str(path))
+    if os.environ.get("CARDHALL_UPDATE_SCREENSHOTS") == "1":
+        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS_SHOTS / path.name)
+    return path

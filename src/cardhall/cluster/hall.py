@@ -55,7 +55,8 @@ class LocalHall:
         self.manager = manager
 
     async def summaries(self, game: str | None = None) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.manager.list(game)]
+        """The lobby: live public tables (private ones are never listed)."""
+        return [t.summary() for t in self.manager.list(game) if not t.spec.private]
 
     async def summary(self, table_id: str) -> dict[str, Any] | None:
         table = self.manager.get(table_id)
@@ -105,6 +106,10 @@ class LocalHall:
             conn.tables.add(table.id)
         table.post(ClientRequest(conn, msg))
 
+    async def remove_chat(self, table_id: str, chat_id: int) -> bool:
+        """Remove a chat line of a live table (admin). Raises TableNotFoundError."""
+        return await ops.remove_chat(self.manager, table_id, chat_id)
+
     async def disconnected(self, conn: QueueConnection) -> None:
         for table_id in conn.tables:
             table = self.manager.get(table_id)
@@ -141,7 +146,8 @@ class ClusterHall(LocalHall):
         if gone:
             await redis.srem(keys.tables, *gone)
         out = [orjson.loads(d) for d in docs if d is not None]
-        out = [s for s in out if (game is None or s["game"] == game) and s["status"] != "closed"]
+        out = [s for s in out if (game is None or s["game"] == game) and s["status"] != "closed"
+               and not s.get("private")]
         return sorted(out, key=lambda s: (s["created_at"], s["id"]))
 
     async def summary(self, table_id: str) -> dict[str, Any] | None:
@@ -222,6 +228,9 @@ class ClusterHall(LocalHall):
     async def inspect(self, table_id: str) -> dict[str, Any]:
         result: dict[str, Any] = await self._at_owner(table_id, "inspect")
         return result
+
+    async def remove_chat(self, table_id: str, chat_id: int) -> bool:
+        return bool(await self._at_owner(table_id, "remove_chat", chat_id=chat_id))
 
     async def _everywhere(self, op: str, **args: Any) -> list[Any]:
         """``op`` on every live node (this one always), all at once: a node that does not

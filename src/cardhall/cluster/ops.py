@@ -74,6 +74,12 @@ async def inspect_table(manager: TableManager, table_id: str) -> dict[str, Any]:
     return result
 
 
+async def remove_chat(manager: TableManager, table_id: str, chat_id: int) -> bool:
+    """Remove chat line ``chat_id`` at a table of this node (admin)."""
+    removed: bool = await live(manager, table_id).call(lambda t: t.remove_chat(chat_id))
+    return removed
+
+
 def node_ops(node: ClusterNode) -> dict[str, Op]:
     """The operations a node serves to the others."""
     m = node.manager
@@ -106,5 +112,9 @@ def node_ops(node: ClusterNode) -> dict[str, Op]:
     async def _inspect(a: dict[str, Any]) -> Any:
         return {**await inspect_table(m, a["table_id"]), "node": node.id}
 
+    async def _remove_chat(a: dict[str, Any]) -> Any:
+        return await remove_chat(m, a["table_id"], a["chat_id"])
+
     return {"create": _create, "close": _close, "kick": _kick, "kick_player": _kick_player,
-            "inspect": _inspect, "admin_list": _admin_list, "stats": _stats}
+            "inspect": _inspect, "admin_list": _admin_list, "stats": _stats,
+            "remove_chat": _remove_chat}

@@ -42,6 +42,8 @@ ProtocolErrorCode = Literal[
     "server.unavailable",
     "quota.sockets",
     "table.moving",
+    "chat.flood",
+    "table.invite_required",
 ]
 """Every code the server sends in an ``error`` message besides the ``engine.*`` ones."""
 
@@ -82,6 +84,9 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
                        "watch); it closes the connection soon (1012)",
     "server.unavailable": "the server failed to serve the request (e.g. its database is down); "
                           "the connection is closed (1011)",
+    "chat.flood": "chat messages sent too fast (more than chat_burst in chat_window_seconds); "
+                  "this one was dropped",
+    "table.invite_required": "the table is private: join needs its invite_code",
     "quota.sockets": "the player already holds max_sockets_per_player authenticated "
                      "connections; this one is closed (4029)",
 }

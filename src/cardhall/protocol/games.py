@@ -102,6 +102,8 @@ class SBView(_P):
     viewer: int | None
     dealer: int
     hand: list[SBCard]
+    hand_sum: int | None = None
+    """Points of the own hand (rule 9.2); ``None`` for a spectator or an empty hand."""
     seats: list[SBSeat]
     pot: int
     round: int
@@ -195,9 +197,16 @@ class SBBetting(_P):
 
 
 class SBShowdown(_P):
+    """Rule 9: the hands shown, their ``sums``, each hand's ``strongest`` card, the winner and
+    ``decided_by``: the clause that separated the winner (``soldiers_bluff`` 9.1, ``sum`` 9.2,
+    ``strongest_card`` 9.3)."""
+
     kind: Literal["showdown"]
     hands: dict[str, list[SBCard]]
     winner: int
+    sums: dict[str, int] | None = None
+    strongest: dict[str, SBCard] | None = None
+    decided_by: Literal["soldiers_bluff", "sum", "strongest_card"] | None = None
 
 
 class SBPotAwarded(_P):
@@ -351,6 +360,10 @@ class PPBattleReveal(_P):
     palaces: dict[str, list[FrenchCard]]
     eligible: dict[str, list[FrenchCard]]
     hands: dict[str, str]
+    own_suit_counts: dict[str, int] | None = None
+    """Cards of each side's own banner suit, when equal hands needed the tie-break (PP-19)."""
+    excluded: dict[str, Suit] | None = None
+    """Per side, the suit that did not count for it: the opponent's banner suit (PP-16)."""
 
 
 class PPBattleResult(_P):
@@ -373,6 +386,19 @@ class PPReshuffle(_P):
     stock_size: int
 
 
+class PPCompared(_P):
+    """What a showdown compared (rule 11c): each seat's hand category (``hands``); under
+    battle rules (``rule: "battle"``, two left, PP-25) also the ``eligible`` cards, the suit
+    ``excluded`` from each side (the opponent's banner suit, PP-16) and ``own_suit_counts``
+    when the tie-break was needed."""
+
+    rule: Literal["battle", "normal"]
+    hands: dict[str, str]
+    eligible: dict[str, list[FrenchCard]] | None = None
+    excluded: dict[str, Suit | None] | None = None
+    own_suit_counts: dict[str, int] | None = None
+
+
 class PPHandEnd(_P):
     kind: Literal["hand_end"]
     reason: str
@@ -380,6 +406,7 @@ class PPHandEnd(_P):
     winners: list[int]
     shares: dict[str, int]
     shown: dict[str, list[FrenchCard]] | None = None
+    compared: PPCompared | None = None
 
 
 PPEvent = Annotated[
@@ -462,6 +489,9 @@ class BBDealRecord(_P):
     made: bool
     scores: list[int]
     totals: list[int]
+    last_trick_team: int | None = None
+    """The team that took trick 8 (its ``last_trick_bonus`` card points are in ``card_points``)."""
+    last_trick_bonus: int | None = None
 
 
 class BBView(_P):

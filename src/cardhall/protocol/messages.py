@@ -102,6 +102,10 @@ class Join(_ClientMsg):
     spectate: bool = False
     seat_token: Annotated[str, Field(min_length=1, max_length=128)] | None = None
     client_seed: ClientSeed | None = None
+    invite_code: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    """A private table's invite code (``POST /api/tables`` with ``private: true`` answers it);
+    taking a seat or watching there without it is refused ``table.invite_required``. The
+    holder of a seat there resumes it without the code."""
     rid: RequestId | None = None
 
     @model_validator(mode="after")
@@ -185,7 +189,23 @@ class Resync(_ClientMsg):
     rid: RequestId | None = None
 
 
-ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync, Field(discriminator="type")]
+CHAT_MAX_CHARS = 200
+"""The longest chat text accepted (characters)."""
+
+
+class Chat(_ClientMsg):
+    """Say ``text`` (1-200 characters, plain text) to everyone at a joined table, seats and
+    spectators. Answered by the ``chat`` broadcast; ``chat.flood`` when sent too fast,
+    ``table.not_joined`` before a ``join``."""
+
+    type: Literal["chat"]
+    table_id: TableId
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX_CHARS)]
+    rid: RequestId | None = None
+
+
+ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync | Chat,
+                          Field(discriminator="type")]
 CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
@@ -212,8 +232,9 @@ class SeatPublic(_Msg):
     """Poker: the holder has fewer chips than the ante, so it sits out every hand; it keeps
     the seat until it ``leave``s (which frees the seat at once between hands)."""
     stand_in: bool = False
-    """A stand-in bot (the built-in ``rule`` policy) plays this seat until the running game
-    ends, because its holder was kicked or banned; the seat is freed then."""
+    """A stand-in bot (the built-in ``rule`` policy) plays this seat: its holder left during
+    the game or timed out three times in a row (the holder takes it back by joining again),
+    or was kicked or banned (the seat is freed when the game ends)."""
 
 
 class Welcome(_Msg):
@@ -386,8 +407,45 @@ class Pong(_Msg):
     rid: str | None = None
 
 
+class Presence(_Msg):
+    """Table seat ``seat``'s holder connected or disconnected (``connected``), sent to every
+    other connection at the table at once, in every table status. Presence does not bump the
+    ``version`` (it is the version the table is at); the next ``state`` agrees with it."""
+
+    type: Literal["presence"] = "presence"
+    table_id: str
+    version: int
+    seat: int
+    connected: bool
+
+
+class ChatOut(_Msg):
+    """A chat line said at the table, to everyone there (seats and spectators): ``id`` (per
+    table, rising), ``seat`` (the speaker's table seat, ``None`` for a spectator), ``name``,
+    ``text`` (plain text: render it as text, never as markup) and ``ts`` (Unix milliseconds)."""
+
+    type: Literal["chat"] = "chat"
+    table_id: str
+    id: int
+    seat: int | None
+    name: str
+    player_id: str
+    """The speaker's player id (what a client mutes by)."""
+    text: str
+    ts: int
+
+
+class ChatRemoved(_Msg):
+    """An admin removed chat line ``id`` of the table: clients drop it."""
+
+    type: Literal["chat_removed"] = "chat_removed"
+    table_id: str
+    id: int
+
+
 ServerMessage = Annotated[
-    Welcome | Joined | StateMessage | Accepted | Error | GameOver | Left | TableClosed | Pong,
+    Welcome | Joined | StateMessage | Accepted | Error | GameOver | Left | TableClosed | Pong
+    | Presence | ChatOut | ChatRemoved,
     Field(discriminator="type"),
 ]
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -435,7 +493,8 @@ else:
     TypedState = Annotated[_by_game(TYPED_STATES) | _by_game(TYPED_DELTAS),
                            Field(discriminator="full")]
     TypedServerMessage = Annotated[
-        Welcome | Joined | TypedState | Accepted | Error | GameOver | Left | TableClosed | Pong,
+        Welcome | Joined | TypedState | Accepted | Error | GameOver | Left | TableClosed | Pong
+        | Presence | ChatOut | ChatRemoved,
         Field(discriminator="type"),
     ]
 SERVER_TYPED: TypeAdapter[Any] = TypeAdapter(TypedServerMessage)

@@ -24,10 +24,11 @@ from ..protocol import messages as p
 ASYNCAPI_VERSION = "3.0.0"
 CHANNEL = "ws"
 
-CLIENT_MODELS: tuple[type[BaseModel], ...] = (p.Hello, p.Join, p.Act, p.Leave, p.Ping, p.Resync)
+CLIENT_MODELS: tuple[type[BaseModel], ...] = (p.Hello, p.Join, p.Act, p.Leave, p.Ping, p.Resync,
+                                               p.Chat)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     p.Welcome, p.Joined, p.State, p.StateDelta, p.Accepted, p.Error, p.GameOver, p.Left,
-    p.TableClosed, p.Pong,
+    p.TableClosed, p.Pong, p.Presence, p.ChatOut, p.ChatRemoved,
 )
 REPLIES: dict[str, tuple[str, ...]] = {
     "hello": ("welcome", "error"),
@@ -36,6 +37,7 @@ REPLIES: dict[str, tuple[str, ...]] = {
     "leave": ("left", "error"),
     "ping": ("pong",),
     "resync": ("state", "error"),
+    "chat": ("chat", "error"),
 }
 """Client message type -> the server messages that may answer it (``docs/protocol.md``)."""
 

@@ -34,6 +34,7 @@ from ..storage.interface import Store
 from ..storage.log import TableLog
 from ..storage.writer import GameWriter
 from .abandon import Abandonment, AbandonWatch
+from .chat import TableChat
 from .clock import Clock, Handle
 from .connections import Connection
 from .durable import Durability
@@ -101,6 +102,13 @@ class TableSpec:
     """An abandoned table (a game was played, and every client has left its seat since)
     closes after this long instead of ``idle_ttl_seconds``."""
     abandon_after_seconds: float = 60.0
+    private: bool = False
+    """A private table: not listed in the lobby; taking a seat or watching needs
+    ``invite_code``."""
+    invite_code: str | None = None
+    """The private table's invite code (never in a summary)."""
+    stand_in_after_timeouts: int = 3
+    """Timeouts in a row after which a stand-in plays a person's seat; 0: never."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +121,7 @@ class KickResult:
     stand_in: bool = False
 
 
-class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
+class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, TableChat):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
@@ -154,6 +162,9 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
         self.abandon_watch = AbandonWatch(clock, self.post)
         GameFlow.__init__(self, seed_source)
         self.init_durability(log)
+        self.init_chat()
+        self.stand_ins_done: list[dict[str, Any]] = []
+        """Stand-in periods of the running game that ended when the holder came back."""
 
     # ----- outside interface ----------------------------------------------------------------
     def post(self, msg: InboxMessage) -> None:
@@ -199,6 +210,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
             "turn_timeout_seconds": self.spec.turn_timeout_seconds,
             "config": dict(self.spec.config),
             "next_seed_commitment": self.next_seed_commitment,
+            "private": self.spec.private,
             "created_by": self.created_by,
             "created_at": _iso(self.created_at),
             "last_active_at": _iso(self.last_active_at),
@@ -256,6 +268,10 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
         match msg:
             case ClientRequest(conn, p.Join() as m):
                 await self._join(conn, m)
+                if self.seat_of(conn) is not None or conn.id in self.spectators:
+                    self.send_chat_history(conn)
+            case ClientRequest(conn, p.Chat() as m):
+                self.chat(conn, m)
             case ClientRequest(conn, p.Act() as m):
                 await self._act(conn, m)
             case ClientRequest(conn, p.Leave() as m):
@@ -353,6 +369,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
         answer = Frame({"type": "accepted", "table_id": self.id, "version": self.version,
                         "action_id": m.action_id, "duplicate": False, "rid": m.rid})
         seat.remember(m.action_id, (m.version, copy.deepcopy(m.action)), answer)
+        seat.timeouts = 0
         self.send(conn, answer)
         await self.after_action(events, seat.index, timeout=False)
 
@@ -360,6 +377,8 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
         """Stop watching or give the seat up; ``table.not_joined`` for a connection that
         neither watches nor holds a seat here (nothing changes)."""
         seat = self.seat_of(conn)
+        if seat is None and conn.id in self.spectators:  # watching while a stand-in plays
+            seat = self._own_seat(conn)
         if seat is None and conn.id not in self.spectators:
             self._error(conn, "table.not_joined", "this connection has not joined the table "
                         "(or has left it already)", m)
@@ -367,15 +386,22 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
         self.spectators.pop(conn.id, None)
         self.fanout.forget(conn)
         self.send(conn, p.Left(table_id=self.id, version=self.version, rid=m.rid))
+        if seat is not None and seat.stand_in is not None:
+            if self.status == "playing" and self.in_hand(seat.index):
+                seat.stand_in, seat.leaving = "left", True  # it plays on until the game ends
+                return
+            self.take_back(seat)
         if seat is not None:
             await self.release(seat)
 
     async def release(self, seat: Seat) -> None:
-        """The holder gives the seat up: freed now, or when the running game ends (its timer
-        keeps acting for it meanwhile)."""
+        """The holder gives the seat up: freed now, or when the running game ends; meanwhile
+        a stand-in bot plays it at bot pace (:meth:`~.standin.StandIns.stand_in`, reason
+        ``left``) until the game ends or the holder resumes the seat."""
         seat.conn = None
         if self.status == "playing" and self.in_hand(seat.index):
-            seat.leaving = True
+            if seat.bot_kind is not None or not self.stand_in(seat.index, "left"):
+                seat.leaving = True
             return
         seat.free()
         self.version += 1
@@ -417,6 +443,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns):
         for s in self.seats:
             if s.conn is conn:
                 s.conn = None
+                self.presence(s, False)  # the others learn it now, not at the next step
                 self.arm_reap()  # a waiting table nobody is connected to closes when idle
 
     def _fenced(self) -> None:

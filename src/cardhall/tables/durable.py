@@ -245,4 +245,6 @@ def spec_json(spec: Any) -> dict[str, Any]:
             "bot_delay_seconds": spec.bot_delay_seconds,
             "idle_ttl_seconds": spec.idle_ttl_seconds,
             "abandoned_ttl_seconds": spec.abandoned_ttl_seconds,
-            "abandon_after_seconds": spec.abandon_after_seconds}
+            "abandon_after_seconds": spec.abandon_after_seconds,
+            "private": spec.private, "invite_code": spec.invite_code,
+            "stand_in_after_timeouts": spec.stand_in_after_timeouts}

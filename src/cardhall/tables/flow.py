@@ -245,6 +245,9 @@ class GameFlow:
                 if s.leaving:
                     s.free()
             self.version += 1
+        for s in self.seats:  # a timed-out holder's stand-in plays on: from the next game's start
+            if s.stand_in is not None:
+                s.stand_in_from = 0
         self.broadcast_state()  # the last step's events and the new status, before game_over
         self._send_game_over(history)
         if self.rules.uses_stacks:

@@ -137,7 +137,8 @@ class TableManager(Recovery):
     def spec_for(self, game: str, *, config: dict[str, Any] | None = None,
                  num_seats: int | None = None, bots: dict[int, str] | None = None,
                  turn_timeout_seconds: float | None = None,
-                 starting_stack: int | None = None) -> tuple[Any, Any, TableSpec]:
+                 starting_stack: int | None = None, private: bool = False,
+                 invite_code: str | None = None) -> tuple[Any, Any, TableSpec]:
         """Validate a table request. Returns ``(rules, config, spec)``.
 
         Raises:
@@ -170,12 +171,16 @@ class TableManager(Recovery):
         lo, hi = self.settings.min_turn_timeout_seconds, self.settings.max_turn_timeout_seconds
         if not lo <= timeout <= hi:
             raise InvalidConfigError(f"turn_timeout_seconds {timeout!r} is outside [{lo}, {hi}]")
-        spec = TableSpec(game=game, config=dict(config or {}), num_seats=n,
+        if private and not invite_code:
+            raise InvalidConfigError("a private table needs an invite_code")
+        spec = TableSpec(private=private, invite_code=invite_code if private else None,
+                         game=game, config=dict(config or {}), num_seats=n,
                          turn_timeout_seconds=float(timeout), starting_stack=stack, bots=bots,
                          next_hand_pause_seconds=self.settings.next_hand_pause_seconds,
                          bot_delay_seconds=self.settings.bot_delay_seconds,
                          idle_ttl_seconds=self.settings.idle_table_ttl_seconds,
-                         abandon_after_seconds=self.settings.abandon_after_seconds)
+                         abandon_after_seconds=self.settings.abandon_after_seconds,
+                         stand_in_after_timeouts=self.settings.stand_in_after_timeouts)
         return rules, cfg, spec
 
     async def create(self, game: str, *, created_by: str | None = None,
@@ -328,7 +333,7 @@ class TableManager(Recovery):
         best: tuple[int, Table, int] | None = None
         for t in self.list(game):
             free = [s.index for s in t.seats if not s.taken]
-            if t.status in open_statuses and free:
+            if t.status in open_statuses and free and not t.spec.private:
                 taken = len(t.seats) - len(free)
                 if best is None or taken > best[0]:
                     best = (taken, t, free[0])

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..protocol import messages as p
 from .seats import Seat
+from .standin import RETURNABLE
 
 if TYPE_CHECKING:
     from ..protocol.errors import ErrorCode
@@ -40,12 +41,18 @@ class Seating:
         def broadcast_state(self) -> None: ...
         def arm_reap(self) -> None: ...
         def send(self, conn: Connection, msg: Any) -> None: ...
+        def presence(self, seat: Seat, connected: bool) -> None: ...
+        def take_back(self, seat: Seat) -> None: ...
 
     async def _join(self, conn: Connection, m: p.Join) -> None:
         own = self.seat_of(conn) or self._own_seat(conn)  # held by this socket or this person
         if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
             self._error(conn, "table.already_seated",
                         f"you hold seat {own.index} here; leave it first", m)
+            return
+        if own is None and not self._invited(m):
+            self._error(conn, "table.invite_required",
+                        "this table is private: join with its invite_code", m)
             return
         if m.spectate:
             self.spectators[conn.id] = conn
@@ -78,16 +85,27 @@ class Seating:
             return
         await self.seat_player(free[0], conn, m.rid, client_seed=m.client_seed)
 
+    def _invited(self, m: p.Join) -> bool:
+        """A public table lets anyone in; a private one only a join with its invite code, or
+        a resume by seat token."""
+        if not self.spec.private:
+            return True
+        if m.seat_token is not None and any(s.token_matches(m.seat_token) for s in self.seats):
+            return True
+        return m.invite_code is not None and m.invite_code == self.spec.invite_code
+
     def _own_seat(self, conn: Connection) -> Seat | None:
-        """The seat this connection's person holds here (resumable), if any."""
-        return next((s for s in self.seats if s.taken and s.bot_kind is None and not s.leaving
+        """The seat this connection's person holds here (resumable), if any: one a stand-in
+        plays because its holder left or timed out counts (the holder takes it back)."""
+        return next((s for s in self.seats if s.taken and s.bot_kind is None
+                     and (not s.leaving or s.stand_in in RETURNABLE)
                      and s.player_id == conn.player.id), None)
 
     def _resumable(self, conn: Connection, m: p.Join) -> Seat | None:
         for s in self.seats:
             if m.seat is not None and s.index != m.seat:
                 continue
-            if s.leaving or not s.taken:
+            if (s.leaving and s.stand_in not in RETURNABLE) or not s.taken:
                 continue
             if m.seat_token is not None:
                 if s.token_matches(m.seat_token):
@@ -97,6 +115,10 @@ class Seating:
         return None
 
     async def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
+        took_back = seat.stand_in in RETURNABLE
+        if took_back:  # back from a leave or timeouts: the stand-in stops
+            self.take_back(seat)
+            self.version += 1
         old = seat.conn
         if old is not None and old is not conn:
             self.send(old, p.Error(code="table.replaced", message=f"seat {seat.index} resumed elsewhere",
@@ -106,6 +128,7 @@ class Seating:
                 other.conn = None
         seat.conn = conn
         self.spectators.pop(conn.id, None)
+        self.presence(seat, True)
         if m.client_seed is not None:  # for the games that start from now on
             seat.client_seed = m.client_seed
         if seat.token is None:  # restored: only the hash was kept
@@ -117,7 +140,10 @@ class Seating:
                                  seat=seat.index, seat_token=seat.token, resumed=True, rid=m.rid))
         if self.status == "waiting" and await self.start_game_if_ready():
             return  # a poker table paused while nobody was connected deals again
-        self.send(conn, self.state_for(conn, seat.index))
+        if took_back:
+            self.broadcast_state()  # every page sees the seat is its holder's again
+        else:
+            self.send(conn, self.state_for(conn, seat.index))
         self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,

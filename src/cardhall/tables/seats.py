@@ -51,6 +51,8 @@ class Seat:
     ``"banned"``; :mod:`.standin`), or ``None``. The seat is ``leaving`` meanwhile."""
     stand_in_from: int | None = None
     """The index in the running game's action log from which the stand-in played."""
+    timeouts: int = 0
+    """The seat's timeouts in a row (a move of its own starts again from 0)."""
     client_seed: str | None = None
     """The holder's client seed (``join.client_seed``), mixed into the shuffle seed of each game
     this seat is dealt into (``docs/fairness.md``); ``None``: none given."""
@@ -72,6 +74,7 @@ class Seat:
         self.stack = stack
         self.leaving = False
         self.stand_in = self.stand_in_from = None
+        self.timeouts = 0
         self.answers.clear()
         assert self.token is not None
         return self.token

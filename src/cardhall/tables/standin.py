@@ -32,6 +32,12 @@ log = logging.getLogger(__name__)
 
 STAND_IN_POLICY = "rule"
 """The built-in policy (``bots/``) a stand-in plays with."""
+RETURNABLE = ("left", "timeouts")
+"""Stand-in reasons whose holder may take the seat back by resuming it (a player who left
+mid-game, or timed out :data:`TIMEOUTS_FOR_STAND_IN` times in a row); a kicked or banned
+holder may not."""
+TIMEOUTS_FOR_STAND_IN = 3
+"""Consecutive timeouts of a seat after which a stand-in plays it."""
 
 
 def stand_in_player(seat: Seat) -> PlayerRecord:
@@ -54,15 +60,19 @@ class StandIns:
         version: int
         recorder: Recorder | None
         fanout: Fanout
+        spectators: dict[str, Any]
+        stand_ins_done: list[dict[str, Any]]
 
         def in_hand(self, seat: int) -> bool: ...
         def game_seat(self, seat: int) -> int | None: ...
         def post(self, msg: Any) -> None: ...
         def broadcast_state(self) -> None: ...
 
-    def stand_in(self, index: int, reason: str) -> bool:
+    def stand_in(self, index: int, reason: str, keep_watching: bool = False) -> bool:
         """Let a stand-in bot play seat ``index`` until the running game ends (then the seat is
-        freed), detaching its holder's connection (the caller tells the holder why). Returns
+        freed) or, for a :data:`RETURNABLE` reason, until its holder resumes it
+        (:meth:`take_back`), detaching its holder's connection (the caller tells the holder
+        why; with ``keep_watching`` that connection watches the table instead). Returns
         ``False`` (and changes nothing) when no game is running with that seat in it, or a
         stand-in already plays it. Bumps the version and sends every state."""
         seat = self.seats[index]
@@ -73,9 +83,11 @@ class StandIns:
             old.close()
         if old is not None:
             self.fanout.forget(old)
+            if keep_watching and not isinstance(old, BotConnection):
+                self.spectators[old.id] = old
         seat.stand_in = reason
         seat.stand_in_from = len(self.recorder.history.actions) if self.recorder else 0
-        seat.leaving = True
+        seat.leaving = reason != "timeouts"  # a timed-out holder keeps the seat across games
         seat.bot_kind = None  # not the table's own bot seat any more (freed at the game's end)
         self.attach_stand_in(seat)
         self.version += 1
@@ -83,6 +95,38 @@ class StandIns:
                  reason)
         self.broadcast_state()  # the stand-in holds nothing yet: it gets a full state
         return True
+
+    def take_back(self, seat: Seat) -> None:
+        """The holder of a :data:`RETURNABLE` stand-in seat is back: the stand-in stops (its
+        period stays in the game's ``stand_ins``) and the seat is the holder's again (the
+        caller attaches the holder's connection)."""
+        bot = seat.conn
+        if isinstance(bot, BotConnection):
+            bot.close()
+            self.fanout.forget(bot)
+        gs = self.game_seat(seat.index)
+        if gs is not None and seat.stand_in is not None:
+            self.stand_ins_done.append({
+                "seat": gs, "from_action": seat.stand_in_from, "reason": seat.stand_in,
+                "to_action": len(self.recorder.history.actions) if self.recorder else 0})
+        seat.stand_in = seat.stand_in_from = None
+        seat.leaving = False
+        seat.timeouts = 0
+        seat.conn = None
+        log.info("table %s: seat %d is its holder's again", self.id, seat.index)
+
+    def count_timeout(self, index: int | None) -> None:
+        """The timer moved for table seat ``index``: after ``spec.stand_in_after_timeouts``
+        (default :data:`TIMEOUTS_FOR_STAND_IN`) in a row a stand-in plays a person's seat (its
+        connection, if any, watches meanwhile)."""
+        if index is None:
+            return
+        seat = self.seats[index]
+        seat.timeouts += 1
+        most = self.spec.stand_in_after_timeouts
+        if (most and seat.timeouts >= most and seat.bot_kind is None
+                and seat.stand_in is None):
+            self.stand_in(index, "timeouts", keep_watching=True)
 
     def attach_stand_in(self, seat: Seat) -> BotConnection:
         """Give ``seat`` (already marked ``stand_in``) its stand-in bot connection (used by
@@ -99,8 +143,10 @@ class StandIns:
 
     def stand_ins(self) -> list[dict[str, Any]]:
         """The running game's stand-ins, for its finished history (see the module
-        docstring), in game-seat order."""
-        out = []
+        docstring), in game-seat order: the periods that ended when the holder came back
+        (with ``to_action``) and those still running; the ended ones are forgotten here (the
+        next game starts with none)."""
+        out, self.stand_ins_done = list(self.stand_ins_done), []
         for s in self.seats:
             gs = self.game_seat(s.index)
             if s.stand_in is not None and gs is not None:

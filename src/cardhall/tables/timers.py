@@ -26,6 +26,7 @@ class TableTimers:
         spec: Any
         clock: Any
         seats: list[Any]
+        spectators: dict[str, Any]
         status: str
         version: int
         hand: int
@@ -42,6 +43,7 @@ class TableTimers:
         def table_seat(self, game_seat: int | None) -> int | None: ...
         async def after_action(self, events: list[Event], seat: int | None, *,
                                timeout: bool) -> None: ...
+        def count_timeout(self, index: int | None) -> None: ...
 
     # ----- the deadline ---------------------------------------------------------------------
     def arm_deadline(self) -> None:
@@ -78,6 +80,7 @@ class TableTimers:
         events = self.recorder.act(gs, action, timeout=True, t_ms=self.t_ms())
         self.version += 1
         await self.after_action(events, self.table_seat(gs), timeout=True)
+        self.count_timeout(self.table_seat(gs))
 
     def arm_pause(self, seconds: float) -> None:
         """Arm the pause before the next poker hand."""
@@ -98,11 +101,18 @@ class TableTimers:
             s.taken and s.bot_kind is None for s in self.seats)
 
     def people_present(self, among: list[int] | None = None) -> bool:
-        """Whether a client (a person or an SDK bot, not a built-in bot) holding one of the seats
-        ``among`` (default: all) is connected now."""
+        """Whether a client (a person or an SDK bot, not a built-in bot or a stand-in) holding
+        one of the seats ``among`` (default: all) is connected now."""
         seats = self.seats if among is None else [self.seats[i] for i in among]
-        return any(s.taken and s.bot_kind is None and not s.leaving and s.conn is not None
-                   and not s.conn.closed for s in seats)
+        return any(s.taken and s.bot_kind is None and not s.leaving and (
+            self._holder_watching(s) if s.stand_in is not None
+            else s.conn is not None and not s.conn.closed) for s in seats)
+
+    def _holder_watching(self, seat: Any) -> bool:
+        """A stand-in plays ``seat`` after its holder's timeouts, and the holder's socket is
+        still here (watching): the holder is present."""
+        return any(c.player.id == seat.player_id and not c.closed
+                   for c in self.spectators.values())
 
     def arm_reap(self) -> None:
         """(Re-)arm the idle timer if the table is idle now, else cancel it."""

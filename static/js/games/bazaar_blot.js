@@ -110,6 +110,8 @@ export function controls(ctx) {
   const simple = ctx.legal.filter((e) => ["pass", "contra", "recontra"].includes(e.type));
   const plays = ctx.legal.filter((e) => e.type === "play" && e.declare_from);
   const out = h("div", { class: "blot-controls" });
+  // Pass (the most common call), contra and recontra first: on a phone they sit above the grid
+  if (simple.length) out.append(h("div", { class: "row calls" }, simple.map((e) => actButton(t(`act.${e.type}`), e, ctx))));
   if (bids.length) {
     const lo = Math.min(...bids.map((e) => e.min_level));
     const hi = Math.max(...bids.map((e) => e.max_level));
@@ -129,7 +131,6 @@ export function controls(ctx) {
     out.append(h("div", { class: "row" }, kapots.map((e) =>
       actButton(`${t("act.kapot")} ${suitSym(e.trump)}`, e, ctx, { class: `suit-${e.trump}` }))));
   }
-  if (simple.length) out.append(h("div", { class: "row" }, simple.map((e) => actButton(t(`act.${e.type}`), e, ctx))));
   if (plays.length) {
     const seen = new Map();
     for (const e of plays) seen.set(declareKey(e.declare_from), e.declare_from);
@@ -152,7 +153,8 @@ export function describe(ev, ctx) {
   switch (ev.kind) {
     case "dealt":
       if (ev.cards) return ev.seat === ctx.mySeat ? t("blot.dealt_you", { cards: ev.cards.map(cardText).join(" ") }) : null;
-      return t("blot.dealt", { name: ctx.name(ev.dealer) });
+      // deal 1: the table's "Hand 1 begins; X deals." line of this frame just said so
+      return ctx.started ? null : t("blot.dealt", { name: ctx.name(ev.dealer) });
     case "call": return callText(ev.seat, ev.call, ctx);
     case "redeal": return t("blot.redeal");
     case "contract": return t("blot.contract", { what: contractText({ ...ev, multiplier: 1 }), name: ctx.name(ev.declarer),
@@ -163,10 +165,17 @@ export function describe(ev, ctx) {
     case "declarations_shown":
       return ev.declarations.length ? t("blot.shown", { what: ev.declarations.map((d) => `${ctx.name(d.seat)} ${declText(d)}`).join("; ") }) : null;
     case "deal_scored": return t("blot.deal_scored", { n: ev.deal, a: ev.scores[0], b: ev.scores[1] });
-    case "match_over": return t("blot.match_over", { team: ev.winner_team + 1, a: ev.totals[0], b: ev.totals[1] });
+    case "match_over": return `${t("blot.match_over", { team: ev.winner_team + 1, a: ev.totals[0], b: ev.totals[1] })}${
+      resultFor(ev.winner_team, ctx) ? ` — ${resultFor(ev.winner_team, ctx)}` : ""}`;
     case "abandoned": return t("ev.abandoned");
     default: return undefined;
   }
+}
+
+/** "You won" / "You lost" for a seated player (null for a spectator or no winner). */
+function resultFor(winnerTeam, ctx) {
+  if (ctx.mySeat === null || ctx.mySeat === undefined || winnerTeam === null || winnerTeam === undefined) return null;
+  return winnerTeam === ctx.mySeat % 2 ? t("blot.you_won") : t("blot.you_lost");
 }
 
 /** The end-of-deal summary (from the public deal_scored event or a scored deal in the view). */
@@ -176,7 +185,10 @@ export function dealSummary(d, ctx) {
   return h("div", { class: "deal-summary", "data-deal": d.deal },
     h("h2", {}, t("blot.deal_summary", { n: d.deal })),
     h("p", {}, `${t("blot.contract_label")}: ${contractText(d.contract)} — ${ctx.name(d.contract.declarer)} (${t("blot.declarer")})`),
-    h("p", { class: d.made ? "made" : "failed", "data-made": String(d.made) }, d.made ? t("blot.made") : t("blot.failed")),
+    h("p", { class: d.made ? "made" : "failed", "data-made": String(d.made) }, d.made ? t("blot.made") : t("blot.failed"),
+      d.contract.multiplier > 1 ? h("span", { "data-multiplier": d.contract.multiplier }, ` · ${t(d.contract.multiplier > 2 ? "blot.recontra_x" : "blot.contra_x", { n: d.contract.multiplier })}`) : null),
+    d.last_trick_team !== null && d.last_trick_team !== undefined
+      ? h("p", { "data-last-trick": d.last_trick_team }, t("blot.last_trick_to", { team: teamLabel(d.last_trick_team, ctx), n: d.last_trick_bonus ?? 10 })) : null,
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}), teams.map((tm) => h("th", { scope: "col" }, teamLabel(tm, ctx))))),
       h("tbody", {},
@@ -197,9 +209,13 @@ export function summary(outcome, ctx) {
   const totals = d.totals || outcome.returns.slice(0, 2);
   const last = d.deals?.[d.deals.length - 1];
   return h("div", { class: "match-summary" },
+    outcome.reason !== "abandoned" && resultFor(d.winner_team, ctx)
+      ? h("p", { class: `result ${d.winner_team === ctx.mySeat % 2 ? "won" : "lost"}`, "data-result": d.winner_team === ctx.mySeat % 2 ? "won" : "lost" },
+        h("strong", {}, resultFor(d.winner_team, ctx))) : null,
     h("h2", {}, outcome.reason === "abandoned"
       ? t("blot.match_abandoned", { a: totals[0], b: totals[1] })
-      : t("blot.match_over", { team: (d.winner_team ?? 0) + 1, a: totals[0], b: totals[1] })),
+      : t("blot.match_over_teams", { team: teamLabel(d.winner_team ?? 0, ctx),
+        a: totals[d.winner_team ?? 0], b: totals[1 - (d.winner_team ?? 0)] })),
     h("p", { "data-reason": outcome.reason }, reasonText(outcome.reason)),
     last ? dealSummary(last, ctx) : null);
 }

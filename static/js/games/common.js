@@ -29,3 +29,8 @@ export function returnsTable(returns, ctx, label) {
       h("th", { scope: "row" }, ctx.name(gs)),
       h("td", { class: r > 0 ? "plus" : r < 0 ? "minus" : "" }, r > 0 ? `+${r}` : String(r))))));
 }
+
+/** A game term that explains itself (ctx.term from the table screen), or plain text. */
+export function term(ctx, id, text) {
+  return ctx.term ? ctx.term(id, text) : text;
+}

@@ -2,9 +2,9 @@
 
 import { h } from "../util.js";
 import { t, tn, reasonText } from "../i18n.js";
-import { frenchCard, cardText } from "../cards.js";
+import { frenchCard, cardText, suitSym } from "../cards.js";
 import { parseEntry, actButton, rangeControl, cardPicker } from "../actions.js";
-import { seatBadge, row, returnsTable } from "./common.js";
+import { seatBadge, row, returnsTable, term } from "./common.js";
 
 export function board(ctx) {
   const v = ctx.view;
@@ -14,13 +14,14 @@ export function board(ctx) {
     const out = !s.in_hand;
     const facts = [tn("table.chips", s.chips, { n: s.chips }), s.committed ? t("pp.committed", { n: s.committed }) : null,
       s.in_hand ? t("pp.attack_cost", { n: s.attack_cost }) : t("pp.folded")].filter(Boolean).join(" · ");
+    const factsEl = h("div", { class: "facts" }, s.in_hand ? term(ctx, "attack_cost", facts) : facts);
     const shown = revealed[gs] || revealed[String(gs)];
     return h("div", { class: `ring-seat${out ? " folded" : ""}` },
       seatBadge(gs, ctx, { dealer: v.dealer, extra: [
-        h("div", { class: "facts" }, facts),
+        factsEl,
         h("div", { class: "pp-cards" },
-          s.banner ? h("div", { class: "banner-card" }, h("span", { class: "lbl" }, t("pp.banner")), frenchCard(s.banner, { small: true })) : null,
-          s.soldiers.length ? h("div", { class: "soldiers" }, h("span", { class: "lbl" }, t("pp.soldiers")),
+          s.banner ? h("div", { class: "banner-card" }, h("span", { class: "lbl" }, term(ctx, "banner", t("pp.banner"))), frenchCard(s.banner, { small: true })) : null,
+          s.soldiers.length ? h("div", { class: "soldiers" }, h("span", { class: "lbl" }, term(ctx, "soldiers", t("pp.soldiers"))),
             h("div", { class: "cards" }, s.soldiers.map((c) => frenchCard(c, { small: true })))) : null,
           shown ? h("div", { class: "revealed" }, h("span", { class: "lbl" }, t("pp.revealed")),
             h("div", { class: "cards" }, shown.map((c) => frenchCard(c, { small: true })))) : null),
@@ -28,14 +29,15 @@ export function board(ctx) {
   }));
   const b = v.battle;
   const center = h("div", { class: "center infobar" },
-    row(t("pp.pot"), v.pot), row(t("pp.stock"), v.stock_size), row(t("pp.discards"), v.discard_size),
-    v.rejected?.length ? row(t("pp.rejected"), h("span", { class: "cards inline" }, v.rejected.map((c) => frenchCard(c, { small: true })))) : null,
+    row(term(ctx, "pot", t("pp.pot")), v.pot), row(term(ctx, "stock", t("pp.stock")), v.stock_size),
+    row(term(ctx, "discards", t("pp.discards")), v.discard_size),
+    v.rejected?.length ? row(term(ctx, "rejected", t("pp.rejected")), h("span", { class: "cards inline" }, v.rejected.map((c) => frenchCard(c, { small: true })))) : null,
     b ? row("⚔", `${t("pp.battle_now", { a: ctx.name(b.attacker), d: ctx.name(b.defender) })}; ${
       Object.entries(b.owed || {}).filter(([, n]) => n > 0).map(([s, n]) => t("pp.owed", { name: ctx.name(Number(s)), n })).join(", ")}`) : null,
     v.last_battle && !b ? row("⚔", t("pp.last_battle", { name: ctx.name(v.last_battle.winner) })) : null);
   const discard = ctx.legal.find((e) => e.type === "discard");
   const palace = ctx.mySeat !== null && v.palace
-    ? h("div", { class: "hand-box" }, h("h3", {}, t("pp.palace_label")),
+    ? h("div", { class: "hand-box" }, h("h3", {}, term(ctx, "palace", t("pp.palace_label"))),
       h("div", { class: "hand cards" }, v.palace.map((c) => frenchCard(c))))
     : null;
   const picker = discard && ctx.act
@@ -73,7 +75,7 @@ export function describe(ev, ctx) {
     case "raise": return t("pp.raise", { name, paid: ev.paid });
     case "call": return t("pp.call", { name, paid: ev.paid });
     case "battle_fold": return t("pp.battle_fold", { name });
-    case "battle_reveal": return t("pp.battle_reveal");
+    case "battle_reveal": return `${t("pp.battle_reveal")}: ${comparedText(ev, [ev.attacker, ev.defender], ctx)}`;
     case "battle_result":
       if (ev.tie) return t("pp.battle_tie");
       return t("pp.battle_result", { name: ctx.name(ev.winner), loser: ctx.name(ev.loser) });
@@ -87,10 +89,33 @@ export function describe(ev, ctx) {
   }
 }
 
+/** "Anna: two pair (without ♠) vs Boris: high card": the hands the server compared (a battle's
+ * battle_reveal, or a showdown's hand_end.compared), with the banner suit each side lost. */
+function comparedText(c, seats, ctx) {
+  return seats.map((s) => {
+    const hand = c.hands?.[String(s)];
+    const ex = c.excluded?.[String(s)];
+    return `${ctx.name(s)}: ${hand ? t(`pp.cat.${hand}`) : "?"}${ex ? ` (${t("pp.without", { suit: suitSym(ex) })})` : ""}`;
+  }).join(` ${t("pp.vs")} `);
+}
+
+function comparedEl(d, ctx) {
+  const c = d.compared;
+  if (!c) return null;
+  const seats = Object.keys(c.hands).map(Number);
+  return h("div", { class: "compared", "data-compared": c.rule },
+    h("p", {}, t(c.rule === "battle" ? "pp.compared_battle" : "pp.compared_normal")),
+    h("ul", {}, seats.map((s) => h("li", { "data-hand-of": s },
+      h("strong", {}, ctx.name(s)), `: ${t(`pp.cat.${c.hands[String(s)]}`)}`,
+      c.excluded?.[String(s)] ? ` (${t("pp.without", { suit: suitSym(c.excluded[String(s)]) })})` : "",
+      h("div", { class: "cards" }, (c.eligible?.[String(s)] || d.shown?.[String(s)] || []).map((x) => frenchCard(x, { small: true })))))));
+}
+
 export function summary(outcome, ctx) {
   const d = outcome.detail || {};
   return h("div", { class: "hand-summary" },
     h("h2", {}, tn("pp.winners", (d.winners || []).length, { names: (d.winners || []).map((s) => ctx.name(s)).join(", ") })),
     h("p", { "data-reason": outcome.reason }, `${reasonText(outcome.reason)} · ${t("pp.pot")} ${d.pot ?? ""}`),
+    comparedEl(d, ctx),
     returnsTable(outcome.returns, ctx, t("pp.returns")));
 }

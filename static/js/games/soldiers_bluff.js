@@ -4,7 +4,7 @@ import { h } from "../util.js";
 import { t, tn, reasonText } from "../i18n.js";
 import { sbCard, sbName, backs } from "../cards.js";
 import { parseEntry, actButton, rangeControl, cardPicker } from "../actions.js";
-import { seatBadge, row, returnsTable } from "./common.js";
+import { seatBadge, row, returnsTable, term } from "./common.js";
 
 export function board(ctx) {
   const v = ctx.view;
@@ -18,14 +18,17 @@ export function board(ctx) {
     ].filter(Boolean).join(" · ");
     // the own hand is drawn once, large, below the seats (shown at a showdown or not)
     const mine = gs === ctx.mySeat;
-    const cards = s.shown && !mine ? h("div", { class: "cards shown" }, s.shown.map((c) => sbCard(c, { small: true })))
+    const sum = v.outcome?.detail?.sums?.[gs];
+    const cards = s.shown && !mine ? h("div", { class: "cards shown" }, s.shown.map((c) => sbCard(c, { small: true })),
+      sum !== null && sum !== undefined ? h("span", { class: "sum", "data-sum": sum }, t("sb.sum_n", { n: sum })) : null)
       : (!mine && s.in_hand && !s.folded && v.phase !== "over" ? backs(6) : null);
     return h("div", { class: `ring-seat${s.folded ? " folded" : ""}` },
       seatBadge(gs, ctx, { dealer: v.dealer, extra: [h("div", { class: "facts" }, facts), cards] }));
   }));
   const center = h("div", { class: "center infobar" },
-    row(t("sb.pot"), v.pot), row(t("sb.round_label"), v.round), row(t("sb.highest"), v.highest),
-    row(t("sb.cap"), v.cap), row(t("sb.stock"), v.stock_size));
+    row(term(ctx, "pot", t("sb.pot")), v.pot), row(term(ctx, "round", t("sb.round_label")), v.round),
+    row(term(ctx, "highest", t("sb.highest")), v.highest),
+    row(term(ctx, "cap", t("sb.cap")), v.cap), row(term(ctx, "stock", t("sb.stock")), v.stock_size));
   const exchange = ctx.legal.find((e) => e.type === "exchange");
   let hand = null;
   if (ctx.mySeat !== null) {
@@ -34,7 +37,10 @@ export function board(ctx) {
         (cards) => ctx.act({ type: "exchange", cards }))
       : h("div", { class: "hand cards" }, v.hand.map((c) => sbCard(c)));
   }
-  return h("div", { class: "sb" }, center, seats, h("div", { class: "hand-box" }, hand));
+  const mySum = v.hand_sum === null || v.hand_sum === undefined ? null
+    : h("p", { class: "hand-sum", "data-hand-sum": v.hand_sum }, term(ctx, "sum", t("sb.your_sum")), ": ",
+      h("strong", {}, String(v.hand_sum)));
+  return h("div", { class: "sb" }, center, seats, h("div", { class: "hand-box" }, hand, mySum));
 }
 
 export function controls(ctx) {
@@ -61,11 +67,18 @@ export function describe(ev, ctx) {
     case "pass": case "bet": case "check": case "call": case "raise": case "fold":
       return t(`sb.${ev.kind}`, { name, stake: ev.stake });
     case "showdown": return `${t("sb.showdown")}: ${Object.entries(ev.hands || {}).map(([s, cs]) =>
-      cs ? `${ctx.name(Number(s))} — ${cs.map((c) => sbName(c)).join(", ")}` : "").filter(Boolean).join("; ")}`;
+      cs ? `${ctx.name(Number(s))} — ${ev.sums ? `${ev.sums[s]}: ` : ""}${cs.map((c) => sbName(c)).join(", ")}` : "").filter(Boolean).join("; ")}${
+      ev.decided_by ? `. ${decidedText(ev.decided_by, ev.winner, ev.strongest, ctx)}` : ""}`;
     case "pot_awarded": return tn("sb.pot_awarded", ev.chips, { name, chips: ev.chips });
     case "abandoned": return t("ev.abandoned");
     default: return undefined;
   }
+}
+
+/** Which clause of rule 9 decided, in words (the server names it: showdown.decided_by). */
+function decidedText(rule, winner, strongest, ctx) {
+  const card = strongest?.[String(winner)];
+  return t(`sb.decided.${rule}`, { name: ctx.name(winner), card: card ? sbName(card) : "" });
 }
 
 export function summary(outcome, ctx) {
@@ -73,8 +86,12 @@ export function summary(outcome, ctx) {
   return h("div", { class: "hand-summary" },
     h("h2", {}, t("sb.winner", { name: ctx.name(d.winner) })),
     h("p", { "data-reason": outcome.reason }, `${reasonText(outcome.reason)} · ${t("sb.pot")} ${d.pot}`),
+    d.decided_by ? h("p", { class: "decided", "data-decided": d.decided_by },
+      decidedText(d.decided_by, d.winner, d.strongest, ctx)) : null,
     d.shown ? h("div", { class: "shown-hands" }, d.shown.map((cs, gs) => cs
-      ? h("div", {}, h("strong", {}, ctx.name(gs)), h("div", { class: "cards" }, cs.map((c) => sbCard(c, { small: true }))))
+      ? h("div", { "data-shown-seat": gs }, h("strong", {}, ctx.name(gs)),
+        d.sums ? h("span", { class: "sum", "data-sum": d.sums[gs] }, ` ${t("sb.sum_n", { n: d.sums[gs] })}`) : null,
+        h("div", { class: "cards" }, cs.map((c) => sbCard(c, { small: true }))))
       : null)) : null,
     returnsTable(outcome.returns, ctx, t("sb.returns")));
 }

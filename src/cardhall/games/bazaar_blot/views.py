@@ -112,9 +112,14 @@ def private_view(m: Match, seat: int) -> dict[str, Any]:
 def deal_record(m: Match, result: DealResult) -> dict[str, Any]:
     """The JSON record of the deal just scored (an item of the view's ``deals``): ``deal``,
     ``dealer``, ``contract``, ``tricks``, ``card_points``, ``card_small``, ``combinations``,
-    ``made``, ``scores`` and the match ``totals`` after it."""
+    ``made``, ``scores``, the match ``totals`` after it, and ``last_trick_team`` (the team
+    that took trick 8 and its ``last_trick_bonus`` card points, BB-3; ``None`` if no trick
+    was played)."""
     deal = m.deal
+    last = deal.last_trick
     return {
+        "last_trick_team": None if last is None else last.winner & 1,
+        "last_trick_bonus": m.config.last_trick_bonus,
         "deal": m.deal_number, "dealer": m.dealer, "contract": contract_json(deal.contract),
         "tricks": list(deal.tricks_won), "card_points": list(deal.card_points),
         "card_small": list(result.card_small), "combinations": list(result.combinations),

@@ -150,6 +150,8 @@ def _reveal(h: Hand, a: int, d: int, detail: dict[str, Any]) -> Event:
     h.revealed_palaces[d].add(a)
     data = {"attacker": a, "defender": d,
             "palaces": {str(s): list(h.palaces[s]) for s in (a, d)}, **detail}
+    if h.config.exclude_opponent_banner_suit:  # PP-16: which suit did not count for whom
+        data["excluded"] = {str(a): suit(h.banners[d] or ""), str(d): suit(h.banners[a] or "")}
     if h.config.battle_reveal == "public":
         h.public_palaces |= {a, d}
         return public("battle_reveal", **data)

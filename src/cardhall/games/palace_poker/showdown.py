@@ -16,7 +16,7 @@ from ...engine.events import Event, public
 from ...engine.game import Outcome, OutcomeReason
 from .battle import compare
 from .cards import ids
-from .evaluation import strengths
+from .evaluation import strengths, strengths_and_categories
 from .model import Hand, HandWon, Phase, ShowdownDue
 
 
@@ -50,6 +50,25 @@ def showdown_winners(h: Hand, alive: Sequence[int]) -> tuple[int, ...]:
     return tuple(s for s, v in zip(alive, values, strict=True) if v == best)
 
 
+def explain_showdown(h: Hand, alive: Sequence[int]) -> dict[str, Any]:
+    """What the showdown of ``alive`` compared (rule 11c), for the ``hand_end`` event and the
+    outcome: ``hands`` (seat -> hand category name, e.g. ``"two_pair"``) and ``rule``
+    (``"battle"``: two left compared under battle rules, PP-25, with ``eligible`` (seat ->
+    cards that counted) and ``excluded`` (seat -> the opponent's banner suit left out, PP-16,
+    or ``None``), and ``own_suit_counts`` when the tie-break was needed; ``"normal"``: best
+    five of all own cards)."""
+    if len(alive) == 2 and h.config.two_left_showdown == "battle":
+        a, d = alive
+        _, detail = compare(h, a, d)
+        banned = {a: (h.banners[d] or " ")[1], d: (h.banners[a] or " ")[1]}
+        excluded = {str(s): banned[s] if h.config.exclude_opponent_banner_suit else None
+                    for s in alive}
+        return {"rule": "battle", **detail, "excluded": excluded}
+    _, names = strengths_and_categories([ids(h.own_cards(s)) for s in alive],
+                                        h.config.wheel_allowed)
+    return {"rule": "normal", "hands": {str(s): n for s, n in zip(alive, names, strict=True)}}
+
+
 def split_shares(pot: int, winners: Sequence[int], order: Sequence[int]) -> dict[int, int]:
     """Equal shares of ``pot`` (chips); the remainder one chip each to the winners first in
     ``order`` (turn order from the dealer's left, PP-30). Returns seat -> chips, in ``order``."""
@@ -61,7 +80,8 @@ def split_shares(pot: int, winners: Sequence[int], order: Sequence[int]) -> dict
 def award(h: Hand, won: HandWon) -> tuple[Outcome, list[Event]]:
     """Pay the pot to ``won.winners`` (rule 11, PP-30) and empty it. Returns the hand's outcome
     (``returns`` = net chip change per seat; ``detail``: winners, pot, shares, and at a
-    showdown the hands shown) and the public ``hand_end`` event."""
+    showdown the hands shown and :func:`explain_showdown`'s ``compared``) and the public
+    ``hand_end`` event."""
     pot = h.pot
     shares = split_shares(pot, won.winners, h.order)
     for seat, amount in shares.items():
@@ -73,6 +93,7 @@ def award(h: Hand, won: HandWon) -> tuple[Outcome, list[Event]]:
     if won.reason == OutcomeReason.SHOWDOWN:
         detail["shown"] = {str(s): h.own_cards(s) for s in sorted(h.public_palaces)
                            if h.in_hand[s]}
+        detail["compared"] = explain_showdown(h, h.alive())
     outcome = Outcome(won.reason, returns, detail)
     # the event gets its own copy: a caller mutating it must not reach the outcome
     return outcome, [public("hand_end", reason=won.reason.value, **copy_json(detail))]

@@ -63,3 +63,24 @@ def showdown_winner(keys: Mapping[int, HandKey]) -> int:
     if len(winners) != 1:
         raise ValueError(f"seats {winners} tie with key {best}")
     return winners[0]
+
+
+DecidedBy = str
+"""Which showdown rule decided: ``"soldiers_bluff"`` (rule 9.1), ``"sum"`` (rule 9.2) or
+``"strongest_card"`` (rule 9.3, equal sums)."""
+
+
+def decided_by(keys: Mapping[int, HandKey]) -> DecidedBy:
+    """The rule of rule 9 that separated the winner of ``keys`` (seat -> key, at least two
+    seats) from the best of the others: the Soldier's Bluff, the higher sum, or on equal sums
+    the strongest single card.
+
+    Raises:
+        ValueError: fewer than two hands.
+    """
+    if len(keys) < 2:
+        raise ValueError(f"a showdown needs two hands, got {len(keys)}")
+    best, second = sorted(keys.values(), reverse=True)[:2]
+    if best[0] != second[0]:
+        return "soldiers_bluff"
+    return "sum" if best[1] != second[1] else "strongest_card"

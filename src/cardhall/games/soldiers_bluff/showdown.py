@@ -16,7 +16,14 @@ from typing import Any
 from ...engine.events import Event, public
 from ...engine.game import OutcomeReason
 from .model import HandModel
-from .ranking import hand_key, hand_sum, is_soldiers_bluff, showdown_winner
+from .ranking import (
+    decided_by,
+    hand_key,
+    hand_sum,
+    is_soldiers_bluff,
+    showdown_winner,
+    strongest_card,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +35,9 @@ class PotAwarded:
         reason: ``SHOWDOWN`` (rule 9) or ``UNCONTESTED`` (rule 8).
         returns: per seat, net chip change (sums to 0).
         detail: the outcome's ``detail``: ``winner``, ``pot`` (chips), ``shown`` (cards or
-            ``None`` per seat), and at a showdown ``sums`` (points) and ``soldiers_bluff``.
+            ``None`` per seat), and at a showdown ``sums`` (points), ``strongest`` (each shown
+            hand's strongest card), ``soldiers_bluff`` and ``decided_by`` (the rule 9 clause
+            that decided, :func:`.ranking.decided_by`).
     """
 
     winner: int
@@ -37,13 +46,16 @@ class PotAwarded:
     detail: dict[str, Any]
 
 
-def _award(m: HandModel, reason: OutcomeReason, winner: int) -> tuple[list[Event], PotAwarded]:
+def _award(m: HandModel, reason: OutcomeReason, winner: int,
+           decided: str | None = None) -> tuple[list[Event], PotAwarded]:
     seats = m.seats
     shown = [None if p.shown is None else list(p.shown) for p in seats]
     detail: dict[str, Any] = {"winner": winner, "pot": m.pot, "shown": shown}
     if reason is OutcomeReason.SHOWDOWN:
         detail["sums"] = [None if p.shown is None else hand_sum(p.shown) for p in seats]
         detail["soldiers_bluff"] = is_soldiers_bluff(seats[winner].hand)
+        detail["decided_by"] = decided
+        detail["strongest"] = [None if p.shown is None else strongest_card(p.shown) for p in seats]
     returns = tuple((m.pot if s == winner else 0) - p.ante - p.stake for s, p in enumerate(seats))
     event = public("pot_awarded", seat=winner, chips=m.pot, reason=str(reason))
     return [event], PotAwarded(winner, reason, returns, detail)
@@ -58,7 +70,11 @@ def uncontested(m: HandModel, winner: int) -> tuple[list[Event], PotAwarded]:
 def showdown(m: HandModel) -> tuple[list[Event], PotAwarded]:
     """Rule 9: every non-folded hand is shown; the best key wins (Soldier's Bluff, then sum,
     then the strongest single card). With ``bluff_only_as_dealt`` (SB-20) a Soldier's Bluff
-    completed by an exchange ranks by its sum."""
+    completed by an exchange ranks by its sum.
+
+    The public ``showdown`` event explains the result: ``hands`` (seat -> 6 card ids),
+    ``sums`` (seat -> points), ``strongest`` (seat -> its strongest card id), ``winner`` and
+    ``decided_by`` (``"soldiers_bluff"``, ``"sum"`` or ``"strongest_card"``)."""
     only_dealt = m.config.bluff_only_as_dealt
     live = m.live()
     seats = m.seats
@@ -67,5 +83,9 @@ def showdown(m: HandModel) -> tuple[list[Event], PotAwarded]:
         seats[s].shown = list(seats[s].hand)
     winner = showdown_winner(keys)
     shown = {str(s): list(seats[s].hand) for s in live}
-    events, awarded = _award(m, OutcomeReason.SHOWDOWN, winner)
-    return [public("showdown", hands=shown, winner=winner), *events], awarded
+    decided = decided_by(keys)
+    events, awarded = _award(m, OutcomeReason.SHOWDOWN, winner, decided)
+    explained = public("showdown", hands=shown, winner=winner, decided_by=decided,
+                       sums={str(s): hand_sum(seats[s].hand) for s in live},
+                       strongest={str(s): strongest_card(seats[s].hand) for s in live})
+    return [explained, *events], awarded

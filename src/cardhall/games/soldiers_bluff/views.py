@@ -4,6 +4,7 @@ A seat's view::
 
     {"game": "soldiers_bluff", "phase": "deal"|"exchange"|"betting"|"over",
      "viewer": seat or null, "dealer": seat, "hand": [own card ids] ([] for a spectator),
+     "hand_sum": points of the own hand (rule 9.2; null for a spectator or an empty hand),
      "seats": [{"seat", "in_hand", "chips", "ante", "stake", "folded",
                 "exchanged" (count or null), "shown" (cards or null)} per seat],
      "pot", "round" (0 before betting), "highest" (H), "cap", "to_act" (seat or null),
@@ -20,6 +21,7 @@ from typing import Any
 from .cards import CARD_IDS
 from .config import HAND_SIZE
 from .model import HandModel, Phase
+from .ranking import hand_sum
 
 _ALL = frozenset(CARD_IDS)
 
@@ -47,6 +49,7 @@ def view(m: HandModel, seat: int | None) -> dict[str, Any]:
         "viewer": seat,
         "dealer": m.dealer,
         "hand": [] if seat is None else list(m.seats[seat].hand),
+        "hand_sum": None if seat is None or not m.seats[seat].hand else hand_sum(m.seats[seat].hand),
         "seats": [_seat_view(m, s) for s in range(m.num_seats)],
         "pot": m.pot,
         "round": m.round,
@@ -62,10 +65,10 @@ def view(m: HandModel, seat: int | None) -> dict[str, Any]:
 
 def private_view(m: HandModel, seat: int) -> dict[str, Any]:
     """The keys of ``seat``'s view that differ from the spectator's: ``viewer``, and ``hand``
-    while the seat holds cards (an empty hand is the spectator's ``[]``)."""
+    and ``hand_sum`` while the seat holds cards (an empty hand is the spectator's ``[]``)."""
     hand = m.seats[seat].hand
     if hand:
-        return {"viewer": seat, "hand": list(hand)}
+        return {"viewer": seat, "hand": list(hand), "hand_sum": hand_sum(hand)}
     return {"viewer": seat}
 
 

@@ -133,6 +133,22 @@ async def admin_kick_seat(table_id: str, body: Kick, hall: HallDep,
     return result
 
 
+class ChatRemoveResult(BaseModel):
+    """Whether the chat line was still kept (it is announced removed either way)."""
+
+    removed: bool
+
+
+@router.post("/tables/{table_id}/chat/{chat_id}/remove", responses=responses("table.not_found"))
+async def admin_remove_chat(table_id: str, chat_id: int, hall: HallDep,
+                            audit: AuditDep) -> ChatRemoveResult:
+    """Remove chat line ``chat_id`` of a live table: everyone there gets ``chat_removed`` and
+    later joiners do not get it. 404 ``table.not_found``."""
+    removed = await hall.remove_chat(table_id, chat_id)
+    await audit.record("table.chat_remove", table_id, chat_id=chat_id, removed=removed)
+    return ChatRemoveResult(removed=removed)
+
+
 @router.get("/stats", response_model=ServerStats)
 async def admin_stats(hall: HallDep) -> dict[str, Any]:
     """Tables by status, seats taken, connections, games saved, inbox backlog (summed over

@@ -7,6 +7,7 @@ passed through (an invalid rules config is ``422 engine.invalid_config``).
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends
@@ -49,6 +50,9 @@ class CreateTable(BaseModel):
     """Decision deadline (default ``CARDHALL_TURN_TIMEOUT_SECONDS``, 10)."""
     starting_stack: int | None = None
     """Chips each seat starts with (poker games only; 1 to ``CARDHALL_MAX_STARTING_STACK``)."""
+    private: bool = False
+    """A private table: not listed in the lobby; the answer carries ``invite_code``, which
+    every ``join`` there needs (a seat's own resume does not)."""
 
 
 class QuickSeat(BaseModel):
@@ -77,12 +81,20 @@ class TablePublic(BaseModel):
     next_seed_commitment: str
     """SHA-256 of the next game's server seed, published before its client seeds are fixed
     (``docs/fairness.md``)."""
+    private: bool = False
+    """A private table (never listed by ``GET /api/tables``)."""
     created_by: str | None
     """The player id of the table's creator (``null``: the server made it, e.g. quick-seat)."""
     created_at: str
     """When the table was created (UTC, ISO 8601 with ``Z``)."""
     last_active_at: str
     """The last request of a client or bot, or version change (UTC; starts again at a restart)."""
+
+
+class CreatedTable(TablePublic):
+    """A new table; a private one with its ``invite_code`` (shown to its creator only)."""
+
+    invite_code: str | None = None
 
 
 class QuickSeatAnswer(BaseModel):
@@ -105,7 +117,8 @@ async def list_tables(hall: HallDep, game: str | None = None) -> list[dict[str, 
     return await hall.summaries(game)
 
 
-@router.post("", status_code=201, response_model=TablePublic, dependencies=NOT_DRAINING,
+@router.post("", status_code=201, response_model=CreatedTable, dependencies=NOT_DRAINING,
+             response_model_exclude_unset=True,
              responses=responses("engine.invalid_config", "auth.missing_token", "table.limit",
                                  "quota.tables", "rate.limited", "server.draining"))
 async def create_table(body: CreateTable, hall: HallDep, player: PlayerDep) -> dict[str, Any]:
@@ -115,13 +128,16 @@ async def create_table(body: CreateTable, hall: HallDep, player: PlayerDep) -> d
     bots = {b.seat: b.kind for b in body.bots}
     if len(bots) != len(body.bots):
         raise ApiError("engine.invalid_config", "a seat is listed twice in bots")
+    code = secrets.token_urlsafe(9) if body.private else None
     try:
-        return await hall.create(body.game, created_by=player.id, config=body.config,
-                                 num_seats=body.seats,
-                                 bots=bots, turn_timeout_seconds=body.turn_timeout_seconds,
-                                 starting_stack=body.starting_stack)
+        out = await hall.create(body.game, created_by=player.id, config=body.config,
+                                num_seats=body.seats,
+                                bots=bots, turn_timeout_seconds=body.turn_timeout_seconds,
+                                starting_stack=body.starting_stack, private=body.private,
+                                invite_code=code)
     except EngineError as exc:
         raise _engine_error(exc) from exc
+    return out if code is None else {**out, "invite_code": code}
 
 
 @router.post("/quick-seat", response_model=QuickSeatAnswer, dependencies=NOT_DRAINING,

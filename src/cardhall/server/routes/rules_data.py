@@ -4,17 +4,22 @@
 document of ``games/soldiers_bluff/cards.json`` (ids in strength order, values, display names
 in every language), so the browser keeps no copy of it. Games whose cards need no table (the
 French-card games) and unknown games answer 404 ``request.not_found``.
+
+``GET /api/rules/{game}?lang=en|bg|hy`` answers the players' rule page of a game
+(:mod:`cardhall.server.rulebook`): how a hand goes, the controls, scoring with an example
+and a glossary whose term ids the table screen uses for its tooltips.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 
 from ...games.soldiers_bluff import cards as soldiers_bluff_cards
+from .. import rulebook
 from ..errors import ApiError, responses
 
 router = APIRouter(prefix="/api/rules", tags=["rules"])
@@ -53,3 +58,44 @@ async def card_table(
         raise ApiError("request.not_found",
                        f"no card table for game {game!r}; games with one: {sorted(CARD_TABLES)}")
     return table()
+
+
+class RuleSection(BaseModel):
+    id: str
+    """Stable section id (``hand``, ``controls``, ``battle``, ``scoring``)."""
+    title: str
+    paragraphs: list[str]
+
+
+class GlossaryEntry(BaseModel):
+    id: str
+    """Stable term id, the same in every language (the table's ``data-term``)."""
+    term: str
+    text: str
+
+
+class RulePage(BaseModel):
+    """A game's rules written for players, in one language."""
+
+    game: str
+    lang: Literal["en", "bg", "hy"]
+    title: str
+    summary: str
+    sections: list[RuleSection]
+    glossary: list[GlossaryEntry]
+
+
+@router.get("/{game}", response_model=RulePage, responses=responses("request.not_found"))
+async def rule_page(
+    game: Annotated[str, Path(max_length=32, description="Game name")],
+    lang: Annotated[Literal["en", "bg", "hy"], Query(description="Language")] = "en",
+) -> dict[str, Any]:
+    """The rules of ``game`` for players in ``lang`` (default English): ``{"game", "lang",
+    "title", "summary", "sections": [{"id", "title", "paragraphs"}], "glossary": [{"id",
+    "term", "text"}]}``. 404 ``request.not_found`` for a game without a page; another
+    ``lang`` is 422."""
+    found = rulebook.page(game, lang)
+    if found is None:
+        raise ApiError("request.not_found",
+                       f"no rule page for game {game!r}; games with one: {rulebook.games()}")
+    return found
