@@ -51,12 +51,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from arms import load_arm, timer_anchor
-from cluster import cluster as cluster_part
-from cluster import summary as cluster_summary
 from runkit import guarded, median_of, note, pg_arm, postgres_unreachable, ratio
 
 from cardhall.engine import game_names, get_game
 from cardhall.selfplay import run as selfplay
+from cluster import cluster as cluster_part
+from cluster import summary as cluster_summary
 
 BENCH = Path(__file__).resolve().parent
 SELFPLAY_GAMES = {"bazaar_blot": 200, "soldiers_bluff": 2000, "palace_poker": 300}
