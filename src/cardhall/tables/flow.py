@@ -277,13 +277,21 @@ class GameFlow:
 
     def _game_players(self) -> list[Connection]:
         """The connections of the finished game's players: each table seat of ``seat_map``
-        whose holder is the player the history names for that game seat."""
+        whose holder is the player the history names for that game seat, and each watching
+        connection of such a player who is not a bot (a holder a stand-in played for after
+        its timeouts watches the table meanwhile: it is still a player of the game, entitled to
+        the full copy, as ``GET /api/games/{id}?full=1`` with its token is)."""
         assert self.recorder is not None
         out = []
+        people: set[str] = set()
         for gs, ts in enumerate(self.seat_map):
             seat = self.seats[ts]
-            if seat.conn is not None and seat.player_id == self.recorder.history.seats[gs].player_id:
+            named = self.recorder.history.seats[gs].player_id
+            if seat.conn is not None and seat.player_id == named:
                 out.append(seat.conn)
+            if named is not None and not seat.bot:
+                people.add(named)
+        out += [c for c in self.spectators.values() if c.player.id in people]
         return out
 
     def _top_up_builtin_bots(self) -> None:
