@@ -61,11 +61,12 @@ class SqlAccounts:
         settles two registrations of one name at once)."""
         now = datetime.now(UTC)
         token = new_token()
-        values = {"username": username, "username_key": username_key(username), "name": name,
-                  "password_hash": password_hash, "registered_at": now}
+        key = username_key(username)
+        values: dict[str, Any] = {"username": username, "username_key": key, "name": name,
+                                  "password_hash": password_hash, "registered_at": now}
         try:
             async with self._writing(), self.engine.begin() as conn:
-                if await self._name_taken(conn, values["username_key"]):
+                if await self._name_taken(conn, key):
                     raise UsernameTakenError(f"username {username!r} is taken")
                 player_id = await (self._insert_account(conn, values, now) if upgrade is None
                                    else self._upgrade(conn, upgrade, values))

@@ -18,9 +18,9 @@ from sqlalchemy import Table, delete, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .interface import GameRecord, LogBatch, LogRow, PlayerRecord
-from .tokens import hash_token, new_token
 from .models import OutboxGame, Player, TableFence, TableLogEntry
 from .sql_accounts import player_record
+from .tokens import hash_token, new_token
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker

@@ -53,7 +53,8 @@ class SqlRatings:
                        if s.player_id is not None})
         if not keys:
             return
-        bots = {(s.player_id, r.game): s.is_bot for r in games for s in r.results}
+        bots = {(s.player_id, r.game): s.is_bot for r in games for s in r.results
+                if s.player_id is not None}
         await self._ensure_rows(conn, keys, bots)
         rows = await self._lock_rows(conn, keys)
         history: list[dict[str, Any]] = []
