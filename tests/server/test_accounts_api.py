@@ -4,14 +4,14 @@ upgrade a guest, change and reset passwords, disable; the database keeps no clea
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
 import pytest
 
-from conftest import ADMIN_TOKEN, ClientFactory
-
-ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+ADMIN = {"Authorization": "Bearer test-admin-token-0123456789"}  # conftest.ADMIN_TOKEN
+ClientFactory = Callable[..., Awaitable[httpx.AsyncClient]]
 PASSWORD = "correct horse battery"
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import orjson
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
@@ -19,7 +19,7 @@ from ...storage.interface import PlayerRecord, Store
 from ...storage.models import as_utc
 from ...storage.rating import Skill
 from ..deps import StoreDep
-from ..errors import ApiError, responses
+from ..errors import ApiError, RestErrorCode, responses
 from .games import MAX_OFFSET, GameSummaryPublic, IsoTime
 
 router = APIRouter(prefix="/api/ratings", tags=["ratings"])
@@ -31,6 +31,8 @@ NDJSON_PAGE = 200
 """Games read from the store per query while streaming ``games.ndjson``."""
 GameName = Annotated[str, Query(max_length=32, description="Game name",
                                 json_schema_extra={"enum": game_names()})]
+GamePath = Annotated[str, Path(max_length=32, description="Game name",
+                               json_schema_extra={"enum": game_names()})]
 
 
 class RatingPublic(BaseModel):
@@ -149,7 +151,7 @@ async def profile(player_id: str, store: StoreDep) -> PlayerProfile:
 @players_router.get("/{player_id}/ratings/{game}", responses=responses(
     "player.not_found", "engine.unknown_game", "request.invalid"))
 async def rating_history(
-    player_id: str, game: str, store: StoreDep,
+    player_id: str, game: GamePath, store: StoreDep,
     limit: Annotated[int, Query(ge=1, le=2000)] = 500,
 ) -> RatingHistoryPublic:
     """The player's rating after each of its last ``limit`` rated games of ``game``, oldest
@@ -160,6 +162,17 @@ async def rating_history(
     return RatingHistoryPublic(player_id=player_id, game=game, items=[
         RatingPointPublic(game_id=p.game_id, at=p.at, rating=Skill(p.mu, p.sigma).display,
                           mu=p.mu, sigma=p.sigma) for p in points])
+
+
+def _json_errors(*codes: RestErrorCode) -> dict[int | str, dict[str, Any]]:
+    """:func:`responses` for a route whose 200 is not JSON: its errors still are (FastAPI
+    would document them in the route's media type)."""
+    out = responses(*codes)
+    for entry in out.values():
+        entry.pop("model", None)
+        entry["content"] = {"application/json": {"schema": {
+            "$ref": "#/components/schemas/ErrorResponse"}}}
+    return out
 
 
 class NdjsonResponse(StreamingResponse):
@@ -174,11 +187,12 @@ class NdjsonResponse(StreamingResponse):
                                              "newest first",
                               "content": {"application/x-ndjson": {"schema": {
                                   "$ref": "#/components/schemas/GameSummaryPublic"}}}},
-                        **responses("player.not_found", "engine.unknown_game",
-                                    "request.invalid")})
+                        **_json_errors("player.not_found", "engine.unknown_game",
+                                       "request.invalid")})
 async def games_ndjson(
     player_id: str, store: StoreDep,
-    game: Annotated[str | None, Query(max_length=32)] = None,
+    game: Annotated[str | None, Query(max_length=32, description="Game name",
+                                      json_schema_extra={"enum": game_names()})] = None,
     result: Annotated[Literal["win", "loss", "draw"] | None, Query()] = None,
     since: Annotated[IsoTime | None, Query()] = None,
     until: Annotated[IsoTime | None, Query()] = None,
