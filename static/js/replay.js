@@ -1,10 +1,11 @@
 // Finished games (GET /api/games) and the replay viewer: each step is replayed by the server
 // (GET /api/games/{id}/replay?seat=&step=), the browser only draws the view it gets back.
 
-import { h, clear, fill, signed } from "./util.js";
+import { h, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { api } from "./api.js";
 import { GAMES } from "./games/index.js";
+import { gameRow } from "./gamelist.js";
 
 const PAGE = 20;
 
@@ -16,6 +17,12 @@ export function verifyLink(gameId) {
   t("games.verify"));
 }
 
+/** A finished game's buttons in a list: replay and verify. */
+export function gameLinks(g) {
+  return [h("a", { href: `#/replay/${g.id}`, class: "button small" }, t("games.replay")), " ",
+    verifyLink(g.id)];
+}
+
 export function gamesScreen(root) {
   let offset = 0;
   const list = h("ul", { class: "game-list" });
@@ -25,14 +32,7 @@ export function gamesScreen(root) {
     try {
       const page = await api(`/api/games?limit=${PAGE}&offset=${offset}`);
       if (!page.items.length && offset === 0) list.append(h("li", { class: "muted" }, t("games.none")));
-      for (const g of page.items) {
-        list.append(h("li", { class: "game-row", "data-game-id": g.id },
-          h("strong", {}, t(`game.${g.game}`)), " ",
-          h("time", { datetime: g.ended_at }, new Date(g.ended_at).toLocaleString()), " ",
-          h("span", { class: "players" }, g.seats.map((s) => `${s.name} ${signed(s.result)}`).join(" · ")), " ",
-          h("a", { href: `#/replay/${g.id}`, class: "button small" }, t("games.replay")), " ",
-          verifyLink(g.id)));
-      }
+      for (const g of page.items) list.append(gameRow(g, { links: gameLinks }));
       offset = page.next_offset ?? offset;
       more.hidden = page.next_offset === null;
     } catch (x) { err.textContent = x.message; }
