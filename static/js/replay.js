@@ -43,12 +43,43 @@ export function gamesScreen(root) {
   return off;
 }
 
+/** The replay's place in the URL: #/replay/ID?seat=N&step=K&by=UNIT (a link opens there). */
+export function replayParams(hash = location.hash) {
+  const q = new URLSearchParams(hash.split("?")[1] || "");
+  const seat = q.get("seat");
+  return { seat: seat === null || seat === "" || Number.isNaN(Number(seat)) ? null : Number(seat),
+    step: Math.max(0, Number(q.get("step")) || 0), by: q.get("by") || "action" };
+}
+
+function replayHash(gameId, seat, step, by) {
+  const q = new URLSearchParams();
+  if (seat !== null) q.set("seat", String(seat));
+  q.set("step", String(step));
+  if (by !== "action") q.set("by", by);
+  return `#/replay/${encodeURIComponent(gameId)}?${q}`;
+}
+
+/** Save the finished game's history document (GET /api/games/{id}) as a .json file. */
+async function download(gameId) {
+  const doc = await api(`/api/games/${encodeURIComponent(gameId)}`);
+  const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
+  const a = h("a", { href: url, download: `${gameId}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 export function replayScreen(root, gameId) {
-  let seat = null;
-  let step = 0;
+  const start = replayParams();
+  let seat = start.seat;
+  let step = start.step;
+  let by = start.by;
+  let units = null;  // GET /api/games/{id}/steps: {unit, stops}
   let data = null;
   let playing = null;
   let req = 0;
+  let note = "";
   const body = h("div", { class: "replay-body" });
   const title = h("h1", {}, t("replay.title"));
   const err = h("p", { class: "error-line", role: "alert" });
@@ -62,11 +93,41 @@ export function replayScreen(root, gameId) {
       if (n !== req) return;
       data = d;
       step = d.step;
+      history.replaceState(null, "", replayHash(gameId, seat, step, by));
       draw();
     } catch (x) { err.textContent = x.message; stop(); }
   }
 
   function stop() { clearInterval(playing); playing = null; }
+
+  // the next / previous step of the chosen unit (a trick, round or battle), else of one action
+  function nextStop(k) {
+    if (by === "action" || !units) return k + 1;
+    return units.stops.find((s) => s > k) ?? data.steps;
+  }
+  function prevStop(k) {
+    if (by === "action" || !units) return k - 1;
+    return [...units.stops].reverse().find((s) => s < k) ?? 0;
+  }
+
+  function shareBar() {
+    const link = new URL(replayHash(gameId, seat, step, by), location.href).href;
+    const unitSel = h("select", { id: "r-by", onchange: (e) => { by = e.target.value; go(step); } },
+      h("option", { value: "action", selected: by === "action" }, t("replay.by.action")),
+      units && units.unit !== "action"
+        ? h("option", { value: units.unit, selected: by === units.unit }, t(`replay.by.${units.unit}`)) : null);
+    const copy = async () => {
+      try { await navigator.clipboard.writeText(link); note = t("replay.copied"); } catch { note = link; }
+      draw();
+    };
+    return h("div", { class: "replay-bar" },
+      h("label", { for: "r-by" }, t("replay.by"), " "), unitSel,
+      h("a", { href: link, class: "button small", "data-share": link, onclick: (e) => { e.preventDefault(); copy(); } },
+        t("replay.share")),
+      h("button", { type: "button", class: "small", "data-download": "json", onclick: () => download(gameId).catch((x) => { err.textContent = x.message; }) },
+        t("replay.download")),
+      note ? h("span", { class: "muted", "data-share-note": "1" }, note) : null);
+  }
 
   function ctxFor(d) {
     return { view: d.view, legal: [], busy: true, mySeat: d.seat, spectator: d.seat === null,
@@ -93,11 +154,12 @@ export function replayScreen(root, gameId) {
     fill(body, 
       h("div", { class: "replay-bar" },
         h("label", { for: "r-seat" }, t("replay.seat"), " "), seatSel,
-        btn(t("replay.first"), 0), btn(t("replay.prev"), step - 1, { "data-step": "prev" }),
+        btn(t("replay.first"), 0), btn(t("replay.prev"), prevStop(step), { "data-step": "prev" }),
         h("button", { type: "button", "data-step": "play", onclick: togglePlay }, playing ? t("replay.pause") : t("replay.play")),
-        btn(t("replay.next"), step + 1, { "data-step": "next" }), btn(t("replay.last"), d.steps, { "data-step": "last" }),
+        btn(t("replay.next"), nextStop(step), { "data-step": "next" }), btn(t("replay.last"), d.steps, { "data-step": "last" }),
         h("span", { class: "step", "data-step-label": "1" }, t("replay.step", { k: d.step, n: d.steps })),
         " ", verifyLink(gameId)),
+      shareBar(),
       slider,
       h("ul", { class: "replay-events", "aria-live": "polite" }, what.map((x) => h("li", {}, x))),
       h("div", { class: "board" }, mod.board(c)),
@@ -108,13 +170,16 @@ export function replayScreen(root, gameId) {
     if (playing) { stop(); draw(); return; }
     playing = setInterval(() => {
       if (!data || step >= data.steps) { stop(); if (data) draw(); return; }
-      go(step + 1);
+      go(nextStop(step));
     }, 700);
     draw();
   }
 
   fill(root, h("section", { class: "replay" }, title, err, body));
-  go(0);
+  api(`/api/games/${encodeURIComponent(gameId)}/steps`)
+    .then((u) => { units = u; if (by !== "action" && by !== u.unit) by = "action"; if (data) draw(); })
+    .catch(() => { units = null; });
+  go(step);
   const off = onLang(() => { if (data) draw(); });
   return () => { stop(); off(); };
 }

@@ -72,3 +72,39 @@ async def test_replay_of_an_abandoned_game_ends_with_the_abandon_step(
     assert end["events"] == [{"kind": "abandoned", "returns": [0, 0, 0]}]
     before = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps - 1}")).json()
     assert before["outcome"] is None and before["to_act"] != []
+
+
+async def test_steps_by_trick_round_and_battle(client: httpx.AsyncClient) -> None:
+    """``GET /api/games/{id}/steps``: Blot stops after each of its 8 tricks (plus the
+    auction's contract and the scoring), Soldier's Bluff after each betting round, Palace
+    Poker at its battles and the hand's end; the last stop is the last step."""
+    from cardhall.engine import apply_logged, filter_events
+    from cardhall.engine.history import start_state
+
+    for game, seats, unit in (("bazaar_blot", 4, "trick"), ("soldiers_bluff", 3, "round"),
+                              ("palace_poker", 3, "battle")):
+        history = await _save_as(client, game, seats, f"u-{game}")
+        body = (await client.get(f"/api/games/u-{game}/steps")).json()
+        assert body["unit"] == unit and body["steps"] == len(history.actions)
+        assert body["stops"] == sorted(set(body["stops"])) and body["stops"][-1] == body["steps"]
+        _, state = start_state(history)
+        kinds_at = {}
+        for k, entry in enumerate(history.actions, start=1):
+            kinds_at[k] = {e["kind"] for e in
+                           filter_events(apply_logged(state, entry.seat, entry.action), None)}
+        if game == "bazaar_blot":
+            tricks = [k for k in body["stops"] if "trick_won" in kinds_at[k]]
+            assert len(tricks) >= 8
+    missing = await client.get("/api/games/nope/steps")
+    assert missing.status_code == 404
+
+
+async def _save_as(client: httpx.AsyncClient, game: str, seats: int, game_id: str) -> History:
+    store = client._transport.app.state.store  # type: ignore[attr-defined]
+    rec, violations, _ = play_one(game, seats, seed=3, check=False)
+    assert not violations
+    doc = rec.history.to_json()
+    await store.save_game(game_id=game_id, game=game, table_id="t1", history=doc,
+                          outcome=rec.state.outcome.to_json(), started_at=T0, ended_at=T0,
+                          results=[SeatResult(i, f"p{i}", 0, None, True) for i in range(seats)])
+    return History.from_json(doc)

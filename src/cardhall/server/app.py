@@ -40,6 +40,7 @@ from .routes import (
     lobby,
     players,
     profiles,
+    replay_units,
     rules_data,
 )
 
@@ -126,7 +127,8 @@ def _include_routers(app: FastAPI) -> None:
     profiles, games, lobby, rules data, admin) and the WebSocket endpoint (``/api/players/me``
     comes before ``/api/players/{id}``)."""
     for router in (health.router, players.router, accounts.router, accounts.sessions_router,
-                   profiles.router, profiles.players_router, games.router, lobby.router,
+                   profiles.router, profiles.players_router, games.router,
+                   replay_units.router, lobby.router,
                    rules_data.router, admin.router, admin_players.router,
                    admin_accounts.router, admin_audit.router, admin_bots.router,
                    asyncapi.router, ws.router):
