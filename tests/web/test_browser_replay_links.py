@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -66,7 +67,7 @@ def test_a_shared_link_opens_at_its_step_and_steps_by_round(server: Any, new_pag
     # the history as a JSON file
     with page.expect_download() as got:
         page.click("[data-download=json]")
-    saved = json.loads(open(got.value.path(), encoding="utf-8").read())
+    saved = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
     assert saved["actions"] == doc["actions"] and got.value.suggested_filename == "web-sb.json"
 
 
