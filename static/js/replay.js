@@ -6,6 +6,7 @@ import { t, onLang } from "./i18n.js";
 import { api } from "./api.js";
 import { GAMES } from "./games/index.js";
 import { gameRow } from "./gamelist.js";
+import { frenchCard, sbCard, cardBack } from "./cards.js";
 
 const PAGE = 20;
 
@@ -47,6 +48,7 @@ export function gamesScreen(root) {
 export function replayParams(hash = location.hash) {
   const q = new URLSearchParams(hash.split("?")[1] || "");
   const seat = q.get("seat");
+  if (seat === "open") return { seat, step: Math.max(0, Number(q.get("step")) || 0), by: q.get("by") || "action" };
   return { seat: seat === null || seat === "" || Number.isNaN(Number(seat)) ? null : Number(seat),
     step: Math.max(0, Number(q.get("step")) || 0), by: q.get("by") || "action" };
 }
@@ -57,6 +59,24 @@ function replayHash(gameId, seat, step, by) {
   q.set("step", String(step));
   if (by !== "action") q.set("by", by);
   return `#/replay/${encodeURIComponent(gameId)}?${q}`;
+}
+
+function handCard(game, code) {
+  if (typeof code !== "string" || code.startsWith("?")) return cardBack({ small: true });
+  return game === "soldiers_bluff" ? sbCard(code, { small: true }) : frenchCard(code, { small: true });
+}
+
+/**
+ * The open-hands panel: every seat's own cards at this step (GET /api/games/{id}/hands), or,
+ * for a viewer who did not play this game, a note that only what the table showed is shown.
+ */
+function handsPanel(d, hands) {
+  if (!hands) return null;
+  if (hands.copy !== "full") return h("p", { class: "muted", "data-open-hands": "public" }, t("replay.open_public"));
+  return h("div", { class: "open-hands", "data-open-hands": "full" }, hands.hands.map((s) =>
+    h("div", { class: "open-hand", "data-hand-seat": s.seat }, h("strong", {}, s.name),
+      Object.values(s.cards).filter(Array.isArray).map((cards) =>
+        h("div", { class: "hand-cards" }, cards.map((c) => handCard(d.game, c)))))));
 }
 
 /** Save the finished game's history document (GET /api/games/{id}) as a .json file. */
@@ -84,14 +104,17 @@ export function replayScreen(root, gameId) {
   const title = h("h1", {}, t("replay.title"));
   const err = h("p", { class: "error-line", role: "alert" });
 
+  let hands = null;  // the open-hands perspective: GET /api/games/{id}/hands?step=
   async function go(k) {
     const n = ++req;
     try {
       const q = new URLSearchParams({ step: String(Math.max(0, k)) });
-      if (seat !== null) q.set("seat", String(seat));
+      if (seat !== null && seat !== "open") q.set("seat", String(seat));
       const d = await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
+      const o = seat === "open" ? await api(`/api/games/${encodeURIComponent(gameId)}/hands?step=${d.step}`) : null;
       if (n !== req) return;
       data = d;
+      hands = o;
       step = d.step;
       history.replaceState(null, "", replayHash(gameId, seat, step, by));
       draw();
@@ -140,8 +163,13 @@ export function replayScreen(root, gameId) {
     const mod = GAMES[d.game];
     const c = ctxFor(d);
     title.textContent = `${t("replay.title")}: ${t(`game.${d.game}`)}`;
-    const seatSel = h("select", { id: "r-seat", onchange: (e) => { seat = e.target.value === "" ? null : Number(e.target.value); go(step); } },
+    const seatSel = h("select", { id: "r-seat", onchange: (e) => {
+      const v = e.target.value;
+      seat = v === "" ? null : v === "open" ? "open" : Number(v);
+      go(step);
+    } },
       h("option", { value: "", selected: seat === null }, t("replay.spectator")),
+      h("option", { value: "open", selected: seat === "open" }, t("replay.open")),
       d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)));
     const slider = h("input", { type: "range", min: 0, max: d.steps, value: d.step, "aria-label": t("replay.step", { k: d.step, n: d.steps }),
       oninput: (e) => go(Number(e.target.value)) });
@@ -163,6 +191,7 @@ export function replayScreen(root, gameId) {
       slider,
       h("ul", { class: "replay-events", "aria-live": "polite" }, what.map((x) => h("li", {}, x))),
       h("div", { class: "board" }, mod.board(c)),
+      seat === "open" ? handsPanel(d, hands) : null,
       d.outcome ? h("div", { class: "summary", "data-summary": "1" }, mod.summary(d.outcome, c)) : null);
   }
 

@@ -108,3 +108,33 @@ async def _save_as(client: httpx.AsyncClient, game: str, seats: int, game_id: st
                           outcome=rec.state.outcome.to_json(), started_at=T0, ended_at=T0,
                           results=[SeatResult(i, f"p{i}", 0, None, True) for i in range(seats)])
     return History.from_json(doc)
+
+
+async def test_open_hands_are_for_the_game_s_players_and_the_admin(
+        client: httpx.AsyncClient) -> None:
+    """The open-hands perspective shows every seat's cards only to a player of that game and
+    to the admin; a guest or another player gets the spectator's view only (no hands)."""
+    store = client._transport.app.state.store  # type: ignore[attr-defined]
+    mine = (await client.post("/api/players", json={"name": "Ann"})).json()
+    other = (await client.post("/api/players", json={"name": "Bob"})).json()
+    rec, _, _ = play_one("palace_poker", 3, seed=3, check=False)
+    doc = rec.history.to_json()
+    doc["seats"][0]["player_id"] = mine["id"]
+    await store.save_game(game_id="oh", game="palace_poker", table_id="t1", history=doc,
+                          outcome=rec.state.outcome.to_json(), started_at=T0, ended_at=T0,
+                          results=[SeatResult(i, f"p{i}", 0, mine["id"] if i == 0 else None)
+                                   for i in range(3)])
+    history = History.from_json(doc)
+    step = 3
+    state = replay(history, upto=step)
+    for token in (mine["token"], "test-admin-token-0123456789"):
+        body = (await client.get(f"/api/games/oh/hands?step={step}",
+                                 headers={"Authorization": f"Bearer {token}"})).json()
+        assert body["copy"] == "full" and len(body["hands"]) == 3
+        for hand in body["hands"]:
+            assert hand["cards"]["palace"] == state.view(hand["seat"])["palace"]
+    for headers in ({}, {"Authorization": f"Bearer {other['token']}"}):
+        body = (await client.get(f"/api/games/oh/hands?step={step}", headers=headers)).json()
+        assert body["copy"] == "public" and body["hands"] == []
+    bad = await client.get("/api/games/oh/hands", headers={"Authorization": "Bearer nope"})
+    assert bad.status_code == 401

@@ -90,3 +90,60 @@ def server_stops(server: Any, game_id: str) -> list[int]:
     import httpx
 
     return list(httpx.get(f"{server.url}/api/games/{game_id}/steps").json()["stops"])
+
+
+def test_the_open_hands_view_is_for_the_game_s_players(server: Any, new_page: Any) -> None:
+    """A player of the game opens the shared link ``seat=open``: every seat's palace is drawn.
+    Someone else opening the same link sees only what the table showed (no hand, a note)."""
+    from browserkit import enter
+
+    page = new_page()
+    enter(page, server.url, "Nare")
+    me = page.evaluate("JSON.parse(localStorage.getItem('cardhall.player')).id")
+    rec, _, _ = play_one("palace_poker", 3, seed=3, check=False)
+    doc = rec.history.to_json()
+    doc["seats"][0]["player_id"] = me
+    now = datetime.now(UTC)
+    saving = server.app.state.store.save_game(
+        game_id="web-open", game="palace_poker", table_id="t-web", history=doc,
+        outcome=rec.state.outcome.to_json(), started_at=now, ended_at=now,
+        results=[SeatResult(i, f"p{i}", 0, me if i == 0 else None) for i in range(3)])
+    asyncio.run_coroutine_threadsafe(saving, server.loop).result(10)
+    from cardhall.engine import History, replay
+
+    state = replay(History.from_json(doc), upto=3)
+    link = f"{server.url}/#/replay/web-open?seat=open&step=3"
+    page.goto(link)
+    page.wait_for_selector("[data-open-hands=full] [data-hand-seat='2'] [data-card]")
+    for seat in range(3):
+        shown = page.eval_on_selector_all(f"[data-hand-seat='{seat}'] [data-card]",
+                                          "es => es.map(e => e.dataset.card)")
+        assert shown == state.view(seat)["palace"]
+    assert page.locator("#r-seat").input_value() == "open"
+    stranger = new_page()
+    stranger.goto(link)
+    stranger.wait_for_selector("[data-open-hands=public]")
+    assert stranger.locator("[data-hand-seat]").count() == 0
+    hidden = set().union(*(state.view(s)["palace"] for s in range(3))) - set(
+        str(c) for c in _public_cards(state))
+    shown_to_stranger = set(stranger.eval_on_selector_all("[data-card]",
+                                                         "es => es.map(e => e.dataset.card)"))
+    assert not shown_to_stranger & hidden
+
+
+def _public_cards(state: Any) -> list[str]:
+    """Every card code the spectator's view shows (anywhere in it)."""
+    found: list[str] = []
+
+    def walk(v: Any) -> None:
+        if isinstance(v, str):
+            found.append(v)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(state.view(None))
+    return found

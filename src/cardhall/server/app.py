@@ -38,6 +38,7 @@ from .routes import (
     asyncapi,
     games,
     lobby,
+    open_hands,
     players,
     profiles,
     replay_units,
@@ -128,7 +129,7 @@ def _include_routers(app: FastAPI) -> None:
     comes before ``/api/players/{id}``)."""
     for router in (health.router, players.router, accounts.router, accounts.sessions_router,
                    profiles.router, profiles.players_router, games.router,
-                   replay_units.router, lobby.router,
+                   replay_units.router, open_hands.router, lobby.router,
                    rules_data.router, admin.router, admin_players.router,
                    admin_accounts.router, admin_audit.router, admin_bots.router,
                    asyncapi.router, ws.router):
