@@ -3,16 +3,19 @@
 :func:`load_arm` starts a server (``bench/servers.py``), runs ``bench/loadgen.py`` against it
 in a subprocess, and samples the server in step with the load generator's phase lines: RSS
 when idle and once every client is connected, CPU time and GC pauses over the measurement
-window. The server is always stopped, also on errors and timeouts.
+window. The server is always stopped, also on errors and timeouts. :func:`cluster_arm` does
+the same with one or two cluster nodes (``bench/cluster.py``), each sampled alike.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,12 +59,20 @@ async def load_arm(kind: str, mode: str, tables: int, duration: float, warmup: f
             server.stop()
 
 
-async def drive(server: Server, argv: list[str]) -> dict[str, Any]:
-    """Run the load generator; sample ``server`` at its phase lines; return the result."""
-    rss_idle = server.rss_bytes()
-    proc = await asyncio.create_subprocess_exec(*argv, stdout=asyncio.subprocess.PIPE)
+async def drive(servers: Server | list[Server], argv: list[str],
+                on_created: Callable[[], Awaitable[None]] | None = None) -> dict[str, Any]:
+    """Run the load generator; sample every server at its phase lines; return the result with
+    ``server`` (the first server's figures) and, for several servers, ``nodes`` (each one's).
+
+    ``on_created``: awaited at the ``created`` phase line (``--hold-after-create``), before
+    the load generator is told to go on; servers it starts are sampled from then on."""
+    servers = servers if isinstance(servers, list) else [servers]
+    idle = [s.rss_bytes() if s.proc is not None else None for s in servers]
+    proc = await asyncio.create_subprocess_exec(
+        *argv, stdout=asyncio.subprocess.PIPE,
+        stdin=asyncio.subprocess.PIPE if on_created is not None else None)
     assert proc.stdout is not None
-    sampled: dict[str, Any] = {}
+    sampled: list[dict[str, Any]] = [{} for _ in servers]
     result: dict[str, Any] | None = None
     try:
         while result is None:
@@ -70,30 +81,49 @@ async def drive(server: Server, argv: list[str]) -> dict[str, Any]:
                 break
             msg = json.loads(line)
             phase = msg.pop("phase")
-            if phase == "connected":
-                sampled["rss_loaded"] = server.rss_bytes()
-                sampled["connections"] = msg["connections"]
-            elif phase == "measure_start":
-                await server.gc_dump()  # forget the set-up's pauses
-                sampled["metric0"] = await server.gc_metric()
-                sampled["cpu0"], sampled["t0"] = server.cpu_seconds(), time.monotonic()
-            elif phase == "measure_end":
-                sampled["cpu1"], sampled["t1"] = server.cpu_seconds(), time.monotonic()
-                sampled["gc"] = await server.gc_dump()
-                sampled["log"] = server.log_figures()
-                sampled["metric1"] = await server.gc_metric()
+            if phase == "created" and on_created is not None:
+                assert proc.stdin is not None
+                await on_created()
+                idle = [s.rss_bytes() if i is None else i for s, i in zip(servers, idle,
+                                                                           strict=True)]
+                proc.stdin.write(b"go\n")
+                await proc.stdin.drain()
             elif phase == "result":
                 result = msg
+            else:
+                for server, samples in zip(servers, sampled, strict=True):
+                    await sample(server, phase, msg, samples)
         await proc.wait()
     finally:
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
     if result is None:
+        tails = " | ".join(s.log_tail() for s in servers)
         raise RuntimeError(f"load generator exited {proc.returncode} without a result; "
-                           f"server log: {server.log_tail()}")
-    result["server"] = server_figures(rss_idle, sampled)
+                           f"server log: {tails}")
+    figures = [server_figures(i or 0, s) for i, s in zip(idle, sampled, strict=True)]
+    result["server"] = figures[0]
+    if len(servers) > 1:
+        result["nodes"] = figures
     return result
+
+
+async def sample(server: Server, phase: str, msg: dict[str, Any],
+                 sampled: dict[str, Any]) -> None:
+    """Take ``server``'s samples of one phase line into ``sampled`` (see :func:`drive`)."""
+    if phase == "connected":
+        sampled["rss_loaded"] = server.rss_bytes()
+        sampled["connections"] = msg["connections"]
+    elif phase == "measure_start":
+        await server.gc_dump()  # forget the set-up's pauses
+        sampled["metric0"] = await server.gc_metric()
+        sampled["cpu0"], sampled["t0"] = server.cpu_seconds(), time.monotonic()
+    elif phase == "measure_end":
+        sampled["cpu1"], sampled["t1"] = server.cpu_seconds(), time.monotonic()
+        sampled["gc"] = await server.gc_dump()
+        sampled["log"] = server.log_figures()
+        sampled["metric1"] = await server.gc_metric()
 
 
 def server_figures(rss_idle: int, s: dict[str, Any]) -> dict[str, Any]:
@@ -110,6 +140,56 @@ def server_figures(rss_idle: int, s: dict[str, Any]) -> dict[str, Any]:
         "gc_metric": metric_window(s.get("metric0"), s.get("metric1")),
         "table_log": s.get("log") if (s.get("log") or {}).get("steps") else None,
     }
+
+
+LAYOUTS = ("one", "hop", "split")
+"""Where a cluster arm's tables and clients go (:func:`cluster_arm`)."""
+
+
+async def cluster_arm(layout: str, mode: str, tables: int, duration: float, warmup: float,
+                      node_env: dict[str, str], setup_timeout: float = 300.0,
+                      **extra: Any) -> dict[str, Any]:
+    """One arm of the cluster section: cardhall nodes sharing ``node_env`` (the database, and
+    ``CARDHALL_REDIS_URL``/``CARDHALL_REDIS_PREFIX`` for a cluster), the load generator's
+    result with ``nodes`` (each node's server figures) for two nodes. ``layout``:
+
+    * ``"one"``: one node; tables created and clients connected there;
+    * ``"hop"``: two nodes; every table created on node A while it is alone (node B starts
+      once the tables exist, so placement cannot pick it), every client on node B: every
+      request and frame crosses Redis;
+    * ``"split"``: two nodes from the start; tables created on A and B alternately (placement
+      is least-loaded anyway), each client on A or B at random.
+
+    Raises ``RuntimeError`` when a node or the load generator fails or overruns its bound;
+    every node is stopped."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout {layout!r} is none of {LAYOUTS}")
+    count = 1 if layout == "one" else 2
+    with contextlib.ExitStack() as dirs:
+        nodes = [Server("cardhall", Path(dirs.enter_context(tempfile.TemporaryDirectory(
+            prefix=f"cardhall-bench-node{i}-"))), env={**node_env, "CARDHALL_NODE_ID":
+            f"bench-{'ab'[i]}"}) for i in range(count)]
+        try:
+            await asyncio.gather(*(n.start() for n in (nodes if layout == "split"
+                                                          else nodes[:1])))
+            a, b = nodes[0].base, nodes[-1].base
+            rest = [a, b] if layout == "split" else [a]
+            ws = {"one": [a], "hop": [b], "split": [a, b]}[layout]
+            argv = loadgen_argv(nodes[0], mode, tables, duration, warmup,
+                                setup_timeout=setup_timeout, **extra)
+            argv += [x for base in rest for x in ("--rest-base", base)]
+            argv += [x for base in ws for x in ("--ws-base", base)]
+            on_created = None
+            if layout == "hop":
+                argv.append("--hold-after-create")
+                on_created = nodes[1].start
+            bound = setup_timeout + warmup + duration + 120
+            return await asyncio.wait_for(drive(nodes, argv, on_created), bound)
+        except TimeoutError as e:
+            raise RuntimeError(f"cluster {layout} {mode} {tables}: over its time bound") from e
+        finally:
+            for node in nodes:
+                node.stop()
 
 
 async def timer_anchor(timers: int, spread: float) -> dict[str, Any]:

@@ -20,6 +20,12 @@ client library, four clients per table. Modes:
 Against the bare server (``bench/bare_server.py``) a "move" replaces the act, its ``ack`` the
 ``accepted``, and the broadcast's ``next`` says whose turn it is.
 
+Several servers (a cluster, ``docs/scaling.md``): ``--rest-base`` (repeated) are where the
+tables and their guests are created, round robin by table; ``--ws-base`` (repeated) are where
+clients connect, each client to one of them picked at random (seeded). Both default to
+``--base``. ``--hold-after-create`` prints ``{"phase": "created"}`` once the tables exist and
+waits for a line on stdin before connecting (the orchestrator starts a node in between).
+
 Stdout carries one JSON object per line: ``{"phase": "connected"}``, ``{"phase":
 "measure_start"}``, ``{"phase": "measure_end"}`` (so the orchestrator can sample the server's
 CPU, RSS and GC in step), then ``{"phase": "result", ...}``. Every loop is bounded: setup by
@@ -56,10 +62,13 @@ SEATS = 4
 
 
 class Client:
-    """One WebSocket client at one seat; ``run`` reads until the socket closes."""
+    """One WebSocket client at one seat (connecting to ``ws_url``, ``ws://HOST:PORT/ws``);
+    ``run`` reads until the socket closes."""
 
-    def __init__(self, lg: LoadGen, table: Table, seat: int, token: str | None) -> None:
+    def __init__(self, lg: LoadGen, table: Table, seat: int, token: str | None,
+                 ws_url: str = "") -> None:
         self.lg, self.table, self.seat, self.token = lg, table, seat, token
+        self.ws_url = ws_url
         self.ws: Any = None
         self.sent: dict[str, float] = {}
         self.prefix, self.n = secrets.token_hex(3), 0
@@ -72,9 +81,9 @@ class Client:
 
         lg = self.lg
         if lg.args.target == "bare":
-            url = f"{lg.ws_url}?room={self.table.id}&seat={self.seat}"
+            url = f"{self.ws_url}?room={self.table.id}&seat={self.seat}"
         else:
-            url = lg.ws_url
+            url = self.ws_url
         self.ws = await connect(url, max_size=2**23, compression=None, ping_interval=None,
                                 open_timeout=lg.args.setup_timeout, close_timeout=2)
         if lg.args.target == "cardhall":
@@ -201,15 +210,21 @@ class Client:
 
 async def create_tables(args: argparse.Namespace) -> list[tuple[str, list[str]]]:
     """Cardhall: ``4 * tables`` guests (``POST /api/players``) and ``tables`` Bazaar Blot
-    tables (``POST /api/tables``); returns ``[(table_id, [token per seat])]``. 16 requests in
-    flight; raises ``httpx.HTTPStatusError`` on a refused request."""
+    tables (``POST /api/tables``), table ``t`` and its guests at ``rest_bases[t % len]``;
+    returns ``[(table_id, [token per seat])]``. 16 requests in flight in all; raises
+    ``httpx.HTTPStatusError`` on a refused request."""
     import httpx
 
     sem = asyncio.Semaphore(16)
     limits = httpx.Limits(max_connections=16)
-    async with httpx.AsyncClient(base_url=args.base, timeout=args.setup_timeout,
-                                 limits=limits) as http:
-        async def post(path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    clients = [httpx.AsyncClient(base_url=b, timeout=args.setup_timeout, limits=limits)
+               for b in args.rest_base]
+    async with contextlib.AsyncExitStack() as stack:
+        for c in clients:
+            await stack.enter_async_context(c)
+
+        async def post(http: Any, path: str, body: dict[str, Any],
+                       token: str | None = None) -> Any:
             headers = {"Authorization": f"Bearer {token}"} if token else {}
             async with sem:
                 r = await http.post(path, json=body, headers=headers)
@@ -217,13 +232,14 @@ async def create_tables(args: argparse.Namespace) -> list[tuple[str, list[str]]]
             return r.json()
 
         async def table(t: int) -> tuple[str, list[str]]:
-            players = await asyncio.gather(*(post("/api/players", {"name": f"b{t}-{s}"})
+            http = clients[t % len(clients)]
+            players = await asyncio.gather(*(post(http, "/api/players", {"name": f"b{t}-{s}"})
                                              for s in range(SEATS)))
             tokens = [p["token"] for p in players]
             body = {"game": "bazaar_blot", "seats": SEATS,
                     "turn_timeout_seconds": args.turn_timeout,
                     "config": {"target_score": args.target_score}}
-            made = (await post("/api/tables", body, tokens[0]))["id"], tokens
+            made = (await post(http, "/api/tables", body, tokens[0]))["id"], tokens
             if (t + 1) % 500 == 0:
                 note(f"table {t + 1} created")
             return made
@@ -239,8 +255,9 @@ class LoadGen:
         self.stats = Stats()
         self.tables: list[Table] = []
         self.started = self.closing = False
-        host = args.base.split("://", 1)[1]
-        self.ws_url = f"ws://{host}/ws"
+        self.ws_urls = [f"ws://{b.split('://', 1)[1]}/ws" for b in args.ws_base]
+        self.by_ws: dict[str, int] = {}
+        """Clients per ``--ws-base``."""
 
     async def fire(self, table: Table) -> None:
         """An open-loop tick (or a late one): one seat of ``table`` acts/moves, if it can."""
@@ -289,6 +306,9 @@ class LoadGen:
             note(f"{len(made)} tables created over REST in {time.perf_counter() - t:.1f} s")
         else:
             made = [(f"r{t}", [""] * SEATS) for t in range(self.args.tables)]
+        if self.args.hold_after_create:
+            emit({"phase": "created", "tables": len(made)})
+            await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         sem = asyncio.Semaphore(16)
 
         self.readers: list[asyncio.Task[None]] = []
@@ -300,12 +320,20 @@ class LoadGen:
 
         for table_id, tokens in made:
             table = Table(table_id, random.Random(rng.random()))
-            table.seats = [Client(self, table, s, tokens[s]) for s in range(SEATS)]
+            table.seats = [Client(self, table, s, tokens[s], self.ws_url(rng))
+                           for s in range(SEATS)]
             self.tables.append(table)
         clients = [c for t in self.tables for c in t.seats]
         t = time.perf_counter()
         await asyncio.gather(*(connect(c) for c in clients))
         note(f"{len(clients)} clients connected in {time.perf_counter() - t:.1f} s")
+
+    def ws_url(self, rng: random.Random) -> str:
+        """The socket URL of one more client: one ``--ws-base`` at random (counted)."""
+        url = self.ws_urls[0] if len(self.ws_urls) == 1 else rng.choice(self.ws_urls)
+        base = self.args.ws_base[self.ws_urls.index(url)]
+        self.by_ws[base] = self.by_ws.get(base, 0) + 1
+        return url
 
     async def run(self) -> dict[str, Any]:
         """The whole run; returns the result object."""
@@ -313,7 +341,8 @@ class LoadGen:
         t_setup = time.perf_counter()
         await asyncio.wait_for(self.setup(), a.setup_timeout)
         setup_s = time.perf_counter() - t_setup
-        emit({"phase": "connected", "connections": SEATS * len(self.tables)})
+        emit({"phase": "connected", "connections": SEATS * len(self.tables),
+              "by_ws_base": self.by_ws})
         self.started = True
         end = time.perf_counter() + a.warmup + a.duration
         tickers = []
@@ -368,6 +397,8 @@ class LoadGen:
             "game_overs": s.game_overs, "closed_by_server": s.closed,
             "loadgen_cpu_cores": round(cpu / secs, 2) if secs > 0 else None,
         }
+        if len(a.ws_base) > 1 or a.ws_base != a.rest_base:
+            out["clients_by_ws_base"] = dict(self.by_ws)
         if a.mode == "open":
             out["rate_per_table"] = a.rate
             out["late_ticks"] = s.late_ticks
@@ -402,7 +433,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--target-score", type=int, default=1001, help="Blot match target")
     ap.add_argument("--setup-timeout", type=float, default=300.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rest-base", action="append", default=None,
+                    help="http://HOST:PORT where tables are created; repeat for round robin "
+                    "by table (default: --base)")
+    ap.add_argument("--ws-base", action="append", default=None,
+                    help="http://HOST:PORT where clients connect; repeat: each client picks "
+                    "one at random (default: --base)")
+    ap.add_argument("--hold-after-create", action="store_true",
+                    help='print {"phase": "created"} and wait for a line on stdin before '
+                    "connecting")
     args = ap.parse_args(argv)
+    args.rest_base = args.rest_base or [args.base]
+    args.ws_base = args.ws_base or [args.base]
     if args.target == "bare" and args.mode == "silent":
         ap.error("silent mode needs cardhall's turn timer")
     return args

@@ -17,7 +17,11 @@ sides of a ratio alike:
   dropped afterwards) -> p50/p99 with and without the log, their differences and ratios, and
   the log's own figures (append -> commit latency, commits/s, steps per commit);
 * ``timer``: bare ``call_at`` timers (``bench/timer_anchor.py``), then cardhall tables of silent
-  clients with a short turn timeout -> timer lateness.
+  clients with a short turn timeout -> timer lateness;
+* ``cluster`` (``bench/cluster.py``): on PostgreSQL and Redis, one node without Redis (the
+  baseline), one node in cluster mode, two nodes with every client on the non-owner node (the
+  Redis hop), two nodes with the load split -> closed-loop actions/s, open-loop p50/p99, CPU per
+  node, the hop's added latency; ``{"skipped": reason}`` when either is unreachable.
 
 Then ``saves`` (``bench/saves.py``: SQLite and PostgreSQL; the pre-issue ORM save, single,
 batched and through the game writer, each as a ratio to single) and the engine:
@@ -35,7 +39,6 @@ import json
 import os
 import platform
 import signal
-import statistics
 import subprocess
 import sys
 import time
@@ -48,9 +51,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from arms import load_arm, timer_anchor
+from runkit import guarded, median_of, note, pg_arm, postgres_unreachable, ratio
 
 from cardhall.engine import game_names, get_game
 from cardhall.selfplay import run as selfplay
+from cluster import cluster as cluster_part
+from cluster import summary as cluster_summary
 
 BENCH = Path(__file__).resolve().parent
 SELFPLAY_GAMES = {"bazaar_blot": 200, "soldiers_bluff": 2000, "palace_poker": 300}
@@ -76,45 +82,21 @@ class Plan:
     warmup: float = 3.0
     selfplay_scale: float = 1.0
     modules: bool = True
+    cluster_closed_tables: int = 100
+    cluster_open_tables: int = 200
+    cluster_rounds: int = 1
+    cluster_duration: float = 8.0
+    cluster_warmup: float = 2.0
+    cluster_modes: tuple[str, ...] = ("closed", "open")
 
 
 QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),
              open_duration=3.0, log_tables=100, log_rounds=1, log_duration=3.0,
              timer_tables=25, timer_timeout=0.5, timer_duration=3.0,
              anchor_timers=10_000, anchor_spread=2.0, warmup=1.0,
-             selfplay_scale=0.1, modules=False)
-
-
-def note(text: str) -> None:
-    """Progress on stderr (stdout is the JSON object)."""
-    print(f"[bench {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
-
-
-async def guarded(errors: list[str], name: str, coro: Any) -> dict[str, Any] | None:
-    """Await ``coro``; on an exception record ``name: error`` in ``errors`` and answer None."""
-    note(name)
-    try:
-        return dict(await coro)
-    except Exception as e:
-        errors.append(f"{name}: {type(e).__name__}: {e}")
-        note(f"{name} FAILED: {e}")
-        return None
-
-
-def ratio(a: float | None, b: float | None) -> float | None:
-    """``a / b`` rounded to 3 places, ``None`` when either is missing or ``b`` is 0."""
-    return round(a / b, 3) if a is not None and b else None
-
-
-def median_of(results: list[dict[str, Any] | None], *path: str) -> float | None:
-    """The median of ``result[path...]`` over the results that have it."""
-    values = []
-    for r in results:
-        for key in path:
-            r = None if r is None else r.get(key)
-        if r is not None:
-            values.append(float(r))  # type: ignore[arg-type]
-    return round(statistics.median(values), 2) if values else None
+             selfplay_scale=0.1, modules=False, cluster_closed_tables=4,
+             cluster_open_tables=8, cluster_rounds=1, cluster_duration=1.5, cluster_warmup=0.5,
+             cluster_modes=("open",))
 
 
 async def closed_loop(plan: Plan, errors: list[str]) -> dict[str, Any]:
@@ -177,48 +159,6 @@ async def log_latency(plan: Plan, errors: list[str]) -> dict[str, Any]:
     else:
         out["postgresql"], out["postgresql_skipped"] = None, why
     return out
-
-
-async def postgres_unreachable(url: str) -> str | None:
-    """``None`` when PostgreSQL answers at ``url``, else why not."""
-    import asyncpg
-
-    try:
-        conn = await asyncpg.connect(pg_dsn(url), timeout=2)
-    except Exception as exc:
-        return f"PostgreSQL not reachable at {url}: {type(exc).__name__}: {exc}"
-    await conn.close()
-    return None
-
-
-def pg_dsn(url: str, database: str | None = None) -> str:
-    """The asyncpg DSN of a SQLAlchemy URL (on ``database`` when given)."""
-    from sqlalchemy.engine import make_url
-
-    u = make_url(url)
-    if database is not None:
-        u = u.set(database=database)
-    return u.set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-async def pg_arm(url: str, name: str, coro_of: Any) -> dict[str, Any]:
-    """Run ``coro_of(database_url)`` on a fresh PostgreSQL database, dropped afterwards (a
-    table log left by one arm would be restored by the next server otherwise)."""
-    import asyncpg
-    from sqlalchemy.engine import make_url
-
-    db = f"cardhall_bench_{os.getpid()}_{name}"
-    admin = await asyncpg.connect(pg_dsn(url), timeout=5)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{db}"')
-        try:
-            arm_url = make_url(url).set(database=db).render_as_string(hide_password=False)
-            return dict(await coro_of(arm_url))
-        finally:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
-    finally:
-        await admin.close()
 
 
 async def log_pair(plan: Plan, errors: list[str], db: str,
@@ -365,6 +305,7 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
             "before_orm_single_per_s": (d.get("orm_single_before") or {}).get("saves_per_s"),
             "save_game_16_awaited_p99_ms": (latency.get("save_game_awaited") or {}).get("p99_ms"),
             "skipped": saves.get(f"{db}_skipped")}
+    s["cluster"] = cluster_summary(out.get("cluster"))
     blot = (out.get("selfplay") or {}).get("bazaar_blot") or {}
     s["blot_deals_per_s"] = blot.get("units_per_second")
     return s
@@ -397,6 +338,8 @@ async def run_all(plan: Plan, quick: bool, only: set[str]) -> dict[str, Any]:
         out["log_latency"] = await log_latency(plan, errors)
     if "timer" in only:
         out["timer"] = await timers(plan, errors)
+    if "cluster" in only:
+        out["cluster"] = await cluster_part(plan, errors)
     if "saves" in only:
         out["saves"] = await guarded(errors, "saves", saves_all(quick))
     if "engine" in only:
@@ -407,7 +350,7 @@ async def run_all(plan: Plan, quick: bool, only: set[str]) -> dict[str, Any]:
     return out
 
 
-PARTS = ("closed", "open", "log", "timer", "saves", "engine")
+PARTS = ("closed", "open", "log", "timer", "cluster", "saves", "engine")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -165,3 +165,15 @@ def test_nginx_accepts_its_config(tmp_path: Path) -> None:
     conf = tmp_path / "nginx.conf"
     conf.write_text(f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\n{text}")
     run_checker(["nginx", "-t", "-p", str(tmp_path), "-c", str(conf)])
+
+
+def test_the_balancers_replace_a_client_s_x_forwarded_for() -> None:
+    """uvicorn takes the leftmost address: a balancer that appended to the client's own header
+    would let every client choose the address its rates count under."""
+    nginx = NGINX.read_text()
+    assert "$proxy_add_x_forwarded_for" not in nginx
+    assert nginx.count("proxy_set_header X-Forwarded-For $remote_addr;") == 2
+    haproxy = HAPROXY.read_text()
+    assert haproxy.index("http-request del-header X-Forwarded-For") \
+        < haproxy.index("option forwardfor")
+    assert "option redispatch" in haproxy

@@ -7,8 +7,11 @@ Sub-commands:
   ``timeout_action``. An illegal action exits 1 naming its index and error code.
 * ``cardhall verify FILE`` (``docs/fairness.md``) recomputes every chance action of a finished
   history from its revealed server seed and client seeds and checks the seed commitment; it
-  prints ``{"verified", "shuffle", "chance_actions", "mismatches": [{"index", "reason"}]}`` and
-  exits 0 when verified, 1 when not, 2 for a file that is not a readable history.
+  prints ``{"verified", "shuffle", "chance_actions", "mismatches": [{"index", "reason"}],
+  "copy", "checked", "not_checked"}`` and exits 0 when verified, 1 when not, 2 for a file that
+  is not a readable history. A *table copy* (``"copy": "table"``: no seed, face-down cards) is
+  checked as far as it can be (:func:`~cardhall.engine.check_table_copy`): exit 3 when
+  nothing failed, ``not_checked`` names what needs the full copy.
 * ``cardhall selfplay --game NAME --games N --seed S [--seats N] [--json]`` plays random games
   with invariant checks; exit 1 on any violation.
 * ``cardhall serve [--host H] [--port P] [--workers N]`` starts the server (uvicorn) with
@@ -28,7 +31,15 @@ import json
 import sys
 from typing import Any
 
-from .engine import EngineError, History, ReplayError, replay, verify_history
+from .engine import (
+    EngineError,
+    History,
+    ReplayError,
+    check_table_copy,
+    is_table_copy,
+    replay,
+    verify_history,
+)
 
 
 def _load(path: str) -> Any:
@@ -76,11 +87,13 @@ def _verify(args: argparse.Namespace) -> int:
     except (OSError, ValueError, RecursionError) as exc:
         return _error("cli.bad_file", str(exc) or type(exc).__name__, 2)
     try:
-        result = verify_history(doc)
+        result = check_table_copy(doc) if is_table_copy(doc) else verify_history(doc)
     except EngineError as exc:  # not a history, unreadable seeds, an unknown game
         return _error(exc.code, exc.message, 2)
     print(json.dumps(result.to_json(), indent=2 if args.pretty else None))
-    return 0 if result.verified else 1
+    if result.mismatches:
+        return 1
+    return 0 if result.verified else 3  # 3: a table copy, consistent as far as it goes
 
 
 def _error(code: str, message: str, status: int) -> int:

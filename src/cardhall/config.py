@@ -41,6 +41,15 @@ class Settings(BaseSettings):
     """A table where games were started and no client (person or SDK bot) holding a seat has
     been connected for this long is abandoned: its running game ends with outcome reason
     ``abandoned`` (saved) and the table closes (``table_closed``/``abandoned``). At most a day."""
+    publish_full_after_seconds: dict[str, Annotated[float, Field(ge=0)]] = Field(
+        default_factory=lambda: {"bazaar_blot": 0.0})
+    """Per game name: seconds after a game ended from which its *full copy* (every card and the
+    seed, ``docs/fairness.md`` section 7) is public (``GET /api/games/{id}`` and the replay
+    answer it to anyone). A game not listed is never published in full: only its players and
+    the admin get the full copy, everyone else the table copy. Default ``{"bazaar_blot": 0}``:
+    a Blot match plays every card anyway, and its seed lets anyone verify it; the poker games
+    are never published. As JSON in the environment, e.g.
+    ``CARDHALL_PUBLISH_FULL_AFTER_SECONDS='{"bazaar_blot": 0, "palace_poker": 604800}'``."""
     default_starting_stack: Annotated[int, Field(ge=1)] = 200
     """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""
     max_starting_stack: Annotated[int, Field(ge=1)] = 10_000_000

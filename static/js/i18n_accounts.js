@@ -24,7 +24,7 @@ Object.assign(STRINGS.en, {
   "replay.by.round": "round", "replay.by.battle": "battle", "replay.share": "Copy link",
   "replay.copied": "Link copied", "replay.download": "Download JSON",
   "replay.open": "open hands",
-  "replay.open_public": "Open hands are for this game's players: you see what the table showed.",
+  "replay.open_public": "You did not play this game: the hands are as the table saw them (unseen cards face down).",
 });
 Object.assign(STRINGS.bg, {
   "nav.ratings": "Класации", "nav.my_games": "Моите игри", "nav.account": "Вход / регистрация",
@@ -47,7 +47,7 @@ Object.assign(STRINGS.bg, {
   "replay.by.round": "рунд", "replay.by.battle": "битка", "replay.share": "Копирай връзката",
   "replay.copied": "Връзката е копирана", "replay.download": "Изтегли JSON",
   "replay.open": "открити карти",
-  "replay.open_public": "Откритите карти са за играчите на тази игра: виждате каквото масата показа.",
+  "replay.open_public": "Не сте играли тази игра: ръцете са както масата ги видя (невидените карти са с гърба нагоре).",
 });
 Object.assign(STRINGS.hy, {
   "nav.ratings": "Վարկանիշներ", "nav.my_games": "Իմ խաղերը", "nav.account": "Մուտք / գրանցում",
@@ -70,5 +70,5 @@ Object.assign(STRINGS.hy, {
   "replay.by.round": "փուլի", "replay.by.battle": "ճակատամարտի", "replay.share": "Պատճենել հղումը",
   "replay.copied": "Հղումը պատճենված է", "replay.download": "Ներբեռնել JSON",
   "replay.open": "բաց ձեռքեր",
-  "replay.open_public": "Բաց ձեռքերը այս խաղի խաղացողների համար են․ դուք տեսնում եք այն, ինչ ցույց տվեց սեղանը։",
+  "replay.open_public": "Դուք այս խաղը չեք խաղացել․ ձեռքերն այնպես են, ինչպես սեղանը տեսավ (չտեսնված խաղաթղթերը շրջված են)։",
 });

@@ -3,7 +3,7 @@
 
 import { h, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
-import { api } from "./api.js";
+import { api, me } from "./api.js";
 import { GAMES } from "./games/index.js";
 import { gameRow } from "./gamelist.js";
 import { frenchCard, sbCard, cardBack } from "./cards.js";
@@ -67,21 +67,26 @@ function handCard(game, code) {
 }
 
 /**
- * The open-hands panel: every seat's own cards at this step (GET /api/games/{id}/hands), or,
- * for a viewer who did not play this game, a note that only what the table showed is shown.
+ * The open-hands panel: every seat's own cards at this step (GET /api/games/{id}/hands). For a
+ * viewer who may not have the full copy the server sends the table's view ("??" face down):
+ * a note says so.
  */
 function handsPanel(d, hands) {
   if (!hands) return null;
-  if (hands.copy !== "full") return h("p", { class: "muted", "data-open-hands": "public" }, t("replay.open_public"));
-  return h("div", { class: "open-hands", "data-open-hands": "full" }, hands.hands.map((s) =>
-    h("div", { class: "open-hand", "data-hand-seat": s.seat }, h("strong", {}, s.name),
-      Object.values(s.cards).filter(Array.isArray).map((cards) =>
-        h("div", { class: "hand-cards" }, cards.map((c) => handCard(d.game, c)))))));
+  return h("div", { "data-open-hands": hands.copy },
+    hands.copy === "full" ? null : h("p", { class: "muted" }, t("replay.open_public")),
+    h("div", { class: "open-hands" }, hands.hands.map((s) =>
+      h("div", { class: "open-hand", "data-hand-seat": s.seat }, h("strong", {}, s.name),
+        Object.values(s.cards).filter(Array.isArray).map((cards) =>
+          h("div", { class: "hand-cards" }, cards.map((c) => handCard(d.game, c))))))));
 }
 
-/** Save the finished game's history document (GET /api/games/{id}) as a .json file. */
-async function download(gameId) {
-  const doc = await api(`/api/games/${encodeURIComponent(gameId)}`);
+/**
+ * Save the finished game's history document as a .json file: the full copy (?full=1) when
+ * the viewer may have it (`full`), else the table copy (GET /api/games/{id}).
+ */
+async function download(gameId, full) {
+  const doc = await api(`/api/games/${encodeURIComponent(gameId)}${full ? "?full=1" : ""}`);
   const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
   const a = h("a", { href: url, download: `${gameId}.json` });
   document.body.append(a);
@@ -90,13 +95,22 @@ async function download(gameId) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+// A finished game's replay: the table copy (the spectator's perspective, cards nobody at the
+// table saw face down, "??" in the logged actions) for anyone; the full copy (every seat's
+// perspective) with ?full=1 and the player's token when the viewer played the game
+// (docs/fairness.md section 7). A 401/403 to ?full=1 falls back to the table copy. The
+// open-hands perspective (seat=open) draws the spectator's board and every seat's hand from
+// GET /api/games/{id}/hands, which answers by the same rule (table copy: "??" face down).
+// The URL carries the perspective, step and unit (#/replay/ID?seat=&step=&by=).
 export function replayScreen(root, gameId) {
   const start = replayParams();
+  let full = Boolean(me()?.token);
   let seat = start.seat;
   let step = start.step;
   let by = start.by;
   let units = null;  // GET /api/games/{id}/steps: {unit, stops}
   let data = null;
+  let hands = null;  // the open-hands perspective: GET /api/games/{id}/hands?step=
   let playing = null;
   let req = 0;
   let note = "";
@@ -104,13 +118,25 @@ export function replayScreen(root, gameId) {
   const title = h("h1", {}, t("replay.title"));
   const err = h("p", { class: "error-line", role: "alert" });
 
-  let hands = null;  // the open-hands perspective: GET /api/games/{id}/hands?step=
+  async function fetchStep(k) {
+    if (!full && typeof seat === "number") seat = null;  // a seat's view needs the full copy
+    const q = new URLSearchParams({ step: String(Math.max(0, k)) });
+    if (seat !== null && seat !== "open") q.set("seat", String(seat));
+    if (full) q.set("full", "1");
+    try {
+      return await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
+    } catch (x) {
+      if (!full || (x.status !== 401 && x.status !== 403)) throw x;
+      full = false;  // not a game the viewer played: the table copy
+      if (seat !== "open") seat = null;
+      return fetchStep(k);
+    }
+  }
+
   async function go(k) {
     const n = ++req;
     try {
-      const q = new URLSearchParams({ step: String(Math.max(0, k)) });
-      if (seat !== null && seat !== "open") q.set("seat", String(seat));
-      const d = await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
+      const d = await fetchStep(k);
       const o = seat === "open" ? await api(`/api/games/${encodeURIComponent(gameId)}/hands?step=${d.step}`) : null;
       if (n !== req) return;
       data = d;
@@ -147,8 +173,8 @@ export function replayScreen(root, gameId) {
       h("label", { for: "r-by" }, t("replay.by"), " "), unitSel,
       h("a", { href: link, class: "button small", "data-share": link, onclick: (e) => { e.preventDefault(); copy(); } },
         t("replay.share")),
-      h("button", { type: "button", class: "small", "data-download": "json", onclick: () => download(gameId).catch((x) => { err.textContent = x.message; }) },
-        t("replay.download")),
+      h("button", { type: "button", class: "small", "data-download": "json",
+        onclick: () => download(gameId, full).catch((x) => { err.textContent = x.message; }) }, t("replay.download")),
       note ? h("span", { class: "muted", "data-share-note": "1" }, note) : null);
   }
 
@@ -158,19 +184,23 @@ export function replayScreen(root, gameId) {
       timerSeat: null, clock: () => null, act: null, live: false, showSummary: () => {} };
   }
 
+  function seatChoice(d) {
+    const pick = (e) => {
+      const v = e.target.value;
+      seat = v === "" ? null : v === "open" ? "open" : Number(v);
+      go(step);
+    };
+    return h("select", { id: "r-seat", "data-copy": d.copy === "full" ? "full" : "table", onchange: pick },
+      h("option", { value: "", selected: seat === null }, t("replay.spectator")),
+      h("option", { value: "open", selected: seat === "open" }, t("replay.open")),
+      d.copy === "full" ? d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)) : null);
+  }
+
   function draw() {
     const d = data;
     const mod = GAMES[d.game];
     const c = ctxFor(d);
     title.textContent = `${t("replay.title")}: ${t(`game.${d.game}`)}`;
-    const seatSel = h("select", { id: "r-seat", onchange: (e) => {
-      const v = e.target.value;
-      seat = v === "" ? null : v === "open" ? "open" : Number(v);
-      go(step);
-    } },
-      h("option", { value: "", selected: seat === null }, t("replay.spectator")),
-      h("option", { value: "open", selected: seat === "open" }, t("replay.open")),
-      d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)));
     const slider = h("input", { type: "range", min: 0, max: d.steps, value: d.step, "aria-label": t("replay.step", { k: d.step, n: d.steps }),
       oninput: (e) => go(Number(e.target.value)) });
     const btn = (label, k, extra = {}) => h("button", { type: "button", onclick: () => { stop(); go(k); }, ...extra }, label);
@@ -179,9 +209,9 @@ export function replayScreen(root, gameId) {
     const what = d.action
       ? (lines.length ? lines.map((x) => (d.action.timeout ? t("ev.timeout", { text: x }) : x)) : [`${who}: ${d.action.action.type}`])
       : [t("replay.start")];
-    fill(body, 
+    fill(body,
       h("div", { class: "replay-bar" },
-        h("label", { for: "r-seat" }, t("replay.seat"), " "), seatSel,
+        h("label", { for: "r-seat" }, t("replay.seat"), " "), seatChoice(d),
         btn(t("replay.first"), 0), btn(t("replay.prev"), prevStop(step), { "data-step": "prev" }),
         h("button", { type: "button", "data-step": "play", onclick: togglePlay }, playing ? t("replay.pause") : t("replay.play")),
         btn(t("replay.next"), nextStop(step), { "data-step": "next" }), btn(t("replay.last"), d.steps, { "data-step": "last" }),
@@ -189,6 +219,7 @@ export function replayScreen(root, gameId) {
         " ", verifyLink(gameId)),
       shareBar(),
       slider,
+      d.copy === "full" ? null : h("p", { class: "muted", "data-table-copy": "1" }, t("replay.table_copy")),
       h("ul", { class: "replay-events", "aria-live": "polite" }, what.map((x) => h("li", {}, x))),
       h("div", { class: "board" }, mod.board(c)),
       seat === "open" ? handsPanel(d, hands) : null,

@@ -48,11 +48,13 @@ async def test_lobby_quota_and_admin_reach_every_node(tmp_path: Path) -> None:
         assert r.status_code == 200 and r.json()["table_id"] == table["id"], r.text
         # the admin of b lists, inspects, kicks and counts a's table
         rows = (await get(b, "/api/admin/tables", ADMIN)).json()
-        assert [row["id"] for row in rows] == [table["id"]]
+        assert [(row["id"], row["node"]) for row in rows] == [(table["id"], "a")]
         inspected = await get(b, f"/api/admin/tables/{table['id']}", ADMIN)
         assert inspected.status_code == 200 and inspected.json()["id"] == table["id"]
+        assert inspected.json()["node"] == "a"
         stats = (await get(b, "/api/admin/stats", ADMIN)).json()
         assert stats["nodes"] == 2 and stats["tables"] == 1
+        assert stats["tables_by_node"] == {"a": 1, "b": 0}
         kicked = await post(b, f"/api/admin/tables/{table['id']}/kick", {"seat": 1},
                             headers=ADMIN)
         assert kicked.status_code == 200 and kicked.json()["kicked"] is True, kicked.text

@@ -72,10 +72,16 @@ async def test_bad_query_is_typed_422(client: httpx.AsyncClient) -> None:
 
 async def test_get_history_and_404(client: httpx.AsyncClient) -> None:
     await _seed(client)
-    r = await client.get("/api/games/g1")
+    r = await client.get("/api/games/g0")  # Blot: published in full by default
     assert r.status_code == 200
-    assert r.json() == {"format": "cardhall-history/1", "game": "palace_poker", "id": "g1",
+    assert r.json() == {"format": "cardhall-history/1", "game": "bazaar_blot", "id": "g0",
                         "actions": []}
+    # a poker history this build cannot replay has no table copy: only the full copy exists
+    r = await client.get("/api/games/g1")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "game.not_found"
+    r = await client.get("/api/games/g1?full=1",
+                         headers={"Authorization": "Bearer test-admin-token-0123456789"})
+    assert r.status_code == 200 and r.json()["game"] == "palace_poker"
     r = await client.get("/api/games/nope")
     assert r.status_code == 404
     assert r.json()["error"]["code"] == "game.not_found"

@@ -11,6 +11,7 @@ from cardhall.selfplay import play_one
 from cardhall.storage import SeatResult
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+ADMIN = {"Authorization": "Bearer test-admin-token-0123456789"}
 
 
 async def _save(client: httpx.AsyncClient, game: str, seats: int) -> History:
@@ -27,7 +28,8 @@ async def _save(client: httpx.AsyncClient, game: str, seats: int) -> History:
 async def test_replay_step_matches_engine_replay(client: httpx.AsyncClient) -> None:
     history = await _save(client, "soldiers_bluff", 3)
     steps = len(history.actions)
-    body = (await client.get("/api/games/r1/replay?seat=1&step=2")).json()
+    body = (await client.get("/api/games/r1/replay?seat=1&step=2&full=1",
+                             headers=ADMIN)).json()
     assert body["steps"] == steps and body["step"] == 2 and body["seat"] == 1
     assert body["seats"] == ["p0", "p1", "p2"]
     assert body["view"] == replay(history, upto=2).view(1)
@@ -66,11 +68,13 @@ async def test_replay_of_an_abandoned_game_ends_with_the_abandon_step(
                           outcome=rec.state.outcome.to_json(), started_at=T0, ended_at=T0,
                           results=[SeatResult(i, f"p{i}", 0, None, True) for i in range(3)])
     steps = len(doc["actions"])
-    end = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps}")).json()
+    end = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps}&full=1",
+                            headers=ADMIN)).json()
     assert end["action"] == {"seat": None, "action": {"type": "abandon"}, "t_ms": 60_000}
     assert end["outcome"]["reason"] == "abandoned" and end["outcome"]["returns"] == [0, 0, 0]
     assert end["events"] == [{"kind": "abandoned", "returns": [0, 0, 0]}]
-    before = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps - 1}")).json()
+    before = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps - 1}&full=1",
+                               headers=ADMIN)).json()
     assert before["outcome"] is None and before["to_act"] != []
 
 
@@ -113,7 +117,8 @@ async def _save_as(client: httpx.AsyncClient, game: str, seats: int, game_id: st
 async def test_open_hands_are_for_the_game_s_players_and_the_admin(
         client: httpx.AsyncClient) -> None:
     """The open-hands perspective shows every seat's cards only to a player of that game and
-    to the admin; a guest or another player gets the spectator's view only (no hands)."""
+    to the admin; a guest or another player gets the table's view of them: every card the
+    spectator's view does not show at that step is ``??``."""
     store = client._transport.app.state.store  # type: ignore[attr-defined]
     mine = (await client.post("/api/players", json={"name": "Ann"})).json()
     other = (await client.post("/api/players", json={"name": "Bob"})).json()
@@ -133,8 +138,24 @@ async def test_open_hands_are_for_the_game_s_players_and_the_admin(
         assert body["copy"] == "full" and len(body["hands"]) == 3
         for hand in body["hands"]:
             assert hand["cards"]["palace"] == state.view(hand["seat"])["palace"]
+    public = set(_strings(state.view(None)))
     for headers in ({}, {"Authorization": f"Bearer {other['token']}"}):
         body = (await client.get(f"/api/games/oh/hands?step={step}", headers=headers)).json()
-        assert body["copy"] == "public" and body["hands"] == []
+        assert body["copy"] == "table" and len(body["hands"]) == 3
+        for hand in body["hands"]:
+            palace = hand["cards"]["palace"]
+            assert len(palace) == len(state.view(hand["seat"])["palace"])
+            assert all(c == "??" or c in public for c in palace)
+        assert any(c == "??" for hand in body["hands"] for c in hand["cards"]["palace"])
     bad = await client.get("/api/games/oh/hands", headers={"Authorization": "Bearer nope"})
     assert bad.status_code == 401
+
+
+def _strings(obj: object) -> list[str]:
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, dict):
+        return [s for v in obj.values() for s in _strings(v)]
+    if isinstance(obj, list):
+        return [s for v in obj for s in _strings(v)]
+    return []

@@ -77,7 +77,7 @@ async def test_lobby_and_admin_answers_are_byte_identical(client: httpx.AsyncCli
     got = await client.get(f"/api/admin/tables/{table.id}", headers=ADMIN)
     assert got.content == raw_bytes(inspected)
     assert (await client.get("/api/admin/stats", headers=ADMIN)).content == raw_bytes(
-        {**manager.stats(), "nodes": 1})
+        {**manager.stats(), "nodes": 1, "tables_by_node": None})
     quick = await client.post("/api/tables/quick-seat", headers=me, json={"game": "palace_poker"})
     assert quick.content == raw_bytes({"table_id": table.id, "seat": quick.json()["seat"],
                                        "table": table.summary()})
@@ -106,8 +106,11 @@ async def test_replay_cards_health_and_asyncapi_answers_are_byte_identical(
         client: httpx.AsyncClient) -> None:
     app = client._transport.app  # type: ignore[attr-defined]
     await _save(client, "soldiers_bluff", 2)
-    raw = await games.replay_step("r1", app.state.store, seat=1, step=3)
-    got = await client.get("/api/games/r1/replay?seat=1&step=3")
+    from cardhall.server.copies import Reader
+    raw = await games.replay_step("r1", app.state.store, app.state.settings, Reader(admin=True),
+                                  seat=1, step=3, full=True)
+    got = await client.get("/api/games/r1/replay?seat=1&step=3&full=1",
+                           headers={"Authorization": "Bearer test-admin-token-0123456789"})
     assert got.content == raw_bytes(raw)
     from cardhall.games.soldiers_bluff import cards
     got = await client.get("/api/rules/soldiers_bluff/cards")

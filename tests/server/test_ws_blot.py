@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from livesrv import Audit, client, live_server, play_randomly
 
-from cardhall.engine import game_names
+from cardhall.engine import game_names, table_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,8 +45,10 @@ async def test_full_blot_match_with_four_bot_driven_clients(
                 await c.send({"type": "join", "table_id": tid, "seat": i})
             overs = await asyncio.gather(*(play_randomly(c, tid, seed=i)
                                            for i, c in enumerate(seats)))
-            over = await spectator.expect("game_over")
+            watched = await spectator.expect("game_over")
+            over = overs[0]  # each player's full copy; the spectator's is the table copy
             assert all(o == over for o in overs)
+            assert watched["history"] == table_copy(over["history"])
             for (pid, _), c in zip(players, [*seats, spectator], strict=True):
                 assert audit.violations(pid, c.frames) == []
             hands = [m["view"] for m in spectator.received if m["type"] == "state" and m["view"]]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from livesrv import Audit, LiveServer, client, live_server, play_randomly
 
-from cardhall.engine import History, replay
+from cardhall.engine import History, replay, table_copy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
 from toygame import register
@@ -52,7 +52,9 @@ async def test_two_clients_and_a_spectator_play_a_game_saved_and_replayed(
             over_a, over_b = await asyncio.gather(play_randomly(a, tid, 1),
                                                   play_randomly(b, tid, 2))
             over_e = await eve.expect("game_over")
-            assert over_a == over_b == over_e
+            assert over_a == over_b  # each player's full copy, the spectator the table copy
+            assert over_e == {**over_a, "history": table_copy(over_a["history"])}
+            assert "seed" not in over_e["history"]
             for pid, c in ((pa, a), (pb, b), (pe, eve)):
                 assert audit.violations(pid, c.frames) == []
             spectator_views = [m["view"] for m in eve.received if m["type"] == "state"]

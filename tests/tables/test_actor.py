@@ -188,7 +188,9 @@ async def test_spectator_and_seats_never_receive_a_hidden_card(h: Harness) -> No
     for c in checked:
         assert c.violations == [] and c.checked > 5
     assert checked[2].last("state").view["hand"] is None
-    assert checked[2].last("game_over").history["seed"]
+    watched = checked[2].last("game_over").history  # a spectator gets the table copy
+    assert "seed" not in watched and watched["copy"] == "table" and watched["seed_commitment"]
+    assert checked[0].last("game_over").history["seed"]  # each player its full copy
 
 
 async def test_poker_table_carries_stacks_and_deals_the_next_hand(h: Harness) -> None:

@@ -43,32 +43,37 @@ def test_a_shared_link_opens_at_its_step_and_steps_by_round(server: Any, new_pag
     steps = len(doc["actions"])
     stops = server_stops(server, "web-sb")
     page = new_page()
-    page.goto(f"{server.url}/#/replay/web-sb?seat=1&step=2&by=round")
+    page.goto(f"{server.url}/#/replay/web-sb?seat=open&step=2&by=round")
     page.wait_for_function("document.querySelector('[data-step-label]')?.textContent"
                            f".startsWith('Step 2 of {steps}')")
-    assert page.locator("#r-seat").input_value() == "1"
+    assert page.locator("#r-seat").input_value() == "open"
     assert page.locator("#r-by").input_value() == "round"
     page.click("[data-step=next]")
     want = next(s for s in stops if s > 2)
     page.wait_for_function(f"location.hash.includes('step={want}')")
     assert _label(page).startswith(f"Step {want} of {steps}")
     share = page.locator("[data-share]").get_attribute("data-share") or ""
-    assert share.endswith(f"#/replay/web-sb?seat=1&step={want}&by=round")
-    # the copied link, opened elsewhere, lands on the same step and seat
+    assert share.endswith(f"#/replay/web-sb?seat=open&step={want}&by=round")
+    # the copied link, opened elsewhere, lands on the same step and perspective
     other = new_page()
     other.goto(share)
     other.wait_for_function("document.querySelector('[data-step-label]')?.textContent"
                             f".startsWith('Step {want} of')")
-    assert other.locator("#r-seat").input_value() == "1"
+    assert other.locator("#r-seat").input_value() == "open"
+    # a seat's link opened by someone who did not play: the spectator's view at that step
+    other.goto(f"{server.url}/#/replay/web-sb?seat=1&step={want}")
+    other.wait_for_function("location.hash.includes('step=') && !location.hash.includes('seat=1')")
+    assert other.locator("#r-seat").input_value() == ""
     # by action again: one step at a time
     page.select_option("#r-by", "action")
     page.click("[data-step=next]")
     page.wait_for_function(f"location.hash.includes('step={want + 1}')")
-    # the history as a JSON file
+    # the history as a JSON file (the table copy for a viewer who did not play)
     with page.expect_download() as got:
         page.click("[data-download=json]")
     saved = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
-    assert saved["actions"] == doc["actions"] and got.value.suggested_filename == "web-sb.json"
+    assert len(saved["actions"]) == steps and got.value.suggested_filename == "web-sb.json"
+    assert "seed" not in saved and saved["copy"] == "table"
 
 
 def test_blot_steps_by_trick(server: Any, new_page: Any) -> None:
@@ -94,7 +99,8 @@ def server_stops(server: Any, game_id: str) -> list[int]:
 
 def test_the_open_hands_view_is_for_the_game_s_players(server: Any, new_page: Any) -> None:
     """A player of the game opens the shared link ``seat=open``: every seat's palace is drawn.
-    Someone else opening the same link sees only what the table showed (no hand, a note)."""
+    Someone else opening the same link sees the hands as the table saw them: every card it was
+    not shown face down."""
     from browserkit import enter
 
     page = new_page()
@@ -120,15 +126,16 @@ def test_the_open_hands_view_is_for_the_game_s_players(server: Any, new_page: An
                                           "es => es.map(e => e.dataset.card)")
         assert shown == state.view(seat)["palace"]
     assert page.locator("#r-seat").input_value() == "open"
+    # someone else: the table's view of the hands, unseen cards face down
     stranger = new_page()
     stranger.goto(link)
-    stranger.wait_for_selector("[data-open-hands=public]")
-    assert stranger.locator("[data-hand-seat]").count() == 0
+    stranger.wait_for_selector("[data-open-hands=table] [data-hand-seat='2']")
     hidden = set().union(*(state.view(s)["palace"] for s in range(3))) - set(
         str(c) for c in _public_cards(state))
     shown_to_stranger = set(stranger.eval_on_selector_all("[data-card]",
                                                          "es => es.map(e => e.dataset.card)"))
-    assert not shown_to_stranger & hidden
+    assert hidden and not shown_to_stranger & hidden
+    assert stranger.locator("[data-hand-seat] .card.back").count() >= 1
 
 
 def _public_cards(state: Any) -> list[str]:

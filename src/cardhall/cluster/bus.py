@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[str], None]
 """Called with a message's data (text) on the subscriber's task."""
+Unheard = Callable[[], None]
+"""Called (on the publisher's task) when a message reached no subscriber."""
 
 
 class Bus:
@@ -37,7 +39,7 @@ class Bus:
         self.redis = redis
         self.pubsub = redis.pubsub(ignore_subscribe_messages=True)
         self.handlers: dict[str, Handler] = {}
-        self._queue: deque[tuple[str, str]] = deque()
+        self._queue: deque[tuple[str, str, Unheard | None]] = deque()
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self.published = 0
@@ -61,9 +63,11 @@ class Bus:
             with contextlib.suppress(Exception):
                 await self.pubsub.unsubscribe(channel)
 
-    def publish(self, channel: str, data: str) -> None:
-        """Queue ``data`` for ``channel`` (never blocks; sent in order by the publisher)."""
-        self._queue.append((channel, data))
+    def publish(self, channel: str, data: str, unheard: Unheard | None = None) -> None:
+        """Queue ``data`` for ``channel`` (never blocks; sent in order by the publisher, every
+        message queued meanwhile in one pipeline). ``unheard`` runs when nobody subscribed to
+        ``channel`` received it (``PUBLISH`` answered 0), or when it could not be sent."""
+        self._queue.append((channel, data, unheard))
         self._wake.set()
 
     async def flush(self, timeout: float = 2.0) -> None:
@@ -115,13 +119,20 @@ class Bus:
             self._queue.clear()
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
+                    for channel, data, _ in batch:
                         pipe.publish(channel, data)
-                    await pipe.execute()
+                    heard = await pipe.execute()
                 self.published += len(batch)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis is down: these messages are lost (see module)
                 log.warning("cluster bus: %d messages not published (%s: %s)", len(batch),
                             type(exc).__name__, exc)
+                heard = [0] * len(batch)
                 await asyncio.sleep(0.2)
+            for (_, _, unheard), n in zip(batch, heard, strict=True):
+                if unheard is not None and not n:
+                    try:
+                        unheard()
+                    except Exception:  # a bug in one callback must not stop the publisher
+                        log.exception("cluster bus: an unheard callback failed")

@@ -9,6 +9,7 @@ summary (``Table.summary()``), the admin's answers are those of :mod:`.ops`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -24,6 +25,7 @@ from ..tables.messages import ClientRequest, Disconnected
 from . import ops
 from .node import ClusterNode
 from .ops import KICK_FLUSH_SECONDS
+from .rpc import ClusterUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -84,10 +86,10 @@ class LocalHall:
         return await ops.inspect_table(self.manager, table_id)
 
     async def admin_list(self) -> list[dict[str, Any]]:
-        return [ops.admin_row(t) for t in self.manager.list()]
+        return [{**ops.admin_row(t), "node": None} for t in self.manager.list()]
 
     async def stats(self) -> dict[str, Any]:
-        return {**self.manager.stats(), "nodes": 1}
+        return {**self.manager.stats(), "nodes": 1, "tables_by_node": None}
 
     def watch(self, conn: QueueConnection) -> None:
         """A new socket (nothing to note in one process)."""
@@ -150,19 +152,29 @@ class ClusterHall(LocalHall):
         return None if doc is None else dict(orjson.loads(doc))
 
     async def create(self, game: str, **kwargs: Any) -> dict[str, Any]:
-        """Create the table on the least-loaded live node (this one on a tie)."""
+        """Create the table on the least-loaded live node (this one on a tie).
+
+        When that node does not answer in time (it died a moment ago: its heartbeat lives on
+        for up to two leases, and a dead node's load looks lightest), the table is made here
+        instead of failing every create of the hall meanwhile. Should the other node have
+        made it after all (only its answer lost), that one is an empty table its idle timer
+        closes."""
         self.manager.spec_for(game, **{k: v for k, v in kwargs.items() if k != "created_by"})
         await self._check_quota(kwargs.get("created_by"))
         target = await self._least_loaded()
-        if target == self.node.id:
-            out = await ops.create(self.manager, {"game": game, **kwargs})
-            await self.node.publish_summaries(only=out["id"])
-            return out
-        args = dict(kwargs)
-        if args.get("bots") is not None:
-            args["bots"] = {str(k): v for k, v in args["bots"].items()}
-        result: dict[str, Any] = await self.node.rpc.call(target, "create", game=game, **args)
-        return result
+        if target != self.node.id:
+            args = dict(kwargs)
+            if args.get("bots") is not None:
+                args["bots"] = {str(k): v for k, v in args["bots"].items()}
+            try:
+                result: dict[str, Any] = await self.node.rpc.call(target, "create", game=game,
+                                                                  **args)
+                return result
+            except ClusterUnavailableError as exc:
+                log.warning("cluster: %s; creating the table here", exc)
+        out = await ops.create(self.manager, {"game": game, **kwargs})
+        await self.node.publish_summaries(only=out["id"])
+        return out
 
     async def _least_loaded(self) -> str:
         loads = {n["node"]: n["tables"] for n in await self.node.nodes()}
@@ -212,13 +224,32 @@ class ClusterHall(LocalHall):
         return result
 
     async def _everywhere(self, op: str, **args: Any) -> list[Any]:
-        out = []
-        for n in await self.node.nodes():
-            if n["node"] == self.node.id:
-                out.append(await self.node.rpc.ops[op](args))
-            else:
-                out.append(await self.node.rpc.call(n["node"], op, **args))
-        return out
+        """``op`` on every live node (this one always), all at once: a node that does not
+        answer costs one request timeout, not one per node, and never keeps ``op`` from the
+        nodes after it (a ban still kicks the player's seats on every node that answers).
+
+        Raises:
+            ClusterUnavailableError: naming the nodes that did not answer, once every other
+            node did its part. Any other error of a node (the first).
+        """
+        names = sorted({n["node"] for n in await self.node.nodes()} | {self.node.id})
+
+        async def one(name: str) -> Any:
+            if name == self.node.id:
+                return await self.node.rpc.ops[op](args)
+            return await self.node.rpc.call(name, op, **args)
+
+        results = await asyncio.gather(*(one(n) for n in names), return_exceptions=True)
+        missing = [n for n, r in zip(names, results, strict=True)
+                   if isinstance(r, ClusterUnavailableError)]
+        for r in results:
+            if isinstance(r, BaseException) and not isinstance(r, ClusterUnavailableError):
+                raise r
+        if missing:
+            raise ClusterUnavailableError(
+                f"node {', '.join(missing)} did not answer {op} within "
+                f"{self.node.rpc.timeout_seconds} s (every other node did)")
+        return list(results)
 
     async def kick_player(self, player_id: str, reason: str = "kicked") -> list[str]:
         kicked: list[str] = []
@@ -235,12 +266,13 @@ class ClusterHall(LocalHall):
 
     async def stats(self) -> dict[str, Any]:
         parts = await self._everywhere("stats")
-        total: dict[str, Any] = {"tables_by_status": {}, "nodes": len(parts)}
+        total: dict[str, Any] = {"tables_by_status": {}, "nodes": len(parts),
+                                 "tables_by_node": {}}
         for s in parts:
             for key, value in s.items():
-                if key == "tables_by_status":
-                    for status, n in value.items():
-                        total[key][status] = total[key].get(status, 0) + n
+                if isinstance(value, dict):
+                    for name, n in value.items():
+                        total[key][name] = total[key].get(name, 0) + n
                 else:
                     total[key] = total.get(key, 0) + value
         return total
@@ -249,8 +281,7 @@ class ClusterHall(LocalHall):
         self.node.watch(conn)
 
     async def route(self, conn: QueueConnection, msg: Any) -> None:
-        if isinstance(msg, p.Join):
-            conn.tables.add(msg.table_id)
+        """:meth:`ClusterNode.route` (which notes the socket's tables)."""
         await self.node.route(conn, msg)
 
     async def disconnected(self, conn: QueueConnection) -> None:

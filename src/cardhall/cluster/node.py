@@ -40,15 +40,14 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from ..config import Settings
-from ..protocol import messages as p
 from ..storage.interface import Store
-from ..tables.connections import QueueConnection
 from ..tables.manager import TableManager
-from ..tables.messages import ClientRequest, Disconnected, Fenced
+from ..tables.messages import Disconnected, Fenced
 from .bus import Bus
 from .keys import Keys
 from .ops import node_ops
-from .remote import Peers, Sockets, header
+from .remote import Peers, Sockets
+from .routing import Routing
 from .rpc import ClusterUnavailableError, Rpc
 
 log = logging.getLogger(__name__)
@@ -66,7 +65,7 @@ def default_node_id() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class ClusterNode:
+class ClusterNode(Routing):
     """This process as a member of the hall (see the module docstring).
 
     Args:
@@ -165,9 +164,8 @@ class ClusterNode:
         """Leave the cluster (after the tables stopped): leases released, heartbeat removed."""
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:  # bounded: a task that ignores its cancellation never holds the stop
+            await asyncio.wait(self._tasks, timeout=2.0)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._settle(), 2.0)
             for table_id in list(self.owned):
@@ -189,6 +187,10 @@ class ClusterNode:
 
     @staticmethod
     async def _loop(step: Callable[[], Any], every: float) -> None:
+        """Run ``step`` every ``every`` seconds (jittered), logging its failures. A failure
+        while the task is being cancelled ends it: redis-py may turn a cancellation into a
+        ``TimeoutError`` (its own timeout around a read), and a loop that took that for a
+        hiccup would never end, and :meth:`stop` would wait for it forever."""
         while True:
             await asyncio.sleep(every * random.uniform(0.9, 1.1))
             try:
@@ -196,6 +198,9 @@ class ClusterNode:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis or the database hiccups: next time
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise asyncio.CancelledError from exc
                 log.warning("cluster: %s failed (%s: %s)", getattr(step, "__name__", step),
                             type(exc).__name__, exc)
 
@@ -223,9 +228,16 @@ class ClusterNode:
 
     def released(self, table_id: str, *, closed: bool) -> None:
         """A table's task ended here (``closed``: for good, its registry entry goes too)."""
-        self._chore(self._release(table_id, closed=closed))
+        self._chore(self._release_if(table_id, self.owned.get(table_id), closed=closed))
+
+    async def _release_if(self, table_id: str, epoch: int | None, *, closed: bool) -> None:
+        """:meth:`_release` unless this node holds another epoch of the table by now (it took
+        the table over again before this chore ran: the new lease stays)."""
+        if self.owned.get(table_id) == epoch:
+            await self._release(table_id, closed=closed)
 
     async def _release(self, table_id: str, *, closed: bool = False) -> None:
+        """Give the lease of ``table_id`` up (and its registry entry when ``closed``)."""
         self.owned.pop(table_id, None)
         self._written.pop(table_id, None)
         await self.bus.unsubscribe(self.keys.inbox(table_id))
@@ -264,8 +276,15 @@ class ClusterNode:
             table.post(Fenced())
 
     async def publish_summaries(self, only: str | None = None) -> None:
-        """Write the summaries that changed (or ``only`` that table's), refreshing the rest."""
+        """Write the summaries that changed (or ``only`` that table's), refreshing the rest.
+
+        A refresh that finds its key gone (Redis restarted, or the key expired during a pause)
+        writes the summary again, and the table back into ``<p>:tables``: an idle table's
+        summary never changes, and it would stay out of the lobby (and of the table quota,
+        quick seat, ``table.moving``) for as long as it lives."""
         ttl = 3 * self.ttl_ms
+        refreshed: list[tuple[int, str, bytes]] = []  # (its PEXPIRE's answer, table, text)
+        n = 0
         async with self.redis.pipeline(transaction=False) as pipe:
             for table in self.manager.list():
                 if table.id not in self.owned or (only is not None and table.id != only):
@@ -276,9 +295,19 @@ class ClusterNode:
                     self._written[table.id] = text
                     pipe.set(key, text, px=ttl)
                     pipe.sadd(self.keys.tables, table.id)
+                    n += 2
                 else:
                     pipe.pexpire(key, ttl)
-            await pipe.execute()
+                    refreshed.append((n, table.id, text))
+                    n += 1
+            results = await pipe.execute()
+        lost = [(t, text) for i, t, text in refreshed if not results[i]]
+        if lost:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id, text in lost:
+                    pipe.set(self.keys.summary(table_id), text, px=ttl)
+                    pipe.sadd(self.keys.tables, table_id)
+                await pipe.execute()
 
     def load(self) -> dict[str, Any]:
         """This node's load figures (its heartbeat)."""
@@ -356,90 +385,3 @@ class ClusterNode:
             {"t": table_id, "n": self.id, "e": epoch}).decode())
         log.info("cluster: took table %s over (epoch %d)", table_id, epoch)
         return True
-
-    # ----- the bus ---------------------------------------------------------------------------
-    def _on_node_message(self, data: str) -> None:
-        kind = data[:1]
-        if kind == "F":
-            self.sockets.deliver(data)
-        elif kind == "R":
-            self.rpc.requested(data)
-        elif kind == "A":
-            self.rpc.answered(data)
-
-    def _on_event(self, data: str) -> None:
-        if not data.startswith("M "):
-            return
-        moved = orjson.loads(data[2:])
-        table_id, node = moved["t"], moved["n"]
-        if node != self.id and table_id in self.owned:
-            self._lost(table_id)
-        self.sockets.rejoin(table_id)
-
-    def _on_inbox(self, table_id: str, data: str) -> None:
-        """A request or a disconnect from a socket of another node (or of this one, sent
-        before the table moved here)."""
-        kind, _, rest = data.partition(" ")
-        head_text, _, body = rest.partition("\n")
-        head = orjson.loads(head_text)
-        table = self.manager.get(table_id)
-        if kind == "D":
-            conn = self.peers.conns.get((head["n"], head["c"]))
-            if conn is None:
-                return
-            conn.tables.discard(table_id)
-            if table is not None:
-                table.post(Disconnected(conn))
-            if not conn.tables:
-                self.peers.forget(conn.node, conn.conn_id)
-            return
-        conn = self.peers.connection(head)
-        msg = p.CLIENT.validate_json(body)
-        if table is None or table.stopped:
-            conn.send(p.Error(code="table.moving", message=f"table {table_id} is moving "
-                              "to another node; retry shortly", table_id=table_id,
-                              request=p.RequestRef(type=msg.type, rid=msg.rid)))
-            return
-        conn.tables.add(table_id)
-        table.post(ClientRequest(conn, msg))
-
-    # ----- the holder side -------------------------------------------------------------------
-    def watch(self, conn: QueueConnection) -> None:
-        """Note ``conn``'s ``joined`` answers (call once per socket)."""
-        conn.observer = self.sockets.seen
-        self.sockets.add(conn)
-
-    async def route(self, conn: QueueConnection, msg: Any) -> None:
-        """Send a socket's table request to the table, wherever it runs; a table with no owner
-        at the moment answers ``table.moving`` (listed) or ``table.not_found``."""
-        table = self.manager.get(msg.table_id)
-        if table is not None and not table.stopped and msg.table_id in self.owned:
-            table.post(ClientRequest(conn, msg))
-            return
-        data = f"Q {header(self.id, self.sockets.wire_id(conn), conn)}\n{msg.model_dump_json()}"
-        if await self.redis.publish(self.keys.inbox(msg.table_id), data):
-            return
-        listed = await self.redis.exists(self.keys.summary(msg.table_id))
-        ref = p.RequestRef(type=msg.type, rid=msg.rid, action_id=getattr(msg, "action_id", None))
-        if listed:
-            conn.send(p.Error(code="table.moving", message=f"table {msg.table_id} is moving to "
-                              "another node; retry shortly", table_id=msg.table_id, request=ref))
-        else:
-            conn.send(p.Error(code="table.not_found", message=f"no live table {msg.table_id!r}",
-                              table_id=msg.table_id, request=ref))
-
-    def _rejoin(self, conn: QueueConnection, msg: Any) -> None:
-        self._chore(self.route(conn, msg))
-
-    async def disconnected(self, conn: QueueConnection) -> None:
-        """The socket went: every table it joined is told, wherever it runs."""
-        for table_id in conn.tables:
-            table = self.manager.get(table_id)
-            if table is not None and table_id in self.owned:
-                table.post(Disconnected(conn))
-            else:
-                with contextlib.suppress(Exception):
-                    await self.redis.publish(
-                        self.keys.inbox(table_id),
-                        f"D {header(self.id, self.sockets.wire_id(conn), conn)}")
-        self.sockets.remove(conn)

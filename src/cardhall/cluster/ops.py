@@ -92,10 +92,10 @@ def node_ops(node: ClusterNode) -> dict[str, Op]:
         return kicked
 
     async def _admin_list(_a: dict[str, Any]) -> Any:
-        return [admin_row(t) for t in m.list()]
+        return [{**admin_row(t), "node": node.id} for t in m.list()]
 
     async def _stats(_a: dict[str, Any]) -> Any:
-        return m.stats()
+        return {**m.stats(), "tables_by_node": {node.id: len(m.tables)}}
 
     async def _close(a: dict[str, Any]) -> Any:
         return await close(m, a["table_id"])
@@ -104,7 +104,7 @@ def node_ops(node: ClusterNode) -> dict[str, Op]:
         return await kick(m, a["table_id"], a["seat"])
 
     async def _inspect(a: dict[str, Any]) -> Any:
-        return await inspect_table(m, a["table_id"])
+        return {**await inspect_table(m, a["table_id"]), "node": node.id}
 
     return {"create": _create, "close": _close, "kick": _kick, "kick_player": _kick_player,
             "inspect": _inspect, "admin_list": _admin_list, "stats": _stats}

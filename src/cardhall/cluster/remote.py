@@ -139,7 +139,8 @@ class Sockets:
         connection ids start again at ``c1``)."""
         self.local: dict[str, QueueConnection] = {}
         self.roles: dict[tuple[str, str], tuple[str, int | None, str | None]] = {}
-        """``(wire id, table id) -> (role, seat, seat token)`` from the latest ``joined``."""
+        """``(wire id, table id) -> (role, seat, seat token)`` from the latest ``joined``; gone
+        at a ``left`` or a ``table_closed`` (kicked, or the table closed: nothing to resume)."""
         self._route = route
 
     def wire_id(self, conn: QueueConnection) -> str:
@@ -167,18 +168,19 @@ class Sockets:
                 continue
             if text.startswith('{"type":"joined"') and self._joined(conn, text):
                 continue
-            if text.startswith('{"type":"left"'):
+            if text.startswith(('{"type":"left"', '{"type":"table_closed"')):
                 self.left(conn, orjson.loads(text)["table_id"])
             conn.send(RawFrame(text))
 
     def seen(self, conn: QueueConnection, msg: Outgoing) -> bool:
-        """A local table's message to ``conn`` (noted like a remote ``joined``; the
+        """A local table's message to ``conn`` (noted like a remote ``joined``, ``left`` or
+        ``table_closed``; the
         :attr:`~cardhall.tables.connections.QueueConnection.observer` of every socket).
         True for the answer to a rejoin (dropped)."""
         if isinstance(msg, p.Joined):
             self._note(conn, msg.table_id, msg.role, msg.seat, msg.seat_token)
             return msg.rid == RESUME_RID
-        if isinstance(msg, p.Left):
+        if isinstance(msg, p.Left | p.TableClosed):
             self.left(conn, msg.table_id)
         return False
 

@@ -5,6 +5,7 @@ enforces it).
 """
 
 from .actions import Action, is_legal, matches, minimal, sample
+from .cardcodes import HIDDEN
 from .config import config_from_dict, config_to_dict
 from .errors import (
     ERROR_CODES,
@@ -42,12 +43,16 @@ from .shuffle import (
     shuffle_seed,
     valid_client_seed,
 )
+from .tablecheck import check_table_copy
+from .tablecopy import TABLE_COPY, is_table_copy, table_copy
 from .verify import Mismatch, Verification, verify_history
 
 __all__ = [
     "ABANDON",
     "ERROR_CODES",
+    "HIDDEN",
     "SHUFFLE",
+    "TABLE_COPY",
     "Action",
     "EngineError",
     "Event",
@@ -72,6 +77,7 @@ __all__ = [
     "UnknownGameError",
     "Verification",
     "apply_logged",
+    "check_table_copy",
     "commitment",
     "config_from_dict",
     "config_to_dict",
@@ -80,6 +86,7 @@ __all__ = [
     "game_seed",
     "get_game",
     "is_legal",
+    "is_table_copy",
     "matches",
     "minimal",
     "replay",
@@ -87,6 +94,7 @@ __all__ = [
     "seeded_shuffle",
     "shuffle_seed",
     "start_state",
+    "table_copy",
     "valid_client_seed",
     "verify_history",
 ]

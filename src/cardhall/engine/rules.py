@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from .actions import Action
+from .cardcodes import redact
 from .config import config_from_dict
 from .errors import InvalidConfigError
 from .game import GameState
+
+if TYPE_CHECKING:
+    from .history import History
 
 C = TypeVar("C")
 
@@ -24,6 +29,10 @@ class GameRules(ABC, Generic[C]):
     max_seats: ClassVar[int]
     uses_stacks: ClassVar[bool]
     """True for the poker games (chip stacks carried from hand to hand)."""
+    card_codes: ClassVar[frozenset[str]] = frozenset()
+    """Every card code of the game (``design.md`` section 3): the strings of a history that
+    are cards, which a table copy hides when the table never saw them
+    (:mod:`~cardhall.engine.tablecopy`). Empty: the game has no cards to hide."""
 
     def config(self, data: dict[str, Any] | None = None) -> C:
         """Build and validate a config from a partial JSON object.
@@ -78,6 +87,21 @@ class GameRules(ABC, Generic[C]):
                     f"to be dealt in to {self.name} with this config")
         stacks = None if starting_stack is None else [starting_stack] * num_seats
         self.new_state(config, num_seats, 0, stacks)
+
+    def table_actions(self, history: History,
+                      public_events: list[list[dict[str, Any]]]) -> list[Action]:
+        """The actions of the finished full copy ``history`` as the table saw them: one action
+        per entry of ``history.actions``, in order, with each card the table never saw *at
+        that place* replaced by :data:`~.tablecopy.HIDDEN` (card lists keep their lengths).
+        ``public_events[i]`` are the public events (JSON) entry ``i`` produced on replay.
+
+        The engine then hides every card no public event or spectator view ever showed
+        (:func:`~.tablecopy.table_copy`). The base hides every card code of every action (a
+        game that does not say what was public shows nothing); each game overrides it with
+        its rules (``docs/fairness.md`` section 7).
+        """
+        codes = self.card_codes
+        return [redact(e.action, lambda _card: False, codes) for e in history.actions]
 
     @abstractmethod
     def new_state(

@@ -38,24 +38,38 @@ class Mismatch:
         return {"index": self.index, "reason": self.reason}
 
 
+FULL_CHECKS = ("commitment: SHA-256 of the seed is the seed_commitment",
+               "deals: every chance action recomputed from the seeds",
+               "replay: every action accepted by the rules, the stored outcome reached")
+"""What :func:`verify_history` checks on a full copy (``checked``)."""
+
+
 @dataclass(slots=True)
 class Verification:
-    """The answer of :func:`verify_history`. ``chance_actions`` counts the chance entries
-    recomputed; ``verified`` holds when there is no mismatch."""
+    """The answer of :func:`verify_history` (a full copy) or :func:`check_table_copy` (a
+    table copy). ``chance_actions`` counts the chance entries recomputed; ``checked`` and
+    ``not_checked`` name the checks; ``verified`` holds when there is no mismatch and nothing
+    was left unchecked."""
 
     shuffle: str
     chance_actions: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
+    copy: str = "full"
+    checked: list[str] = field(default_factory=lambda: list(FULL_CHECKS))
+    not_checked: list[str] = field(default_factory=list)
 
     @property
     def verified(self) -> bool:
-        return not self.mismatches
+        return not self.mismatches and not self.not_checked
 
     def to_json(self) -> dict[str, Any]:
-        """``{"verified", "shuffle", "chance_actions", "mismatches": [{"index", "reason"}]}``."""
+        """``{"verified", "shuffle", "chance_actions", "mismatches": [{"index", "reason"}],
+        "copy": "full" | "table", "checked": [str], "not_checked": [str]}``."""
         return {"verified": self.verified, "shuffle": self.shuffle,
                 "chance_actions": self.chance_actions,
-                "mismatches": [m.to_json() for m in self.mismatches]}
+                "mismatches": [m.to_json() for m in self.mismatches],
+                "copy": self.copy, "checked": list(self.checked),
+                "not_checked": list(self.not_checked)}
 
 
 def revealed_seeds(doc: dict[str, Any], num_seats: int) -> tuple[str, bytes, list[str | None]]:

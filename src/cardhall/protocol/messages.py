@@ -346,14 +346,19 @@ class Error(_Msg):
 
 
 class GameOver(_Msg):
-    """The game ended: its outcome and its finished history (with the revealed ``seed``)."""
+    """The game ended: its outcome and its finished history (``docs/fairness.md`` section 7):
+    to each player of the game the *full copy* (every card, the revealed ``seed``), to
+    spectators and seats not dealt in the *table copy* (``"copy": "table"``: cards the table
+    never saw are ``"??"``, no ``seed``; the ``seed_commitment`` and ``client_seeds`` stay)."""
 
     type: Literal["game_over"] = "game_over"
     table_id: str
     version: int
     game_id: str
     outcome: dict[str, Any]
-    history: dict[str, Any]
+    history: dict[str, Any] = Field(description=(
+        "The finished cardhall-history/1 document: the full copy for a player of the game, "
+        "the table copy (copy: table, face-down cards ??, no seed) for everyone else"))
 
 
 class Left(_Msg):

@@ -13,6 +13,7 @@ from ..config import Settings
 from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from . import health, ws
+from .apidocs import install_api_docs
 from .errors import install_error_handlers
 from .health import Liveness
 from .lifespan import make_lifespan
@@ -55,7 +56,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     install_evaluators()
 
-    app = FastAPI(title="cardhall", version=__version__, lifespan=make_lifespan(settings))
+    app = FastAPI(title="cardhall", version=__version__, lifespan=make_lifespan(settings),
+                  docs_url=None, redoc_url=None)  # served offline: apidocs.py
     app.state.settings = settings
     app.state.draining = False  # set by server/drain.py on SIGTERM/SIGINT
     app.state.passwords = Passwords(time_cost=settings.password_hash_time_cost,
@@ -76,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         install_metrics(app)
     install_request_id(app)  # the outermost middleware: every answer carries X-Request-ID
     _include_routers(app)
+    install_api_docs(app)
     _mount_static(app, settings)
     return app
 

@@ -22,9 +22,9 @@ from .passwords import Passwords
 from .quotas import RateLimits
 from .security import authenticate, check_admin
 
-_player_bearer = HTTPBearer(auto_error=False, scheme_name="PlayerToken",
-                            description="The token returned by POST /api/players, "
-                            "POST /api/accounts or POST /api/sessions")
+player_bearer = HTTPBearer(auto_error=False, scheme_name="PlayerToken",
+                           description="The token returned by POST /api/players, "
+                           "POST /api/accounts or POST /api/sessions")
 _admin_bearer = HTTPBearer(auto_error=False, scheme_name="AdminToken",
                            description="CARDHALL_ADMIN_TOKEN")
 
@@ -67,7 +67,7 @@ def get_rates(conn: HTTPConnection) -> RateLimits:
     return rates
 
 
-def bearer_token(creds: Annotated[Credentials, Depends(_player_bearer)]) -> str | None:
+def bearer_token(creds: Annotated[Credentials, Depends(player_bearer)]) -> str | None:
     """The bearer token sent, if any (not checked)."""
     return None if creds is None else creds.credentials
 
@@ -82,7 +82,7 @@ HallDep = Annotated[LocalHall, Depends(get_hall)]
 
 
 async def current_player(
-    store: StoreDep, creds: Annotated[Credentials, Depends(_player_bearer)]
+    store: StoreDep, creds: Annotated[Credentials, Depends(player_bearer)]
 ) -> PlayerRecord:
     """The authenticated caller; 401 ``auth.missing_token``/``auth.invalid_token``,
     403 ``auth.banned``."""
@@ -90,7 +90,7 @@ async def current_player(
 
 
 async def optional_player(
-    store: StoreDep, creds: Annotated[Credentials, Depends(_player_bearer)]
+    store: StoreDep, creds: Annotated[Credentials, Depends(player_bearer)]
 ) -> PlayerRecord | None:
     """The caller when a bearer token is sent (checked like :func:`current_player`), else
     ``None``."""

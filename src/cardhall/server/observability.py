@@ -60,7 +60,10 @@ def configure_logging(fmt: str = "console", level: str = "INFO") -> None:
     last: list[Any] = ([structlog.processors.StackInfoRenderer(),
                         structlog.processors.format_exc_info,
                         structlog.processors.JSONRenderer()] if fmt == "json"
-                       else [structlog.dev.ConsoleRenderer(colors=False)])
+                       else [structlog.dev.ConsoleRenderer(
+                           colors=False, exception_formatter=structlog.dev.plain_traceback)])
+    # plain tracebacks: rich's (when rich is installed) renders every frame's locals, which
+    # made an error storm (bench: Redis pool exhausted) cost most of the node's CPU
     formatter = structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=shared,
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *last],

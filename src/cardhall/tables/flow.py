@@ -27,7 +27,16 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..engine import SHUFFLE, Event, Recorder, SeatInfo, SeededShuffler, commitment, game_seed
+from ..engine import (
+    SHUFFLE,
+    Event,
+    Recorder,
+    SeatInfo,
+    SeededShuffler,
+    commitment,
+    game_seed,
+    table_copy,
+)
 from ..protocol.frames import Frame
 from ..storage.interface import GameRecord, SeatResult
 from .fanout import Fanout
@@ -237,15 +246,42 @@ class GameFlow:
                     s.free()
             self.version += 1
         self.broadcast_state()  # the last step's events and the new status, before game_over
-        over = Frame({"type": "game_over", "table_id": self.id, "version": self.version,
-                      "game_id": self.game_id or "", "outcome": outcome.to_json(),
-                      "history": history})
-        for conn in self.connections():
-            self.send(conn, over)
+        self._send_game_over(history)
         if self.rules.uses_stacks:
             self.arm_pause(self.spec.next_hand_pause_seconds)
         else:
             self.arm_reap()
+
+    def _send_game_over(self, history: dict[str, Any]) -> None:
+        """One ``game_over`` per connection: the *full copy* of ``history`` (every card, the
+        seed) to each player of the game (a connection holding a table seat dealt into it,
+        built-in bots included), the *table copy* (``engine.table_copy``: cards the table never
+        saw are ``??``, no seed; ``docs/fairness.md`` section 7) to spectators and to seats
+        not dealt in. Each copy is encoded once."""
+        assert self.recorder is not None
+        base = {"type": "game_over", "table_id": self.id, "version": self.version,
+                "game_id": self.game_id or "", "outcome": history["outcome"]}
+        full: Frame | None = None
+        table: Frame | None = None
+        players = {conn.id for conn in self._game_players()}
+        for conn in self.connections():
+            if conn.id in players:
+                full = full or Frame({**base, "history": history})
+                self.send(conn, full)
+            else:
+                table = table or Frame({**base, "history": table_copy(history)})
+                self.send(conn, table)
+
+    def _game_players(self) -> list[Connection]:
+        """The connections of the finished game's players: each table seat of ``seat_map``
+        whose holder is the player the history names for that game seat."""
+        assert self.recorder is not None
+        out = []
+        for gs, ts in enumerate(self.seat_map):
+            seat = self.seats[ts]
+            if seat.conn is not None and seat.player_id == self.recorder.history.seats[gs].player_id:
+                out.append(seat.conn)
+        return out
 
     def _top_up_builtin_bots(self) -> None:
         """A built-in bot's seat out of chips gets the table's starting stack again (the house

@@ -1,7 +1,9 @@
 """The table registry (``design.md`` sections 5 and 8): create, find, list, close, kick.
 
 The only in-process registry of the server. It owns every table task and cancels them all on
-:meth:`TableManager.stop`. A table lives in exactly one process.
+:meth:`TableManager.stop`. A table lives in exactly one process: in cluster mode the one
+holding its lease (:mod:`.ownership`, ``docs/scaling.md``); recovery from the table log is in
+:mod:`.recovery`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from ..protocol import messages as p
 from ..storage.interface import PlayerRecord, Store
 from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
-from . import restore
 from .actor import KickResult, Table, TableSpec
 from .bots import BotConnection
 from .clock import Clock, RealClock
@@ -34,13 +35,14 @@ from .errors import (
     TableNotFoundError,
     TableQuotaError,
 )
-from .messages import Close, Control, Fenced
+from .messages import Close, Control
 from .ownership import Ownership
+from .recovery import Recovery
 
 log = logging.getLogger(__name__)
 
 
-class TableManager:
+class TableManager(Recovery):
     """Registry of live tables.
 
     Args:
@@ -94,62 +96,6 @@ class TableManager:
             if restore_all:
                 await self._restore(await self.store.load_log())
         self._started = True
-
-    async def _restore(self, rows: list[Any]) -> None:
-        """Rebuild and start every table of the log (:mod:`.restore`)."""
-        for image in restore.images(rows):
-            await self._restore_image(image)
-
-    async def restore_table(self, table_id: str, epoch: int) -> Table | None:
-        """Cluster mode: take ``table_id`` over. Its log is read (after ``epoch`` was claimed,
-        so no older owner can append any more), the table rebuilt and started with that
-        epoch, the interrupted decision given its full time again. Returns the table, or
-        ``None`` when its log is empty (closed meanwhile) or could not be replayed (then it is
-        recorded as ``aborted``, as at start-up).
-
-        Raises:
-            Any store error reading the log (nothing is started then).
-        """
-        async with asyncio.timeout(self.settings.db_timeout_seconds):
-            rows = await self.store.load_log(table_id)
-        for image in restore.images(rows):
-            return await self._restore_image(image, epoch)
-        return None
-
-    async def _restore_image(self, image: Any, epoch: int | None = None) -> Table | None:
-        assert self.log is not None
-        try:
-            table = restore.rebuild(image, self._new_table)
-        except Exception as exc:  # any failure to replay: recorded, never dropped
-            self.tables_aborted += 1
-            why = f"{type(exc).__name__}: {exc}"
-            log.error("table %s could not be restored (%s); recorded as aborted",
-                      image.table_id, why)
-            try:
-                record = restore.aborted_record(image, why)
-            except Exception:  # not even the partial game can be read: keep the rows
-                log.exception("table %s: no aborted record can be built from its log; its "
-                              "rows stay in table_log for inspection", image.table_id)
-                return None
-            submit = None if record is None else functools.partial(self.writer.submit, record)
-            self.log.append(image.table_id, [], drop=True,
-                            outbox=[] if record is None else [record], on_commit=submit,
-                            epoch=epoch)
-            return None
-        self._own(table, epoch)
-        self._run(table)
-        await table.call(restore.resume_timers)
-        self.tables_restored += 1
-        log.info("table %s restored (%s, %s, hand %d, version %d)", table.id,
-                 table.rules.name, table.status, table.hand, table.version)
-        return table
-
-    def _own(self, table: Table, epoch: int | None) -> None:
-        """Fence the table's log steps with ``epoch`` (cluster mode); a refused step stops it."""
-        if epoch is None:
-            return
-        table.lease_epoch = epoch
-        table.on_fenced = functools.partial(table.post, Fenced())
 
     def _new_table(self, table_id: str, rules: Any, config: Any, spec: TableSpec) -> Table:
         return Table(table_id, rules, config, spec, store=self.store, writer=self.writer,
@@ -308,8 +254,8 @@ class TableManager:
             self.closed_count += 1
             self.games_saved_closed += table.games_saved
             if self.ownership is not None:
-                self.ownership.released(table_id, closed=not (table.keep_log
-                                                              or table.fenced_out))
+                self.ownership.released(table_id, closed=table.status == "closed" and not (
+                    table.keep_log or table.fenced_out))
         self.tasks.pop(table_id, None)
 
     def get(self, table_id: str) -> Table | None:

@@ -10,8 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from ...engine.actions import Action
 from ...engine.errors import InvalidConfigError
+from ...engine.history import History
 from ...engine.rules import GameRules
+from . import redaction
+from .cards import CODES
 from .config import BlotConfig
 from .state import BlotState
 
@@ -25,6 +29,15 @@ class BlotRules(GameRules[BlotConfig]):
     min_seats: ClassVar[int] = 4
     max_seats: ClassVar[int] = 4
     uses_stacks: ClassVar[bool] = False
+    card_codes: ClassVar[frozenset[str]] = frozenset(CODES)
+    """The 32 cards ``7c`` ... ``As``. Every card is played in a complete deal, so a table copy
+    hides only the hands of a redeal (all pass, rule 5) and what an abandoned match never
+    played (``docs/fairness.md`` section 7)."""
+
+    def table_actions(self, history: History,
+                      public_events: list[list[dict[str, Any]]]) -> list[Action]:
+        """The actions as the table saw them (:func:`.redaction.table_actions`)."""
+        return redaction.table_actions(history, public_events)
 
     def config(self, data: dict[str, Any] | None = None) -> BlotConfig:
         """Build and validate a config from a partial JSON object (``{}``/``None``: defaults).

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from ...engine.actions import Action
+from ...engine.history import History
 from ...engine.rules import GameRules
+from . import redaction
+from .cards import ALL_CARDS
 from .config import PalacePokerConfig
 from .state import PalaceState
 
@@ -19,6 +23,17 @@ class PalacePokerRules(GameRules[PalacePokerConfig]):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 10
     uses_stacks: ClassVar[bool] = True
+    card_codes: ClassVar[frozenset[str]] = ALL_CARDS
+    """The 52 French cards. Public at the table (so kept by a table copy): banners and
+    rejected banner cards (rule 5), soldiers, discarded ones included (rule 7, face up until
+    discarded), captured cards (rule 9), palaces revealed to everyone (PP-14 ``public``, a
+    showdown, rule 11c). Hidden: folded palaces (PP-22), palaces shown only to the two
+    battlers (PP-14 ``participants``), the stock never bought (``docs/fairness.md`` section 7)."""
+
+    def table_actions(self, history: History,
+                      public_events: list[list[dict[str, Any]]]) -> list[Action]:
+        """The actions as the table saw them (:func:`.redaction.table_actions`)."""
+        return redaction.table_actions(history, public_events)
 
     def min_stack(self, config: PalacePokerConfig) -> int:
         """Rule 4 / PP-2: a seat needs the ante (:attr:`PalacePokerConfig.ante_chips`) to be

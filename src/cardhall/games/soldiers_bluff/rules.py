@@ -4,9 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from ...engine.actions import Action
 from ...engine.errors import InvalidConfigError
+from ...engine.history import History
 from ...engine.rules import GameRules
+from . import redaction
+from .cards import CARD_IDS
 from .config import SoldiersBluffConfig, check_deck
 from .state import SoldiersBluffState
 
@@ -20,6 +25,16 @@ class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
     min_seats = 2
     max_seats = 5
     uses_stacks = True
+    card_codes = frozenset(CARD_IDS)
+    """The 40 card ids. Public at the table (kept by a table copy): the hands shown at a
+    showdown (rule 9). Hidden: folded hands, the winner's hand of an uncontested pot (rule 8,
+    SB-23), exchanged cards (rule 6, SB-6) and the stock never drawn
+    (``docs/fairness.md`` section 7)."""
+
+    def table_actions(self, history: History,
+                      public_events: list[list[dict[str, Any]]]) -> list[Action]:
+        """The actions as the table saw them (:func:`.redaction.table_actions`)."""
+        return redaction.table_actions(history, public_events)
 
     def min_stack(self, config: SoldiersBluffConfig) -> int:
         """Rule 4 / SB-2: a seat needs the ante to be dealt in, and at least 1 chip (with

@@ -32,6 +32,8 @@ class TableAdminSummary(TablePublic):
     inbox: int
     """Messages waiting in the table's inbox."""
     spectators: int
+    node: str | None = None
+    """Cluster mode: the node that runs the table (``null`` in one process)."""
 
 
 class TableInspect(TablePublic):
@@ -49,6 +51,8 @@ class TableInspect(TablePublic):
     """The engine state's ``snapshot()``: every hand and the stock order (no seed)."""
     history: dict[str, Any] | None = None
     """The ``cardhall-history/1`` document so far (no seed)."""
+    node: str | None = None
+    """Cluster mode: the node that runs the table (left out in one process)."""
 
 
 class ServerStats(BaseModel):
@@ -65,6 +69,8 @@ class ServerStats(BaseModel):
     tables_aborted: int
     nodes: int = 1
     """Processes serving the hall (1 without cluster mode)."""
+    tables_by_node: dict[str, int] | None = None
+    """Cluster mode: live tables per node (``null`` in one process)."""
 
 
 @router.get("/tables", response_model=list[TableAdminSummary])

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ...engine import (
     EngineError,
@@ -20,7 +20,8 @@ from ...engine import (
 )
 from ...storage.interface import GameSummary
 from ...storage.models import as_utc
-from ..deps import StoreDep
+from ..copies import ReaderDep, full_access, public_copy
+from ..deps import SettingsDep, StoreDep
 from ..errors import ApiError, responses
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -108,6 +109,12 @@ class VerifyResult(BaseModel):
     chance_actions: int
     """Chance actions recomputed."""
     mismatches: list[MismatchPublic]
+    history_copy: str = Field("full", alias="copy")
+    """``copy``: the copy checked: always the stored full copy (the seed stays on the server)."""
+    checked: list[str] = []
+    """The checks made."""
+    not_checked: list[str] = []
+    """Checks that could not be made (none for a stored game)."""
 
 
 class HistoryDocument(BaseModel):
@@ -143,6 +150,13 @@ class ReplayStep(BaseModel):
     """The step's logged action (``None`` at step 0)."""
     events: list[dict[str, Any]]
     outcome: dict[str, Any] | None
+    history_copy: str = Field(alias="copy")
+    """``copy``: ``"full"`` (the caller may see every card) or ``"table"`` (a spectator's replay: the
+    ``action`` of a step hides the cards the table never saw as ``??``)."""
+
+
+FullQuery = Annotated[bool, Query(description="The full copy (every card, the seed): for the "
+                                              "game's players and the admin, with their token")]
 
 
 @router.get("", responses=responses("request.invalid", "engine.unknown_game"))
@@ -176,29 +190,47 @@ async def list_games(
 
 
 @router.get("/{game_id}", response_model=HistoryDocument, responses={
-    200: {"description": "The `cardhall-history/1` document"}, **responses("game.not_found")})
-async def get_game(game_id: str, store: StoreDep) -> JSONResponse:
-    """The stored history document of a finished game (replayable with ``cardhall replay``)."""
+    200: {"description": "The `cardhall-history/1` document: the table copy, or with "
+                         "`full=1` the full copy"},
+    **responses("game.not_found", "auth.missing_token", "auth.invalid_token", "auth.banned",
+                "game.not_participant", "request.invalid")})
+async def get_game(game_id: str, store: StoreDep, settings: SettingsDep, who: ReaderDep,
+                   full: FullQuery = False) -> JSONResponse:
+    """A finished game's history (``docs/fairness.md`` section 7): the *table copy* (cards the
+    table never saw are ``??``, no seed) or, with ``full=1``, the stored *full copy*
+    (replayable with ``cardhall replay``, verifiable with ``cardhall verify``) for a player of
+    the game or the admin. A published game (``CARDHALL_PUBLISH_FULL_AFTER_SECONDS``) answers
+    its full copy to anyone. 404 ``game.not_found``; with ``full=1``: 401
+    ``auth.missing_token`` without a token, 403 ``game.not_participant`` for another player."""
     history = await store.get_game(game_id)
     if history is None:
         raise ApiError("game.not_found", f"no finished game {game_id!r}")
-    return JSONResponse(history)
+    if full_access(history, who, settings, full=full):
+        return JSONResponse(history)
+    return JSONResponse(public_copy(history, game_id))
 
 
-@router.get("/{game_id}/replay", response_model=ReplayStep, responses=responses("game.not_found", "table.bad_seat",
-                                                    "request.invalid"))
+@router.get("/{game_id}/replay", response_model=ReplayStep, responses=responses(
+    "game.not_found", "table.bad_seat", "request.invalid", "auth.missing_token",
+    "auth.invalid_token", "auth.banned", "game.not_participant"))
 async def replay_step(
     game_id: str,
     store: StoreDep,
+    settings: SettingsDep,
+    who: ReaderDep,
     seat: Annotated[int | None, Query(ge=0, le=63, description="Game seat; omit to watch")]
     = None,
     step: Annotated[int, Query(ge=0, description="Actions applied (0 = before the first)")] = 0,
+    full: FullQuery = False,
 ) -> dict[str, Any]:
     """One step of a finished game, replayed on the server from ``seat``'s perspective (the
     browser never runs rules): ``{"game", "step", "steps", "seat", "seats": [names], "view",
     "to_act", "action" (the step's logged action or null), "events" (what ``seat`` saw of that
-    step), "outcome" (at the last step)}``. ``step`` past the end is clamped. Finished games
-    only, so nothing here is secret any more; 404 ``game.not_found``, 422 ``table.bad_seat``."""
+    step), "outcome" (at the last step), "copy"}``. ``step`` past the end is clamped.
+    Without the full copy (``full=1`` with a player's or the admin's token, or a published
+    game) only the spectator's perspective is answered and ``action`` is the table copy's
+    (``copy: "table"``): a ``seat`` is 403 ``game.not_participant``. 404 ``game.not_found``,
+    422 ``table.bad_seat``, 401 ``auth.missing_token`` for ``full=1`` without a token."""
     doc = await store.get_game(game_id)
     if doc is None:
         raise ApiError("game.not_found", f"no finished game {game_id!r}")
@@ -208,6 +240,10 @@ async def replay_step(
         raise ApiError("game.not_found", f"game {game_id!r} has no replayable history") from exc
     if seat is not None and seat >= len(history.seats):
         raise ApiError("table.bad_seat", f"no seat {seat} (seats: {len(history.seats)})")
+    everything = full_access(doc, who, settings, full=full)
+    if seat is not None and not everything:
+        raise ApiError("game.not_participant", "a seat's perspective shows its cards: it needs "
+                       "the full copy (full=1 with the token of a player of this game)")
     steps = len(history.actions)
     step = min(step, steps)
     try:  # a stored game this build's rules no longer accept (a removed config field, ...)
@@ -219,18 +255,24 @@ async def replay_step(
                        f"build: [{exc.code}] {exc.message}") from exc
     events = filter_events(applied, seat)
     outcome = state.outcome
+    action = None if entry is None else entry.to_json()
+    if action is not None and not everything:
+        action = public_copy(doc, game_id)["actions"][step - 1]
     return {"game": history.game, "step": step, "steps": steps, "seat": seat,
             "seats": [s.name for s in history.seats], "view": state.view(seat),
             "to_act": [] if outcome is not None else list(state.to_act()),
-            "action": None if entry is None else entry.to_json(), "events": events,
-            "outcome": None if outcome is None else outcome.to_json()}
+            "action": action, "events": events,
+            "outcome": None if outcome is None else outcome.to_json(),
+            "copy": "full" if everything else "table"}
 
 
 @router.get("/{game_id}/verify", responses=responses("game.not_found"))
 async def verify_game(game_id: str, store: StoreDep) -> VerifyResult:
-    """Recompute every chance action of a finished game from its revealed server seed and
-    client seeds, and check ``SHA-256(seed) == seed_commitment`` (the same check as
-    ``cardhall verify``; :func:`~cardhall.engine.verify_history`). A stored history this build
+    """Recompute every chance action of a finished game from its server seed and client
+    seeds, and check ``SHA-256(seed) == seed_commitment`` (the same check as ``cardhall
+    verify``; :func:`~cardhall.engine.verify_history`), for anyone: the server runs it on the
+    stored full copy and answers each check's result, never the seed or a face-down card
+    (``docs/fairness.md`` section 7). A stored history this build
     cannot read or replay answers ``verified: false`` with a mismatch naming why (``index``
     null). 404 ``game.not_found``."""
     doc = await store.get_game(game_id)
