@@ -74,6 +74,19 @@ class Settings(BaseSettings):
     guest_rate_limit: str = "10/minute"
     """``POST /api/players`` (new guest or bot identities) per client address, on top of
     ``rest_rate_limit``; beyond, 429 ``rate.limited``."""
+    login_rate_limit: str = "10/minute"
+    """``POST /api/sessions`` (log-ins) and ``POST /api/accounts`` (registrations) per client
+    address, on top of ``rest_rate_limit``; beyond, 429 ``rate.limited``."""
+    login_failure_rate_limit: str = "20/hour"
+    """Failed log-ins per username (whatever the address: a password guessed from many
+    addresses); beyond, that username's log-ins are 429 ``rate.limited`` until the window
+    lets one more in (a right password then works again)."""
+    password_hash_time_cost: Annotated[int, Field(ge=1, le=100)] = 3
+    """Argon2id passes over the memory (pwdlib's default 3; each log-in costs about this
+    times the memory pass)."""
+    password_hash_memory_kib: Annotated[int, Field(ge=64, le=4_194_304)] = 65_536
+    """Argon2id memory per hash in KiB (pwdlib's default 64 MiB). Lower it only on tiny
+    machines or in tests; a hash keeps the parameters it was made with."""
     rate_limit_storage_uri: str = "memory://"
     """Where the rate windows are counted (a ``limits`` storage URI): ``memory://`` per
     process (in cluster mode, ``redis_url`` instead); ``redis://host:6379/0`` shares them
@@ -153,7 +166,8 @@ class Settings(BaseSettings):
     (a checkout, an editable install), else the copy packaged as ``cardhall/static``
     (``pip install .``, the Docker image; see ``setup.py``)."""
 
-    @field_validator("rest_rate_limit", "guest_rate_limit")
+    @field_validator("rest_rate_limit", "guest_rate_limit", "login_rate_limit",
+                     "login_failure_rate_limit")
     @classmethod
     def _one_rate(cls, value: str) -> str:
         """A rate must be one rate in the ``limits`` notation (``"10/minute"``)."""

@@ -40,3 +40,38 @@ export async function register(name) {
     throw e;
   }
 }
+
+function remember(p) {
+  localStorage.setItem(KEY, JSON.stringify({ id: p.id, name: p.name, token: p.token,
+    username: p.username || null }));
+  return me();
+}
+
+/**
+ * Register an account (POST /api/accounts). A guest held in this browser is upgraded: its id,
+ * games and chips stay. Remembers {id, name, username, token}.
+ */
+export async function createAccount(username, password) {
+  const p = await api("/api/accounts", { method: "POST", body: { username, password } });
+  return remember(p);
+}
+
+/** Log in (POST /api/sessions): a new token of the account replaces what this browser held. */
+export async function logIn(username, password) {
+  const saved = me();
+  localStorage.removeItem(KEY);
+  try {
+    const s = await api("/api/sessions", { method: "POST", body: { username, password } });
+    localStorage.setItem(KEY, JSON.stringify({ id: s.id, token: s.token, username: s.username }));
+    const who = await api("/api/players/me");
+    return remember({ ...who, token: s.token, username: s.username });
+  } catch (e) {
+    if (saved) localStorage.setItem(KEY, JSON.stringify(saved));
+    throw e;
+  }
+}
+
+/** Log out: revoke this browser's token (DELETE /api/sessions/current) and forget it. */
+export async function logOut() {
+  try { await api("/api/sessions/current", { method: "DELETE" }); } finally { forget(); }
+}

@@ -1,11 +1,16 @@
 // Entry point: language switch, the signed-in name, and a hash router.
 //   #/               lobby            #/games         finished games
-//   #/table/ID[/N]   play (seat N)    #/replay/ID     replay viewer
-//   #/watch/ID       spectate       #/rules[/GAME]  rules and glossary
+//   #/table/ID[/N]   play (seat N)    #/replay/ID[?seat=&step=&by=]  replay viewer
+//   #/watch/ID       spectate         #/account       register / log in
+//   #/ratings[/GAME[/bots]]  leaderboards            #/player/ID     a player's profile
+//   #/rules[/GAME]   rules and glossary  #/invite/ID/CODE  a private table's invite link
 
-import { h, clear } from "./util.js";
 import { t, lang, setLang, onLang, translateStatic } from "./i18n.js";
-import { me, forget } from "./api.js";
+import "./i18n_accounts.js";
+import { me } from "./api.js";
+import { accountScreen, drawMe as drawWho } from "./account.js";
+import { ratingsScreen } from "./ratings.js";
+import { profileScreen } from "./profile.js";
 import { lobbyScreen, nameForm } from "./lobby.js";
 import { tableScreen } from "./table.js";
 import { loadCardTables } from "./cards.js";
@@ -17,20 +22,15 @@ const langSel = document.getElementById("lang");
 let cleanup = () => {};
 
 function drawMe() {
-  const el = document.getElementById("me");
-  const who = me();
-  clear(el);
-  if (who) {
-    el.append(t("me.as", { name: who.name }), " ",
-      h("button", { type: "button", class: "link", onclick: () => { forget(); route(); } }, t("me.change")));
-  }
+  drawWho(document.getElementById("me"), () => { location.hash = "#/"; route(); });
 }
 
 function route() {
   cleanup();
   cleanup = () => {};
   drawMe();
-  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  const [path] = location.hash.replace(/^#\/?/, "").split("?");
+  const parts = path.split("/").filter(Boolean);
   const [page, id, extra] = parts;
   if ((page === "table" || page === "watch" || page === "invite") && !me()) {
     nameForm(app, () => route());
@@ -54,6 +54,15 @@ function route() {
       break;
     case "replay":
       cleanup = replayScreen(app, id);
+      break;
+    case "account":
+      cleanup = accountScreen(app, drawMe);
+      break;
+    case "ratings":
+      cleanup = ratingsScreen(app, id, extra);
+      break;
+    case "player":
+      cleanup = profileScreen(app, id);
       break;
     default:
       cleanup = lobbyScreen(app) || (() => {});

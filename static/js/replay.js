@@ -1,10 +1,12 @@
 // Finished games (GET /api/games) and the replay viewer: each step is replayed by the server
 // (GET /api/games/{id}/replay?seat=&step=), the browser only draws the view it gets back.
 
-import { h, clear, fill, signed } from "./util.js";
+import { h, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { api, me } from "./api.js";
 import { GAMES } from "./games/index.js";
+import { gameRow } from "./gamelist.js";
+import { frenchCard, sbCard, cardBack } from "./cards.js";
 
 const PAGE = 20;
 
@@ -16,6 +18,12 @@ export function verifyLink(gameId) {
   t("games.verify"));
 }
 
+/** A finished game's buttons in a list: replay and verify. */
+export function gameLinks(g) {
+  return [h("a", { href: `#/replay/${g.id}`, class: "button small" }, t("games.replay")), " ",
+    verifyLink(g.id)];
+}
+
 export function gamesScreen(root) {
   let offset = 0;
   const list = h("ul", { class: "game-list" });
@@ -25,14 +33,7 @@ export function gamesScreen(root) {
     try {
       const page = await api(`/api/games?limit=${PAGE}&offset=${offset}`);
       if (!page.items.length && offset === 0) list.append(h("li", { class: "muted" }, t("games.none")));
-      for (const g of page.items) {
-        list.append(h("li", { class: "game-row", "data-game-id": g.id },
-          h("strong", {}, t(`game.${g.game}`)), " ",
-          h("time", { datetime: g.ended_at }, new Date(g.ended_at).toLocaleString()), " ",
-          h("span", { class: "players" }, g.seats.map((s) => `${s.name} ${signed(s.result)}`).join(" · ")), " ",
-          h("a", { href: `#/replay/${g.id}`, class: "button small" }, t("games.replay")), " ",
-          verifyLink(g.id)));
-      }
+      for (const g of page.items) list.append(gameRow(g, { links: gameLinks }));
       offset = page.next_offset ?? offset;
       more.hidden = page.next_offset === null;
     } catch (x) { err.textContent = x.message; }
@@ -43,43 +44,139 @@ export function gamesScreen(root) {
   return off;
 }
 
+/** The replay's place in the URL: #/replay/ID?seat=N&step=K&by=UNIT (a link opens there). */
+export function replayParams(hash = location.hash) {
+  const q = new URLSearchParams(hash.split("?")[1] || "");
+  const seat = q.get("seat");
+  if (seat === "open") return { seat, step: Math.max(0, Number(q.get("step")) || 0), by: q.get("by") || "action" };
+  return { seat: seat === null || seat === "" || Number.isNaN(Number(seat)) ? null : Number(seat),
+    step: Math.max(0, Number(q.get("step")) || 0), by: q.get("by") || "action" };
+}
+
+function replayHash(gameId, seat, step, by) {
+  const q = new URLSearchParams();
+  if (seat !== null) q.set("seat", String(seat));
+  q.set("step", String(step));
+  if (by !== "action") q.set("by", by);
+  return `#/replay/${encodeURIComponent(gameId)}?${q}`;
+}
+
+function handCard(game, code) {
+  if (typeof code !== "string" || code.startsWith("?")) return cardBack({ small: true });
+  return game === "soldiers_bluff" ? sbCard(code, { small: true }) : frenchCard(code, { small: true });
+}
+
+/**
+ * The open-hands panel: every seat's own cards at this step (GET /api/games/{id}/hands). For a
+ * viewer who may not have the full copy the server sends the table's view ("??" face down):
+ * a note says so.
+ */
+function handsPanel(d, hands) {
+  if (!hands) return null;
+  return h("div", { "data-open-hands": hands.copy },
+    hands.copy === "full" ? null : h("p", { class: "muted" }, t("replay.open_public")),
+    h("div", { class: "open-hands" }, hands.hands.map((s) =>
+      h("div", { class: "open-hand", "data-hand-seat": s.seat }, h("strong", {}, s.name),
+        Object.values(s.cards).filter(Array.isArray).map((cards) =>
+          h("div", { class: "hand-cards" }, cards.map((c) => handCard(d.game, c))))))));
+}
+
+/**
+ * Save the finished game's history document as a .json file: the full copy (?full=1) when
+ * the viewer may have it (`full`), else the table copy (GET /api/games/{id}).
+ */
+async function download(gameId, full) {
+  const doc = await api(`/api/games/${encodeURIComponent(gameId)}${full ? "?full=1" : ""}`);
+  const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
+  const a = h("a", { href: url, download: `${gameId}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 // A finished game's replay: the table copy (the spectator's perspective, cards nobody at the
 // table saw face down, "??" in the logged actions) for anyone; the full copy (every seat's
 // perspective) with ?full=1 and the player's token when the viewer played the game
-// (docs/fairness.md section 7). A 401/403 to ?full=1 falls back to the table copy.
+// (docs/fairness.md section 7). A 401/403 to ?full=1 falls back to the table copy. The
+// open-hands perspective (seat=open) draws the spectator's board and every seat's hand from
+// GET /api/games/{id}/hands, which answers by the same rule (table copy: "??" face down).
+// The URL carries the perspective, step and unit (#/replay/ID?seat=&step=&by=).
 export function replayScreen(root, gameId) {
+  const start = replayParams();
   let full = Boolean(me()?.token);
-  let seat = null;
-  let step = 0;
+  let seat = start.seat;
+  let step = start.step;
+  let by = start.by;
+  let units = null;  // GET /api/games/{id}/steps: {unit, stops}
   let data = null;
+  let hands = null;  // the open-hands perspective: GET /api/games/{id}/hands?step=
   let playing = null;
   let req = 0;
+  let note = "";
   const body = h("div", { class: "replay-body" });
   const title = h("h1", {}, t("replay.title"));
   const err = h("p", { class: "error-line", role: "alert" });
 
+  async function fetchStep(k) {
+    if (!full && typeof seat === "number") seat = null;  // a seat's view needs the full copy
+    const q = new URLSearchParams({ step: String(Math.max(0, k)) });
+    if (seat !== null && seat !== "open") q.set("seat", String(seat));
+    if (full) q.set("full", "1");
+    try {
+      return await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
+    } catch (x) {
+      if (!full || (x.status !== 401 && x.status !== 403)) throw x;
+      full = false;  // not a game the viewer played: the table copy
+      if (seat !== "open") seat = null;
+      return fetchStep(k);
+    }
+  }
+
   async function go(k) {
     const n = ++req;
     try {
-      const q = new URLSearchParams({ step: String(Math.max(0, k)) });
-      if (seat !== null) q.set("seat", String(seat));
-      if (full) q.set("full", "1");
-      let d;
-      try {
-        d = await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
-      } catch (x) {
-        if (!full || (x.status !== 401 && x.status !== 403)) throw x;
-        full = false; seat = null;  // not a game the viewer played: the table copy
-        return go(k);
-      }
+      const d = await fetchStep(k);
+      const o = seat === "open" ? await api(`/api/games/${encodeURIComponent(gameId)}/hands?step=${d.step}`) : null;
       if (n !== req) return;
       data = d;
+      hands = o;
       step = d.step;
+      history.replaceState(null, "", replayHash(gameId, seat, step, by));
       draw();
     } catch (x) { err.textContent = x.message; stop(); }
   }
 
   function stop() { clearInterval(playing); playing = null; }
+
+  // the next / previous step of the chosen unit (a trick, round or battle), else of one action
+  function nextStop(k) {
+    if (by === "action" || !units) return k + 1;
+    return units.stops.find((s) => s > k) ?? data.steps;
+  }
+  function prevStop(k) {
+    if (by === "action" || !units) return k - 1;
+    return [...units.stops].reverse().find((s) => s < k) ?? 0;
+  }
+
+  function shareBar() {
+    const link = new URL(replayHash(gameId, seat, step, by), location.href).href;
+    const unitSel = h("select", { id: "r-by", onchange: (e) => { by = e.target.value; go(step); } },
+      h("option", { value: "action", selected: by === "action" }, t("replay.by.action")),
+      units && units.unit !== "action"
+        ? h("option", { value: units.unit, selected: by === units.unit }, t(`replay.by.${units.unit}`)) : null);
+    const copy = async () => {
+      try { await navigator.clipboard.writeText(link); note = t("replay.copied"); } catch { note = link; }
+      draw();
+    };
+    return h("div", { class: "replay-bar" },
+      h("label", { for: "r-by" }, t("replay.by"), " "), unitSel,
+      h("a", { href: link, class: "button small", "data-share": link, onclick: (e) => { e.preventDefault(); copy(); } },
+        t("replay.share")),
+      h("button", { type: "button", class: "small", "data-download": "json",
+        onclick: () => download(gameId, full).catch((x) => { err.textContent = x.message; }) }, t("replay.download")),
+      note ? h("span", { class: "muted", "data-share-note": "1" }, note) : null);
+  }
 
   function ctxFor(d) {
     return { view: d.view, legal: [], busy: true, mySeat: d.seat, spectator: d.seat === null,
@@ -87,15 +184,23 @@ export function replayScreen(root, gameId) {
       timerSeat: null, clock: () => null, act: null, live: false, showSummary: () => {} };
   }
 
+  function seatChoice(d) {
+    const pick = (e) => {
+      const v = e.target.value;
+      seat = v === "" ? null : v === "open" ? "open" : Number(v);
+      go(step);
+    };
+    return h("select", { id: "r-seat", "data-copy": d.copy === "full" ? "full" : "table", onchange: pick },
+      h("option", { value: "", selected: seat === null }, t("replay.spectator")),
+      h("option", { value: "open", selected: seat === "open" }, t("replay.open")),
+      d.copy === "full" ? d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)) : null);
+  }
+
   function draw() {
     const d = data;
     const mod = GAMES[d.game];
     const c = ctxFor(d);
     title.textContent = `${t("replay.title")}: ${t(`game.${d.game}`)}`;
-    const seatSel = d.copy !== "full" ? h("span", { class: "muted", "data-copy": "table" }, t("replay.spectator"))
-      : h("select", { id: "r-seat", "data-copy": "full", onchange: (e) => { seat = e.target.value === "" ? null : Number(e.target.value); go(step); } },
-      h("option", { value: "", selected: seat === null }, t("replay.spectator")),
-      d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)));
     const slider = h("input", { type: "range", min: 0, max: d.steps, value: d.step, "aria-label": t("replay.step", { k: d.step, n: d.steps }),
       oninput: (e) => go(Number(e.target.value)) });
     const btn = (label, k, extra = {}) => h("button", { type: "button", onclick: () => { stop(); go(k); }, ...extra }, label);
@@ -104,18 +209,20 @@ export function replayScreen(root, gameId) {
     const what = d.action
       ? (lines.length ? lines.map((x) => (d.action.timeout ? t("ev.timeout", { text: x }) : x)) : [`${who}: ${d.action.action.type}`])
       : [t("replay.start")];
-    fill(body, 
+    fill(body,
       h("div", { class: "replay-bar" },
-        h("label", { for: "r-seat" }, t("replay.seat"), " "), seatSel,
-        btn(t("replay.first"), 0), btn(t("replay.prev"), step - 1, { "data-step": "prev" }),
+        h("label", { for: "r-seat" }, t("replay.seat"), " "), seatChoice(d),
+        btn(t("replay.first"), 0), btn(t("replay.prev"), prevStop(step), { "data-step": "prev" }),
         h("button", { type: "button", "data-step": "play", onclick: togglePlay }, playing ? t("replay.pause") : t("replay.play")),
-        btn(t("replay.next"), step + 1, { "data-step": "next" }), btn(t("replay.last"), d.steps, { "data-step": "last" }),
+        btn(t("replay.next"), nextStop(step), { "data-step": "next" }), btn(t("replay.last"), d.steps, { "data-step": "last" }),
         h("span", { class: "step", "data-step-label": "1" }, t("replay.step", { k: d.step, n: d.steps })),
         " ", verifyLink(gameId)),
+      shareBar(),
       slider,
       d.copy === "full" ? null : h("p", { class: "muted", "data-table-copy": "1" }, t("replay.table_copy")),
       h("ul", { class: "replay-events", "aria-live": "polite" }, what.map((x) => h("li", {}, x))),
       h("div", { class: "board" }, mod.board(c)),
+      seat === "open" ? handsPanel(d, hands) : null,
       d.outcome ? h("div", { class: "summary", "data-summary": "1" }, mod.summary(d.outcome, c)) : null);
   }
 
@@ -123,13 +230,16 @@ export function replayScreen(root, gameId) {
     if (playing) { stop(); draw(); return; }
     playing = setInterval(() => {
       if (!data || step >= data.steps) { stop(); if (data) draw(); return; }
-      go(step + 1);
+      go(nextStop(step));
     }, 700);
     draw();
   }
 
   fill(root, h("section", { class: "replay" }, title, err, body));
-  go(0);
+  api(`/api/games/${encodeURIComponent(gameId)}/steps`)
+    .then((u) => { units = u; if (by !== "action" && by !== u.unit) by = "action"; if (data) draw(); })
+    .catch(() => { units = null; });
+  go(step);
   const off = onLang(() => { if (data) draw(); });
   return () => { stop(); off(); };
 }

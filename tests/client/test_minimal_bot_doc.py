@@ -71,5 +71,6 @@ async def test_minimal_bot_from_the_doc_plays_a_full_blot_match(tmp_path: Path) 
         assert [g["id"] for g in games] == [result["game_id"]]
         seat0 = next(s for s in games[0]["seats"] if s["seat"] == 0)
         assert seat0 == {"seat": 0, "name": "doc-bot", "result": seat0["result"],
-                         "player_id": bot_id, "bot": True}
+                         "player_id": bot_id, "bot": True, "mark": seat0["mark"]}
+        assert seat0["mark"] in ("win", "loss", "draw")
         assert lobby["seats"][0]["bot"] is True and lobby["seats"][0]["player_id"] == bot_id

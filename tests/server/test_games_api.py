@@ -40,8 +40,8 @@ async def test_list_shape(client: httpx.AsyncClient) -> None:
     assert datetime.fromisoformat(first["ended_at"]) == T0 + timedelta(minutes=30)
     assert first["outcome"] == {"winner": 0}
     assert first["seats"] == [
-        {"seat": 0, "name": "ann", "result": 5, "player_id": None, "bot": False},
-        {"seat": 1, "name": "bot", "result": -5, "player_id": None, "bot": True}]
+        {"seat": 0, "name": "ann", "result": 5, "player_id": None, "bot": False, "mark": "win"},
+        {"seat": 1, "name": "bot", "result": -5, "player_id": None, "bot": True, "mark": "loss"}]
 
 
 async def test_filters(client: httpx.AsyncClient) -> None:

@@ -76,3 +76,86 @@ async def test_replay_of_an_abandoned_game_ends_with_the_abandon_step(
     before = (await client.get(f"/api/games/ab1/replay?seat=0&step={steps - 1}&full=1",
                                headers=ADMIN)).json()
     assert before["outcome"] is None and before["to_act"] != []
+
+
+async def test_steps_by_trick_round_and_battle(client: httpx.AsyncClient) -> None:
+    """``GET /api/games/{id}/steps``: Blot stops after each of its 8 tricks (plus the
+    auction's contract and the scoring), Soldier's Bluff after each betting round, Palace
+    Poker at its battles and the hand's end; the last stop is the last step."""
+    from cardhall.engine import apply_logged, filter_events
+    from cardhall.engine.history import start_state
+
+    for game, seats, unit in (("bazaar_blot", 4, "trick"), ("soldiers_bluff", 3, "round"),
+                              ("palace_poker", 3, "battle")):
+        history = await _save_as(client, game, seats, f"u-{game}")
+        body = (await client.get(f"/api/games/u-{game}/steps")).json()
+        assert body["unit"] == unit and body["steps"] == len(history.actions)
+        assert body["stops"] == sorted(set(body["stops"])) and body["stops"][-1] == body["steps"]
+        _, state = start_state(history)
+        kinds_at = {}
+        for k, entry in enumerate(history.actions, start=1):
+            kinds_at[k] = {e["kind"] for e in
+                           filter_events(apply_logged(state, entry.seat, entry.action), None)}
+        if game == "bazaar_blot":
+            tricks = [k for k in body["stops"] if "trick_won" in kinds_at[k]]
+            assert len(tricks) >= 8
+    missing = await client.get("/api/games/nope/steps")
+    assert missing.status_code == 404
+
+
+async def _save_as(client: httpx.AsyncClient, game: str, seats: int, game_id: str) -> History:
+    store = client._transport.app.state.store  # type: ignore[attr-defined]
+    rec, violations, _ = play_one(game, seats, seed=3, check=False)
+    assert not violations
+    doc = rec.history.to_json()
+    await store.save_game(game_id=game_id, game=game, table_id="t1", history=doc,
+                          outcome=rec.state.outcome.to_json(), started_at=T0, ended_at=T0,
+                          results=[SeatResult(i, f"p{i}", 0, None, True) for i in range(seats)])
+    return History.from_json(doc)
+
+
+async def test_open_hands_are_for_the_game_s_players_and_the_admin(
+        client: httpx.AsyncClient) -> None:
+    """The open-hands perspective shows every seat's cards only to a player of that game and
+    to the admin; a guest or another player gets the table's view of them: every card the
+    spectator's view does not show at that step is ``??``."""
+    store = client._transport.app.state.store  # type: ignore[attr-defined]
+    mine = (await client.post("/api/players", json={"name": "Ann"})).json()
+    other = (await client.post("/api/players", json={"name": "Bob"})).json()
+    rec, _, _ = play_one("palace_poker", 3, seed=3, check=False)
+    doc = rec.history.to_json()
+    doc["seats"][0]["player_id"] = mine["id"]
+    await store.save_game(game_id="oh", game="palace_poker", table_id="t1", history=doc,
+                          outcome=rec.state.outcome.to_json(), started_at=T0, ended_at=T0,
+                          results=[SeatResult(i, f"p{i}", 0, mine["id"] if i == 0 else None)
+                                   for i in range(3)])
+    history = History.from_json(doc)
+    step = 3
+    state = replay(history, upto=step)
+    for token in (mine["token"], "test-admin-token-0123456789"):
+        body = (await client.get(f"/api/games/oh/hands?step={step}",
+                                 headers={"Authorization": f"Bearer {token}"})).json()
+        assert body["copy"] == "full" and len(body["hands"]) == 3
+        for hand in body["hands"]:
+            assert hand["cards"]["palace"] == state.view(hand["seat"])["palace"]
+    public = set(_strings(state.view(None)))
+    for headers in ({}, {"Authorization": f"Bearer {other['token']}"}):
+        body = (await client.get(f"/api/games/oh/hands?step={step}", headers=headers)).json()
+        assert body["copy"] == "table" and len(body["hands"]) == 3
+        for hand in body["hands"]:
+            palace = hand["cards"]["palace"]
+            assert len(palace) == len(state.view(hand["seat"])["palace"])
+            assert all(c == "??" or c in public for c in palace)
+        assert any(c == "??" for hand in body["hands"] for c in hand["cards"]["palace"])
+    bad = await client.get("/api/games/oh/hands", headers={"Authorization": "Bearer nope"})
+    assert bad.status_code == 401
+
+
+def _strings(obj: object) -> list[str]:
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, dict):
+        return [s for v in obj.values() for s in _strings(v)]
+    if isinstance(obj, list):
+        return [s for v in obj for s in _strings(v)]
+    return []

@@ -94,3 +94,40 @@ def test_repo_alembic_ini_upgrades_to_head(tmp_path: Path,
     monkeypatch.setenv("CARDHALL_DATABASE_URL", f"sqlite+aiosqlite:///{db}")
     command.upgrade(Config(str(Path(__file__).resolve().parents[2] / "alembic.ini")), "head")
     assert _sqlite_tables(db) >= {"alembic_version", "players", "games", "game_results"}
+
+
+@pytest.mark.postgres
+async def test_postgres_downgrade_to_base_and_back(pg_store: SqlStore) -> None:
+    async with pg_store.engine.begin() as conn:
+        await conn.run_sync(downgrade_connection)
+        assert await conn.run_sync(_tables) == {"alembic_version"}
+        await conn.run_sync(upgrade_connection)
+    await _check(pg_store)
+
+
+async def test_0006_down_and_up_keeps_players_and_games(tmp_path: Path) -> None:
+    """Accounts and ratings (0006) come off and back without touching the guests and games
+    stored before them."""
+    from datetime import UTC, datetime
+
+    from cardhall.storage import SeatResult
+
+    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+    try:
+        await store.start()
+        guest, token = await store.create_player("Gus")
+        now = datetime.now(UTC)
+        await store.save_game(game_id="g1", game="palace_poker", table_id="t", history={},
+                              outcome={"reason": "showdown", "returns": [1, -1]},
+                              results=[SeatResult(0, "Gus", 1, guest.id),
+                                       SeatResult(1, "b", -1, None, True)],
+                              started_at=now, ended_at=now)
+        async with store.engine.begin() as conn:
+            await conn.run_sync(downgrade_connection, "0004")
+            assert "sessions" not in await conn.run_sync(_tables)
+            await conn.run_sync(upgrade_connection)
+        assert (await store.player_for_token(token)).id == guest.id  # type: ignore[union-attr]
+        assert [g.id for g in await store.list_games(player_id=guest.id)] == ["g1"]
+        await _check(store)
+    finally:
+        await store.close()

@@ -87,8 +87,8 @@ async def test_save_game_once_and_fetch_history(store: Store) -> None:
     assert summary.id == "g1" and summary.game == "blot" and summary.table_id == "t1"
     assert summary.outcome == {"winner": 0, "reason": "match"}
     assert summary.ended_at == T0 and summary.started_at == T0 - timedelta(minutes=5)
-    assert summary.seats == [SeatResult(0, "seat0", 10, "p1", False),
-                             SeatResult(1, "seat1", -10, None, True)]
+    assert summary.seats == [SeatResult(0, "seat0", 10, "p1", False, "win"),
+                             SeatResult(1, "seat1", -10, None, True, "loss")]
 
 
 async def test_times_come_back_as_the_same_instant(store: Store) -> None:

@@ -162,7 +162,7 @@ def test_soldiers_bluff_hand_languages_and_replay(server: Any, new_page: Any,
     # replay the finished hand from Gor's seat, stepping with the controls
     page.goto(f"{server.url}/#/games")
     page.wait_for_selector(".game-row")
-    page.locator(".game-row a").first.click()
+    page.locator(".game-row a[href^='#/replay/']").first.click()
     page.wait_for_selector("[data-step-label]")
     page.click("[data-step=next]")
     page.wait_for_function("document.querySelector('[data-step-label]').textContent.startsWith('Step 1 ')")

@@ -19,6 +19,7 @@ from .health import Liveness
 from .lifespan import make_lifespan
 from .limits import BodySizeLimit
 from .observability import install_metrics, install_request_id
+from .passwords import Passwords
 from .quotas import (
     LocalSocketQuota,
     RateLimits,
@@ -29,14 +30,19 @@ from .quotas import (
 )
 from .redisconn import RedisHealth, make_redis, node_name
 from .routes import (
+    accounts,
     admin,
+    admin_accounts,
     admin_audit,
     admin_bots,
     admin_players,
     asyncapi,
     games,
     lobby,
+    open_hands,
     players,
+    profiles,
+    replay_units,
     rules_data,
 )
 
@@ -54,6 +60,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   docs_url=None, redoc_url=None)  # served offline: apidocs.py
     app.state.settings = settings
     app.state.draining = False  # set by server/drain.py on SIGTERM/SIGINT
+    app.state.passwords = Passwords(time_cost=settings.password_hash_time_cost,
+                                    memory_kib=settings.password_hash_memory_kib)
     app.state.sessions = set()  # open sockets (server/ws.py), closed by the drain
     _cluster_state(app, settings)
     install_error_handlers(app)
@@ -112,15 +120,22 @@ def _cluster_state(app: FastAPI, settings: Settings) -> None:
     pool = client.connection_pool if client is not None and uri == settings.redis_url else None
     options = redis_storage_options(uri, settings.redis_prefix, pool=pool)
     app.state.rate_limits = RateLimits(uri, rest=settings.rest_rate_limit,
-                                       guests=settings.guest_rate_limit, **options)
+                                       guests=settings.guest_rate_limit,
+                                       logins=settings.login_rate_limit,
+                                       login_failures=settings.login_failure_rate_limit,
+                                       **options)
 
 
 def _include_routers(app: FastAPI) -> None:
-    """Mount the REST routers (readiness, players, games, lobby, rules data, admin) and the
-    WebSocket endpoint."""
-    for router in (health.router, players.router, games.router, lobby.router, rules_data.router,
-                   admin.router, admin_players.router, admin_audit.router, admin_bots.router, asyncapi.router,
-                   ws.router):
+    """Mount the REST routers (readiness, players, accounts and sessions, ratings and
+    profiles, games, lobby, rules data, admin) and the WebSocket endpoint (``/api/players/me``
+    comes before ``/api/players/{id}``)."""
+    for router in (health.router, players.router, accounts.router, accounts.sessions_router,
+                   profiles.router, profiles.players_router, games.router,
+                   replay_units.router, open_hands.router, lobby.router,
+                   rules_data.router, admin.router, admin_players.router,
+                   admin_accounts.router, admin_audit.router, admin_bots.router,
+                   asyncapi.router, ws.router):
         app.include_router(router)
 
 

@@ -1,5 +1,6 @@
 """Request dependencies as annotated aliases (``StoreDep``, ``SettingsDep``, ``TablesDep``,
-``PlayerDep``, ``OptionalPlayerDep``, ``AdminDep``) for the REST routers.
+``PlayerDep``, ``OptionalPlayerDep``, ``AdminDep``, ``PasswordsDep``, ``RatesDep``,
+``TokenDep``) for the REST routers.
 
 ``get_store``/``get_settings`` take an ``HTTPConnection`` so they also work in WebSocket
 endpoints. Bearer credentials are read with FastAPI's ``HTTPBearer`` so OpenAPI documents them.
@@ -17,10 +18,13 @@ from ..cluster.hall import LocalHall
 from ..config import Settings
 from ..storage.interface import PlayerRecord, Store
 from ..tables.manager import TableManager
+from .passwords import Passwords
+from .quotas import RateLimits
 from .security import authenticate, check_admin
 
 player_bearer = HTTPBearer(auto_error=False, scheme_name="PlayerToken",
-                            description="The token returned by POST /api/players")
+                           description="The token returned by POST /api/players, "
+                           "POST /api/accounts or POST /api/sessions")
 _admin_bearer = HTTPBearer(auto_error=False, scheme_name="AdminToken",
                            description="CARDHALL_ADMIN_TOKEN")
 
@@ -51,7 +55,27 @@ def get_hall(conn: HTTPConnection) -> LocalHall:
     return hall
 
 
+def get_passwords(conn: HTTPConnection) -> Passwords:
+    """The app's password hasher (``app.state.passwords``)."""
+    passwords: Passwords = conn.app.state.passwords
+    return passwords
+
+
+def get_rates(conn: HTTPConnection) -> RateLimits:
+    """The app's rate limits (``app.state.rate_limits``)."""
+    rates: RateLimits = conn.app.state.rate_limits
+    return rates
+
+
+def bearer_token(creds: Annotated[Credentials, Depends(player_bearer)]) -> str | None:
+    """The bearer token sent, if any (not checked)."""
+    return None if creds is None else creds.credentials
+
+
 StoreDep = Annotated[Store, Depends(get_store)]
+PasswordsDep = Annotated[Passwords, Depends(get_passwords)]
+RatesDep = Annotated[RateLimits, Depends(get_rates)]
+TokenDep = Annotated[str | None, Depends(bearer_token)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 TablesDep = Annotated[TableManager, Depends(get_tables)]
 HallDep = Annotated[LocalHall, Depends(get_hall)]

@@ -40,6 +40,8 @@ WAIT_MARGIN_SECONDS = 0.01
 log = logging.getLogger(__name__)
 GUESTS_PATH = "/api/players"
 """``POST`` here creates an identity: the guest rate applies on top of the REST rate."""
+LOGIN_PATHS = frozenset({"/api/sessions", "/api/accounts"})
+"""``POST`` here checks a password: the login rate applies on top of the REST rate."""
 
 
 def parse_rate(text: str) -> limits.RateLimitItem:
@@ -98,6 +100,9 @@ class RateLimits:
             storage URI ``limits`` knows (``async+`` is added).
         rest: the rate of every ``/api/*`` request per client address.
         guests: the rate of ``POST /api/players`` per client address.
+        logins: the rate of ``POST /api/sessions`` and ``POST /api/accounts`` per client
+            address (``None``: not limited).
+        login_failures: the rate of failed log-ins per username (``None``: not limited).
         options: more arguments of the ``limits`` storage (:func:`redis_storage_options` for
             a Redis one).
 
@@ -106,12 +111,37 @@ class RateLimits:
             unknown storage scheme or a missing driver.
     """
 
-    def __init__(self, storage_uri: str, *, rest: str, guests: str, **options: Any) -> None:
+    def __init__(self, storage_uri: str, *, rest: str, guests: str, logins: str | None = None,
+                 login_failures: str | None = None, **options: Any) -> None:
         storage = limits.storage.storage_from_string(async_storage_uri(storage_uri), **options)
         assert isinstance(storage, Storage)  # an async+ scheme always gives an asyncio storage
         self.storage = storage
         self.limiter = SlidingWindowCounterRateLimiter(self.storage)
         self.rest, self.guests = parse_rate(rest), parse_rate(guests)
+        self.logins = None if logins is None else parse_rate(logins)
+        self.login_failures = None if login_failures is None else parse_rate(login_failures)
+
+    async def check_login(self, username_key: str) -> None:
+        """Refuse a log-in of ``username_key`` (case-folded) while its failures are over
+        :attr:`login_failures` (counts nothing).
+
+        Raises:
+            ApiError: 429 ``rate.limited`` with ``Retry-After``.
+        """
+        item = self.login_failures
+        if item is None or await self.limiter.test(item, "login-failures", username_key):
+            return
+        window = await self.storage.get_sliding_window(  # type: ignore[attr-defined]
+            item.key_for("login-failures", username_key), item.get_expiry())
+        wait = max(1, math.floor(sliding_wait(item.amount, item.get_expiry(), *window)
+                                 + WAIT_MARGIN_SECONDS) + 1)
+        raise ApiError("rate.limited", f"more than {item} failed log-ins of this username; "
+                       f"retry in {wait} s", headers={"Retry-After": str(wait)})
+
+    async def failed_login(self, username_key: str) -> None:
+        """Count one failed log-in of ``username_key`` (case-folded)."""
+        if self.login_failures is not None:
+            await self.limiter.hit(self.login_failures, "login-failures", username_key)
 
     async def retry_after(self, item: limits.RateLimitItem, *keys: str) -> int | None:
         """Count one hit of ``item`` for ``keys``; ``None`` if it is allowed, else the whole
@@ -156,7 +186,7 @@ def sliding_wait(amount: int, expiry: float, previous: int, previous_ttl: float,
 
 
 def rate_limited(name: str, item: limits.RateLimitItem, wait_seconds: int) -> ApiError:
-    """The 429 ``rate.limited`` error for rate ``name`` (``rest``, ``guests``)."""
+    """The 429 ``rate.limited`` error for rate ``name`` (``rest``, ``guests``, ``logins``)."""
     return ApiError("rate.limited", f"more than {item} ({name}) from this address; retry in "
                     f"{wait_seconds} s", headers={"Retry-After": str(wait_seconds)})
 
@@ -170,7 +200,8 @@ def client_address(scope: Scope) -> str:
 
 class RestRateLimit:
     """ASGI middleware: every ``/api/*`` request counts against the REST rate of its client
-    address, a ``POST /api/players`` also against the guest rate; over either, it is answered
+    address, a ``POST /api/players`` also against the guest rate, a ``POST /api/sessions`` or
+    ``POST /api/accounts`` also against the login rate; over any, it is answered
     429 ``rate.limited`` (``Retry-After``) before the body is read. Other paths and WebSocket
     traffic pass straight through. If the rate storage fails (a shared Redis is down) the
     request is let through and a warning logged: the rates protect the server, they must not
@@ -190,6 +221,9 @@ class RestRateLimit:
             await self.limits.check(self.limits.rest, "rest", address)
             if scope.get("method") == "POST" and path.rstrip("/") == GUESTS_PATH:
                 await self.limits.check(self.limits.guests, "guests", address)
+            if (self.limits.logins is not None and scope.get("method") == "POST"
+                    and path.rstrip("/") in LOGIN_PATHS):
+                await self.limits.check(self.limits.logins, "logins", address)
         except ApiError as exc:
             response = error_response(exc.status, exc.code, exc.message, headers=exc.headers)
             await response(scope, receive, send)

@@ -20,8 +20,8 @@ async def authenticate(store: Store, token: str | None) -> PlayerRecord:
     """The player a bearer ``token`` belongs to.
 
     Raises ``ApiError`` ``auth.missing_token`` (401) when ``token`` is empty or ``None``,
-    ``auth.invalid_token`` (401) when no player has it, ``auth.banned`` (403) when the player is
-    banned.
+    ``auth.invalid_token`` (401) when no player has it (or it was revoked), ``auth.banned``
+    (403) when the player is banned, ``auth.disabled`` (403) when the admin disabled it.
     """
     if not token:
         raise ApiError("auth.missing_token", "expected 'Authorization: Bearer <token>'",
@@ -31,6 +31,8 @@ async def authenticate(store: Store, token: str | None) -> PlayerRecord:
         raise ApiError("auth.invalid_token", "unknown or revoked token", headers=BEARER_CHALLENGE)
     if player.banned:
         raise ApiError("auth.banned", f"player {player.id} is banned")
+    if player.disabled:
+        raise ApiError("auth.disabled", f"player {player.id} is disabled")
     return player
 
 

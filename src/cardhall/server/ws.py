@@ -249,9 +249,10 @@ class Session:
                 await self.hall.route(self.conn, msg)
 
     async def _banned(self) -> bool:
-        """Whether the player was banned (or removed) since ``hello`` (checked on each join)."""
+        """Whether the player was banned, disabled (or removed) since ``hello`` (checked on
+        each join)."""
         player = await self.store.get_player(self.conn.player.id)
-        return player is None or player.banned
+        return player is None or player.banned or player.disabled
 
     async def _hello(self, msg: p.Hello) -> None:
         try:

@@ -7,16 +7,26 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from .accounts import PlayerRating, RatingPoint, SessionRecord
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
-    """A player identity (a person or a bot). Tokens are never stored in clear."""
+    """A player identity (a person or a bot). Tokens are never stored in clear.
+
+    ``username`` is set for an account (registered, ``docs/rest.md`` "Accounts"); ``disabled``
+    by the admin; ``created_at`` is when the identity was made (aware UTC; ``None`` when the
+    store does not say).
+    """
 
     id: str
     name: str
     is_bot: bool = False
     banned: bool = False
     owner_id: str | None = None
+    username: str | None = None
+    disabled: bool = False
+    created_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +38,9 @@ class SeatResult:
     result: int
     player_id: str | None = None
     is_bot: bool = False
+    mark: str | None = None
+    """``win``/``loss``/``draw`` as stored (``storage/rating.py``); ``None`` before saving,
+    for an unrated game, or for a game saved before marks were kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +85,8 @@ class GameRecord:
         return {"game_id": self.game_id, "game": self.game, "table_id": self.table_id,
                 "history": self.history, "outcome": self.outcome,
                 "results": [{"seat": r.seat, "name": r.name, "result": r.result,
-                             "player_id": r.player_id, "is_bot": r.is_bot} for r in self.results],
+                             "player_id": r.player_id, "is_bot": r.is_bot}
+                            for r in self.results],
                 "started_at": self.started_at.isoformat(), "ended_at": self.ended_at.isoformat()}
 
     @classmethod
@@ -233,8 +247,11 @@ class Store(Protocol):
         until: datetime | None = None,
         limit: int = 50,
         offset: int = 0,
+        result: str | None = None,
     ) -> list[GameSummary]:
-        """Finished games, newest first, filtered and paginated."""
+        """Finished games, newest first, filtered and paginated; ``result`` (``win``,
+        ``loss``, ``draw``; with ``player_id``) keeps the games whose stored mark of that
+        player's seat is it."""
 
     async def get_game(self, game_id: str) -> dict[str, Any] | None:
         """The stored history document of a finished game, or ``None``."""
@@ -266,3 +283,54 @@ class Store(Protocol):
 
     async def load_outbox(self) -> list[GameRecord]:
         """The finished games of the outbox (not yet saved by the game writer)."""
+
+    # ----- accounts and sessions (docs/rest.md, "Accounts") -----------------------------------
+    async def register(self, name: str, username: str, password_hash: str, *,
+                       upgrade: str | None = None) -> tuple[PlayerRecord, str]:
+        """Create an account (or make the guest ``upgrade`` one, keeping its id, games and
+        its guest token, which becomes a ``guest`` session); returns it and a new session
+        token. Raises :class:`~.accounts.UsernameTakenError` (the case-folded name is taken)
+        or :class:`~.accounts.AlreadyRegisteredError` (``upgrade`` is an account or a bot, or
+        does not exist); nothing is changed then."""
+
+    async def credentials(self, username: str) -> tuple[PlayerRecord, str] | None:
+        """The account named ``username`` (case-insensitive) and its password hash, or
+        ``None``."""
+
+    async def open_session(self, player_id: str, kind: str) -> str:
+        """Issue a new bearer token of ``player_id`` (a ``kind`` session); only its hash is
+        stored."""
+
+    async def list_sessions(self, player_id: str,
+                            current_token: str | None = None) -> list[SessionRecord]:
+        """The player's sessions, oldest first; the one of ``current_token`` is ``current``."""
+
+    async def revoke_token(self, token: str) -> bool:
+        """Revoke one bearer token (a session, or a guest's identity token); whether it
+        existed."""
+
+    async def revoke_session(self, player_id: str, session_id: str) -> bool:
+        """Revoke one session of ``player_id``; whether it existed."""
+
+    async def revoke_sessions(self, player_id: str, *, keep_token: str | None = None) -> int:
+        """Revoke every session of ``player_id`` but ``keep_token``'s; how many."""
+
+    async def set_password(self, player_id: str, password_hash: str) -> bool:
+        """Store a new password hash for an account; ``False`` if it is no account."""
+
+    async def set_disabled(self, player_id: str, disabled: bool) -> PlayerRecord | None:
+        """Disable or enable an identity; ``None`` if there is no such player."""
+
+    # ----- ratings (storage/rating.py) --------------------------------------------------------
+    async def leaderboard(self, game: str, *, bots: bool = False, limit: int = 50,
+                          offset: int = 0) -> list[PlayerRating]:
+        """Ratings in ``game`` best first (``mu - 3 sigma`` descending, ties by id), people
+        only or (``bots``) bots only; banned and disabled identities left out."""
+
+    async def player_ratings(self, player_id: str) -> list[PlayerRating]:
+        """The player's rating in every game it was rated in, by game name."""
+
+    async def rating_history(self, player_id: str, game: str, *,
+                             limit: int = 500) -> list[RatingPoint]:
+        """The player's rating after each of its last ``limit`` rated games of ``game``,
+        oldest first."""

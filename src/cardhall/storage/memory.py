@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .interface import (
@@ -19,19 +17,13 @@ from .interface import (
     PlayerRecord,
     SeatResult,
 )
+from .memory_accounts import MemoryAccounts
+from .tokens import hash_token, new_token
+
+__all__ = ["MemoryStore", "hash_token", "new_token"]
 
 
-def hash_token(token: str) -> str:
-    """SHA-256 hex of a bearer token (tokens are 256-bit random, so no salt or KDF is needed)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_token() -> str:
-    """A fresh random bearer token (URL-safe, 256 bits)."""
-    return secrets.token_urlsafe(32)
-
-
-class MemoryStore:
+class MemoryStore(MemoryAccounts):
     """Keeps everything in dicts; same behaviour as the SQL store."""
 
     def __init__(self) -> None:
@@ -47,6 +39,7 @@ class MemoryStore:
         """Admin actions, oldest first."""
         self.log_writes = 0
         """Group commits written (:meth:`write_log` calls)."""
+        self._init_accounts()
 
     async def start(self) -> None:
         return None
@@ -61,14 +54,15 @@ class MemoryStore:
     async def create_player(
         self, name: str, *, is_bot: bool = False, owner_id: str | None = None
     ) -> tuple[PlayerRecord, str]:
-        rec = PlayerRecord(uuid.uuid4().hex, name, is_bot, False, owner_id)
+        rec = PlayerRecord(uuid.uuid4().hex, name, is_bot, False, owner_id,
+                           created_at=datetime.now(UTC))
         token = new_token()
         self.players[rec.id] = rec
         self.tokens[hash_token(token)] = rec.id
         return rec, token
 
     async def player_for_token(self, token: str) -> PlayerRecord | None:
-        pid = self.tokens.get(hash_token(token))
+        pid = self.tokens.get(hash_token(token)) or self._session_player(token)
         return None if pid is None else self.players.get(pid)
 
     async def get_player(self, player_id: str) -> PlayerRecord | None:
@@ -126,7 +120,7 @@ class MemoryStore:
             flags.append(r.game_id not in self.games)
             if flags[-1]:
                 summary = GameSummary(r.game_id, r.game, r.table_id, r.started_at, r.ended_at,
-                                      r.outcome, list(r.results))
+                                      r.outcome, self._rate(r))
                 self.games[r.game_id] = (summary, r.history)
             if from_outbox:
                 self.outbox.pop(r.game_id, None)
@@ -141,12 +135,14 @@ class MemoryStore:
         until: datetime | None = None,
         limit: int = 50,
         offset: int = 0,
+        result: str | None = None,
     ) -> list[GameSummary]:
         rows = [s for s, _ in self.games.values()]
         if game:
             rows = [s for s in rows if s.game == game]
         if player_id:
-            rows = [s for s in rows if any(r.player_id == player_id for r in s.seats)]
+            rows = [s for s in rows if any(r.player_id == player_id and result in (None, r.mark)
+                                           for r in s.seats)]
         if since:
             rows = [s for s in rows if s.ended_at >= since]
         if until:

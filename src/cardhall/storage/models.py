@@ -11,7 +11,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, MetaData, String
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    false,
+)
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -20,6 +31,8 @@ ID_LEN = 64
 """Width of id columns (player ids are 32 hex digits; game and table ids come from the runtime)."""
 NAME_LEN = 64
 """Width of name columns (the REST API accepts at most 32 characters)."""
+USERNAME_LEN = 24
+"""Longest account username (``docs/rest.md``, "Accounts")."""
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -75,8 +88,20 @@ class Player(Base):
         String(ID_LEN), ForeignKey("players.id", ondelete="SET NULL"), nullable=True
     )
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    """SHA-256 hex of the bearer token; the token itself is never stored."""
+    """SHA-256 hex of the guest's bearer token; the token itself is never stored. An account
+    (``username`` set) keeps its tokens in ``sessions``; this one is then a hash of a token
+    nobody was given."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    username: Mapped[str | None] = mapped_column(String(USERNAME_LEN), nullable=True)
+    """The account's login name as registered (``None``: a guest or a bot)."""
+    username_key: Mapped[str | None] = mapped_column(String(NAME_LEN), nullable=True,
+                                                     unique=True, index=True)
+    """``username`` case-folded: one account per name whatever its case."""
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    """The Argon2id PHC string (``$argon2id$v=19$m=...``); never the password."""
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Disabled by the admin: its tokens and its log-ins are refused."""
+    registered_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
 
 class Game(Base):
@@ -115,6 +140,9 @@ class GameResult(Base):
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     result: Mapped[int] = mapped_column(Integer)
     """Chips won/lost (poker) or the team's match total (Blot)."""
+    mark: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """``win``, ``loss`` or ``draw`` for the seat (``storage/rating.py``); ``None`` for a game
+    that was not rated (abandoned, aborted) or saved before marks were stored."""
 
     game_row: Mapped[Game] = relationship(back_populates="results")
 
@@ -172,5 +200,57 @@ class AdminAudit(Base):
     details: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
-__all__ = ["AdminAudit", "Base", "Game", "GameResult", "OutboxGame", "Player", "TableLogEntry", "UtcDateTime",
-           "as_utc"]
+class Session(Base):
+    """One revocable bearer token of an account (log-in, registration, or the guest token it
+    was upgraded from). Only the token's SHA-256 is kept."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(ID_LEN), ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """``login``, ``register`` or ``guest`` (the guest token an account was upgraded from)."""
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Rating(Base):
+    """A player's current rating in one game (openskill Plackett-Luce, ``storage/rating.py``);
+    ``player_id`` is a soft reference like ``game_results.player_id``."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_ordinal", "game", "ordinal"),)
+
+    player_id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    """``mu - 3 sigma``: the leaderboard's order."""
+    games: Mapped[int] = mapped_column(Integer)
+    """Rated games played."""
+    wins: Mapped[int] = mapped_column(Integer)
+    is_bot: Mapped[bool] = mapped_column(Boolean)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class RatingHistory(Base):
+    """A player's rating after one rated game (written with the game, for the profile chart)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_player_id_game_at", "player_id", "game", "at"),)
+
+    game_id: Mapped[str] = mapped_column(
+        String(ID_LEN), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+
+__all__ = ["AdminAudit", "Base", "Game", "GameResult", "OutboxGame", "Player", "Rating",
+           "RatingHistory", "Session", "TableLogEntry", "UtcDateTime", "as_utc"]

@@ -37,10 +37,12 @@ from sqlalchemy.orm import selectinload
 from sqlalchemy.sql import Select
 
 from .interface import GameRecord, GameSummary, PlayerRecord, SeatResult
-from .memory import hash_token, new_token
 from .models import Game, GameResult, Player, as_utc
+from .sql_accounts import SqlAccounts, player_record
 from .sql_audit import SqlModeration
 from .sql_log import SqlDurability
+from .sql_ratings import SqlRatings, batch_marks
+from .tokens import hash_token, new_token
 
 GAMES: Table = Game.__table__  # type: ignore[assignment]
 RESULTS: Table = GameResult.__table__  # type: ignore[assignment]
@@ -179,17 +181,17 @@ async def upgrade_database(url: str, revision: str = "head") -> None:
         await engine.dispose()
 
 
-def _record(row: Player) -> PlayerRecord:
-    return PlayerRecord(row.id, row.name, row.is_bot, row.banned, row.owner_id)
+_record = player_record
 
 
 def _summary(row: Game) -> GameSummary:
-    seats = [SeatResult(r.seat, r.name, r.result, r.player_id, r.is_bot) for r in row.results]
+    seats = [SeatResult(r.seat, r.name, r.result, r.player_id, r.is_bot, r.mark)
+             for r in row.results]
     return GameSummary(row.id, row.game, row.table_id, row.started_at, row.ended_at,
                        dict(row.outcome), seats)
 
 
-class SqlStore(SqlDurability, SqlModeration):
+class SqlStore(SqlDurability, SqlModeration, SqlAccounts, SqlRatings):
     """Identities and finished games in a SQL database (see the module docstring).
 
     Raises:
@@ -259,16 +261,11 @@ class SqlStore(SqlDurability, SqlModeration):
     ) -> tuple[PlayerRecord, str]:
         token = new_token()
         row = Player(id=uuid.uuid4().hex, name=name, is_bot=is_bot, banned=False,
-                     owner_id=owner_id, token_hash=hash_token(token),
+                     disabled=False, owner_id=owner_id, token_hash=hash_token(token),
                      created_at=datetime.now(UTC))
         async with self._writing(), self.sessions.begin() as session:
             session.add(row)
         return _record(row), token
-
-    async def player_for_token(self, token: str) -> PlayerRecord | None:
-        async with self.sessions() as session:
-            row = await session.scalar(select(Player).where(Player.token_hash == hash_token(token)))
-        return None if row is None else _record(row)
 
     async def get_player(self, player_id: str) -> PlayerRecord | None:
         async with self.sessions() as session:
@@ -315,7 +312,8 @@ class SqlStore(SqlDurability, SqlModeration):
         Returns one flag per record (``False``: its ``game_id`` was saved before, concurrently
         or earlier in ``records``). Core bulk inserts: the game rows as one
         ``INSERT ... ON CONFLICT (id) DO NOTHING RETURNING id``, then the result rows of the
-        games that went in. Raises ``sqlalchemy.exc.IntegrityError`` (or the driver's
+        games that went in (with their win/loss marks), then the ratings of those games
+        (``sql_ratings.py``), all in the one transaction. Raises ``sqlalchemy.exc.IntegrityError`` (or the driver's
         connection error) and then saves nothing of the batch.
         """
         first: dict[str, int] = {}
@@ -325,11 +323,14 @@ class SqlStore(SqlDurability, SqlModeration):
             return []
         async with self._writing(), self.engine.begin() as conn:
             inserted = await self._insert_games(conn, [records[i] for i in first.values()])
-            rows = [{"game_id": gid, "seat": s.seat, "player_id": s.player_id, "name": s.name,
-                     "is_bot": s.is_bot, "result": s.result}
-                    for gid in inserted for s in records[first[gid]].results]
+            saved = [records[i] for gid, i in first.items() if gid in inserted]
+            marks = batch_marks(saved)
+            rows = [{"game_id": r.game_id, "seat": s.seat, "player_id": s.player_id,
+                     "name": s.name, "is_bot": s.is_bot, "result": s.result, "mark": m}
+                    for r in saved for s, m in zip(r.results, marks[r.game_id], strict=True)]
             if rows:
                 await conn.execute(RESULTS.insert(), rows)
+            await self._rate_saved(conn, saved, marks)
             if from_outbox:
                 await self._outbox_delete(conn, list(first))
         return [r.game_id in inserted and first[r.game_id] == i for i, r in enumerate(records)]
@@ -354,8 +355,9 @@ class SqlStore(SqlDurability, SqlModeration):
         until: datetime | None = None,
         limit: int = 50,
         offset: int = 0,
+        result: str | None = None,
     ) -> list[GameSummary]:
-        query = _games_query(game, player_id, since, until).limit(limit).offset(offset)
+        query = _games_query(game, player_id, since, until, result).limit(limit).offset(offset)
         async with self.sessions() as session:
             rows = (await session.scalars(query)).all()
         return [_summary(r) for r in rows]
@@ -367,15 +369,19 @@ class SqlStore(SqlDurability, SqlModeration):
 
 
 def _games_query(
-    game: str | None, player_id: str | None, since: datetime | None, until: datetime | None
+    game: str | None, player_id: str | None, since: datetime | None, until: datetime | None,
+    result: str | None = None,
 ) -> Select[Game]:
     """Finished games newest first (ties by id, descending) with the filters applied;
-    ``since`` is inclusive and ``until`` exclusive, both on ``ended_at``."""
+    ``since`` is inclusive and ``until`` exclusive, both on ``ended_at``; ``result`` is the
+    stored mark of ``player_id``'s seat."""
     query = select(Game).options(selectinload(Game.results))
     if game:
         query = query.where(Game.game == game)
     if player_id:
         played = select(GameResult.game_id).where(GameResult.player_id == player_id)
+        if result is not None:
+            played = played.where(GameResult.mark == result)
         query = query.where(Game.id.in_(played))
     if since is not None:
         query = query.where(Game.ended_at >= as_utc(since))

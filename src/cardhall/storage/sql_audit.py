@@ -11,6 +11,7 @@ from sqlalchemy import Table, select
 
 from .interface import AuditEntry, PlayerRecord
 from .models import AdminAudit, Player, as_utc
+from .sql_accounts import player_record
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
@@ -33,7 +34,7 @@ class SqlModeration:
                  .order_by(Player.created_at, Player.id))
         async with self.sessions() as session:
             rows = (await session.scalars(query)).all()
-        return [PlayerRecord(r.id, r.name, r.is_bot, r.banned, r.owner_id) for r in rows]
+        return [player_record(r) for r in rows]
 
     async def add_audit(self, entry: AuditEntry) -> AuditEntry:
         """Insert one admin action (one transaction); returns it with its ``id``."""

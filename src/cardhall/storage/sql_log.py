@@ -18,8 +18,9 @@ from sqlalchemy import Table, delete, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .interface import GameRecord, LogBatch, LogRow, PlayerRecord
-from .memory import hash_token, new_token
 from .models import OutboxGame, Player, TableFence, TableLogEntry
+from .sql_accounts import player_record
+from .tokens import hash_token, new_token
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
@@ -150,9 +151,9 @@ class SqlDurability:
         async with self.sessions() as session:
             row = await session.scalar(query)
         if row is None:
-            row = Player(id=uuid.uuid4().hex, name=name, is_bot=True, banned=False,
+            row = Player(id=uuid.uuid4().hex, name=name, is_bot=True, banned=False, disabled=False,
                          owner_id=None, token_hash=hash_token(new_token()),
                          created_at=datetime.now(UTC))
             async with self._writing(), self.sessions.begin() as session:
                 session.add(row)
-        return PlayerRecord(row.id, row.name, row.is_bot, row.banned, row.owner_id)
+        return player_record(row)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
@@ -54,6 +54,9 @@ class SeatResultPublic(BaseModel):
     result: int
     player_id: str | None
     bot: bool
+    mark: Literal["win", "loss", "draw"] | None = None
+    """The seat's result as a marker (``storage/rating.py``); ``null`` for an unrated game
+    (abandoned, aborted) or one saved before marks were kept."""
 
 
 class GameSummaryPublic(BaseModel):
@@ -70,7 +73,9 @@ class GameSummaryPublic(BaseModel):
     @classmethod
     def of(cls, g: GameSummary) -> GameSummaryPublic:
         seats = [SeatResultPublic(seat=s.seat, name=s.name, result=s.result,
-                                  player_id=s.player_id, bot=s.is_bot) for s in g.seats]
+                                  player_id=s.player_id, bot=s.is_bot,
+                                  mark=s.mark)  # type: ignore[arg-type]
+                 for s in g.seats]
         return cls(id=g.id, game=g.game, table_id=g.table_id, started_at=g.started_at,
                    ended_at=g.ended_at, outcome=g.outcome, seats=seats)
 
@@ -166,15 +171,19 @@ async def list_games(
     = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    result: Annotated[Literal["win", "loss", "draw"] | None,
+                      Query(description="With player: that player's mark")] = None,
 ) -> GamePage:
-    """Finished games filtered by game, player and end time, newest first. 422
-    ``engine.unknown_game`` for a ``game`` no registered game has (as ``POST /api/tables``)."""
+    """Finished games filtered by game, player, the player's result and end time, newest
+    first. 422 ``engine.unknown_game`` for a ``game`` no registered game has (as ``POST
+    /api/tables``); ``result`` without ``player`` is ignored."""
     if game is not None and game not in game_names():
         raise ApiError("engine.unknown_game",
                        f"unknown game {game!r}; known: {sorted(game_names())}")
     rows = await store.list_games(
         game=game, player_id=player, since=None if since is None else as_utc(since),
-        until=None if until is None else as_utc(until), limit=limit + 1, offset=offset)
+        until=None if until is None else as_utc(until), limit=limit + 1, offset=offset,
+        result=result if player else None)
     more = len(rows) > limit
     return GamePage(items=[GameSummaryPublic.of(g) for g in rows[:limit]], limit=limit,
                     offset=offset, next_offset=offset + limit if more else None)

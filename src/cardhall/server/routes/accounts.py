@@ -1,0 +1,203 @@
+"""``/api/accounts`` and ``/api/sessions``: registered accounts, log-in and revocable tokens
+(``docs/rest.md``, "Accounts").
+
+An account is a player identity with a username and an Argon2id password hash
+(``server/passwords.py``); every log-in issues a new bearer token (a *session*), listed and
+revocable. A guest registering with its own bearer token becomes that account: same id, same
+games, same chips at its tables; its guest token becomes one of its sessions.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+
+from ...storage.accounts import AlreadyRegisteredError, UsernameTakenError, username_key
+from ..deps import OptionalPlayerDep, PasswordsDep, PlayerDep, RatesDep, StoreDep, TokenDep
+from ..errors import ApiError, responses
+from .players import PlayerName, _printable
+
+router = APIRouter(prefix="/api/accounts", tags=["accounts"])
+sessions_router = APIRouter(prefix="/api/sessions", tags=["accounts"])
+
+Username = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=24),
+                     AfterValidator(_printable)]
+"""A login name: 3-24 printable characters after trimming; unique whatever its case."""
+Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
+"""A password: 8-256 characters, taken as sent (not trimmed)."""
+BAD_CREDENTIALS = "wrong username or password"
+"""The one answer to a wrong password and to an unknown username."""
+
+
+class AccountCreate(BaseModel):
+    """``POST /api/accounts``: the username, the password and, optionally, the display name
+    (default: the guest's name when upgrading, else the username)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    username: Username
+    password: Password
+    name: PlayerName | None = None
+
+
+class AccountCreated(BaseModel):
+    """The account and a new bearer token (shown once; only its hash is stored)."""
+
+    id: str
+    username: str
+    name: str
+    token: str
+
+
+class Credentials(BaseModel):
+    """``POST /api/sessions``: log in."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    username: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    password: Annotated[str, StringConstraints(min_length=1, max_length=256)]
+
+
+class SessionCreated(BaseModel):
+    """A new bearer token of the account (shown once)."""
+
+    id: str
+    username: str
+    token: str
+
+
+class PasswordChange(BaseModel):
+    """``POST /api/accounts/password``: the current password and the new one."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: Annotated[str, StringConstraints(min_length=1, max_length=256)]
+    new_password: Password
+
+
+class PasswordChanged(BaseModel):
+    """``sessions_revoked``: the account's other sessions, revoked by the change."""
+
+    sessions_revoked: int
+
+
+class SessionPublic(BaseModel):
+    """One session (never its token): ``kind`` ``login``, ``register`` or ``guest``."""
+
+    id: str
+    kind: str
+    created_at: datetime
+    current: bool
+
+
+class SessionList(BaseModel):
+    """The caller's sessions, oldest first."""
+
+    items: list[SessionPublic]
+
+
+class Revoked(BaseModel):
+    """How many tokens the call revoked (1)."""
+
+    revoked: int
+
+
+@router.post("", status_code=201, responses=responses(
+    "request.invalid", "account.username_taken", "account.not_guest", "auth.invalid_token",
+    "auth.banned", "auth.disabled", "rate.limited"),
+    openapi_extra={"security": [{}, {"PlayerToken": []}]})
+async def register(body: AccountCreate, store: StoreDep, passwords: PasswordsDep,
+                   guest: OptionalPlayerDep) -> AccountCreated:
+    """Register an account; with a guest's bearer token, upgrade that guest (its id, games
+    and chips stay). 409 ``account.username_taken`` (any case), 409 ``account.not_guest``
+    (the token is an account's or a bot's)."""
+    if guest is not None and (guest.is_bot or guest.username is not None):
+        raise ApiError("account.not_guest", f"player {guest.id} is not a guest")
+    name = body.name or (guest.name if guest is not None else body.username)
+    hashed = await passwords.hash(body.password)
+    try:
+        rec, token = await store.register(name, body.username, hashed,
+                                          upgrade=None if guest is None else guest.id)
+    except UsernameTakenError as exc:
+        raise ApiError("account.username_taken", str(exc)) from exc
+    except AlreadyRegisteredError as exc:
+        raise ApiError("account.not_guest", str(exc)) from exc
+    return AccountCreated(id=rec.id, username=body.username, name=rec.name, token=token)
+
+
+@router.post("/password", responses=responses(
+    "request.invalid", "auth.bad_credentials", "account.not_registered", "auth.missing_token",
+    "auth.invalid_token", "auth.banned", "auth.disabled"))
+async def change_password(body: PasswordChange, player: PlayerDep, token: TokenDep,
+                          store: StoreDep, passwords: PasswordsDep) -> PasswordChanged:
+    """Change the caller's password (the current one is checked: 401
+    ``auth.bad_credentials``); every other session of the account is revoked."""
+    if player.username is None:
+        raise ApiError("account.not_registered", f"player {player.id} has no account")
+    found = await store.credentials(player.username)
+    if found is None or not (await passwords.verify(body.password, found[1]))[0]:
+        raise ApiError("auth.bad_credentials", "wrong password")
+    await store.set_password(player.id, await passwords.hash(body.new_password))
+    return PasswordChanged(sessions_revoked=await store.revoke_sessions(player.id,
+                                                                        keep_token=token))
+
+
+@sessions_router.post("", responses=responses("request.invalid", "auth.bad_credentials",
+                                              "auth.banned", "auth.disabled", "rate.limited"),
+                      openapi_extra={"security": [{}]})
+async def log_in(body: Credentials, store: StoreDep, passwords: PasswordsDep,
+                 rates: RatesDep) -> SessionCreated:
+    """Log in: a new bearer token. 401 ``auth.bad_credentials`` for a wrong password and for
+    an unknown username alike (same answer, same time); 429 ``rate.limited`` past the login
+    rate of the address or the failure rate of the username."""
+    key = username_key(body.username.strip())
+    await rates.check_login(key)
+    found = await store.credentials(body.username.strip())
+    if found is None:
+        await passwords.verify_unknown(body.password)
+    ok, rehash = (False, None) if found is None else await passwords.verify(body.password,
+                                                                          found[1])
+    if found is None or not ok:
+        await rates.failed_login(key)
+        raise ApiError("auth.bad_credentials", BAD_CREDENTIALS, headers={
+            "WWW-Authenticate": "Bearer"})
+    player = found[0]
+    if player.banned:
+        raise ApiError("auth.banned", f"player {player.id} is banned")
+    if player.disabled:
+        raise ApiError("auth.disabled", f"player {player.id} is disabled")
+    if rehash is not None:
+        await store.set_password(player.id, rehash)
+    token = await store.open_session(player.id, "login")
+    return SessionCreated(id=player.id, username=player.username or "", token=token)
+
+
+@sessions_router.get("", responses=responses("auth.missing_token", "auth.invalid_token",
+                                             "auth.banned", "auth.disabled"))
+async def list_sessions(player: PlayerDep, token: TokenDep, store: StoreDep) -> SessionList:
+    """The caller's sessions (a guest has none: its one token is its identity)."""
+    rows = await store.list_sessions(player.id, current_token=token)
+    return SessionList(items=[SessionPublic(id=s.id, kind=s.kind, created_at=s.created_at,
+                                            current=s.current) for s in rows])
+
+
+@sessions_router.delete("/current", responses=responses(
+    "auth.missing_token", "auth.invalid_token", "auth.banned", "auth.disabled"))
+async def log_out(player: PlayerDep, token: TokenDep, store: StoreDep) -> Revoked:
+    """Revoke the token of this request (log out). A guest's token is its only way in:
+    revoking it leaves that guest unreachable."""
+    assert token is not None  # PlayerDep checked it
+    return Revoked(revoked=int(await store.revoke_token(token)))
+
+
+@sessions_router.delete("/{session_id}", responses=responses(
+    "session.not_found", "auth.missing_token", "auth.invalid_token", "auth.banned",
+    "auth.disabled"))
+async def revoke(session_id: str, player: PlayerDep, store: StoreDep) -> Revoked:
+    """Revoke one of the caller's sessions (404 ``session.not_found`` for another's)."""
+    if not await store.revoke_session(player.id, session_id):
+        raise ApiError("session.not_found", f"no session {session_id!r} of this player")
+    return Revoked(revoked=1)

@@ -1,0 +1,89 @@
+"""Accounts, ratings and profiles in the browser (issue 16): register from the page, play a
+hand, find the rating on the profile page and the hand with a win/loss marker; leaderboards."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="the playwright Python package is not installed")
+from browserkit import create_table, enter, play_until  # after the importorskip
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+PASSWORD = "correct horse battery"
+
+
+def register(page: Any, username: str) -> None:
+    """Register from #/account (the guest held in the page is upgraded)."""
+    page.click("header [data-account]")
+    page.fill("#register-username", username)
+    page.fill("#register-password", PASSWORD)
+    page.click("[data-form=register] button[type=submit]")
+    page.wait_for_selector("[data-profile]")
+
+
+def test_register_play_a_hand_and_see_the_rating_and_the_marker(server: Any,
+                                                                 new_page: Any) -> None:
+    page = new_page()
+    enter(page, server.url, "Lia")
+    guest_id = page.evaluate("JSON.parse(localStorage.getItem('cardhall.player')).id")
+    register(page, "lia_plays")
+    held = page.evaluate("JSON.parse(localStorage.getItem('cardhall.player'))")
+    assert held["id"] == guest_id and held["username"] == "lia_plays"
+    assert "lia_plays" in page.locator("[data-profile]").inner_text()
+    page.goto(f"{server.url}/#/")
+    page.wait_for_selector("#c-game")
+    create_table(page, "soldiers_bluff", seats=2, roles={1: "rule"}, turn_seconds=5)
+    play_until(page, "[data-summary] .hand-summary",
+               ["[data-act=confirm]", "[data-act=check]", "[data-act=call]", "[data-act=pass]"],
+               seconds=90)
+    # the header's "my games" opens the profile: the rating, the chart, the marked hand
+    page.click("header [data-my-games]")
+    page.wait_for_url(re.compile(r"#/player/"))
+    page.wait_for_selector("[data-rating-game=soldiers_bluff] [data-rating]", timeout=20_000)
+    rating = int(page.locator("[data-rating-game=soldiers_bluff] [data-rating]").inner_text())
+    assert 0 < rating < 3000  # shown as a number (a new player starts at 1000)
+    page.wait_for_selector("[data-chart] svg .dot")
+    row = page.locator(".game-row[data-result]").first
+    row.wait_for()
+    assert row.get_attribute("data-result") in {"win", "loss", "draw"}
+    assert row.locator(".mark").count() >= 1
+    # filters: the hand's own result keeps it, another result hides it
+    mark = row.get_attribute("data-result")
+    other = "loss" if mark == "win" else "win"
+    page.select_option("#f-result", other)
+    page.click("[data-filter]")
+    page.wait_for_selector(".game-list li.muted")
+    page.select_option("#f-result", mark or "")
+    page.click("[data-filter]")
+    page.wait_for_selector(f".game-row[data-result={mark}]")
+    # the leaderboard lists the account, the bots' list the rule bot
+    page.click("header nav a[href='#/ratings']")
+    page.click("[data-tab='soldiers_bluff:people']")
+    page.wait_for_selector(f"tr[data-player='{guest_id}']")
+    page.click("[data-tab='soldiers_bluff:bots']")
+    page.wait_for_selector("tr[data-player] a:has-text('rule-bot')")
+    # log out, then log in again
+    page.click("header [data-logout]")
+    page.wait_for_selector("header [data-account]")
+    page.click("header [data-account]")
+    page.fill("#login-username", "LIA_PLAYS")
+    page.fill("#login-password", PASSWORD)
+    page.click("[data-form=login] button[type=submit]")
+    page.wait_for_selector(f"[data-profile='{guest_id}']")
+
+
+def test_finished_games_carry_markers(server: Any, new_page: Any) -> None:
+    page = new_page()
+    enter(page, server.url, "Ari")
+    create_table(page, "soldiers_bluff", seats=2, roles={1: "rule"}, turn_seconds=5)
+    play_until(page, "[data-summary] .hand-summary",
+               ["[data-act=confirm]", "[data-act=check]", "[data-act=call]", "[data-act=pass]"],
+               seconds=90)
+    page.goto(f"{server.url}/#/games")
+    page.wait_for_selector(".game-row .mark")
+    marks = page.eval_on_selector_all(".game-row:first-child [data-mark]",
+                                      "es => es.map(e => e.dataset.mark)")
+    assert len(marks) == 2 and set(marks) <= {"win", "loss", "draw"}
