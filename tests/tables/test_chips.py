@@ -17,6 +17,7 @@ from cardhall.tables.messages import ClientRequest
 
 async def join(n: Node, table: Table, conn: RecordingConnection, **kw: object) -> None:
     """Post a join the way the socket side does (with the balance lookup) and settle."""
+    n.manager.settings = n.manager.settings.model_copy(update={"chip_balances": True})
     n.manager.post_request(table, conn, p.Join(type="join", table_id=table.id, **kw))
     while n.manager._lookups:
         await asyncio.sleep(0)

@@ -23,8 +23,10 @@ Mixed into :class:`~.actor.Table`; runs only inside the table's task, and never 
   A crash before that commit loses both together (the seat, restored from the older
   snapshot, still holds the chips); a fenced commit (cluster takeover) writes neither.
   Hand results move only stacks (in the log), never balances.
-* Built-in bots play on the house's ``starting_stack`` (no balance); a seat taken by a request
-  that carries no balance (tests posting directly) does the same.
+* Built-in bots and bot identities play on the house's ``starting_stack`` (no balance); so
+  does a seat taken while the balance cannot be read (a database outage: the seat plays, but
+  its stack is never cashed out, so no chips are minted) or by a request that carries no
+  balance (tests posting directly).
 """
 
 from __future__ import annotations
@@ -79,13 +81,9 @@ class Chips:
     def buy_in(self, conn: Connection, m: p.Join, balance: int | None) -> int | None:
         """The chips a new seat's stack starts with, or ``None`` after answering an error
         (``chips.unavailable``, ``chips.bad_buy_in``, ``chips.insufficient``)."""
-        if balance is None:
+        if balance is None or balance == BALANCE_UNKNOWN:  # house chips, never cashed out
             return int(self.spec.starting_stack)
         least, most = self.buy_in_range()
-        if balance == BALANCE_UNKNOWN:
-            self._error(conn, "chips.unavailable", "your chip balance could not be read; "
-                        "retry shortly", m)
-            return None
         want = m.buy_in if m.buy_in is not None else min(most, balance)
         if not least <= want <= most:
             self._error(conn, "chips.bad_buy_in", f"buy_in must be {least} to {most} chips "

@@ -42,10 +42,15 @@ from .recovery import Recovery
 
 log = logging.getLogger(__name__)
 
+BALANCE_READ_SECONDS = 1.0
+"""The most a join waits for the player's chip balance (then: house chips, ``tables/chips.py``)."""
 
-def _needs_balance(table: Table, msg: Any) -> bool:
-    """A ``join`` taking or resuming a seat at a poker table (it carries the chip balance)."""
-    return isinstance(msg, p.Join) and not msg.spectate and table.rules.uses_stacks
+
+def _needs_balance(table: Table, msg: Any, conn_is_bot: bool = False) -> bool:
+    """A person's ``join`` taking or resuming a seat at a poker table (it carries the chip
+    balance; bot identities play on house chips)."""
+    return (isinstance(msg, p.Join) and not msg.spectate and table.rules.uses_stacks
+            and not conn_is_bot)
 
 
 class TableManager(Recovery):
@@ -278,7 +283,8 @@ class TableManager(Recovery):
         its balance lookup (:meth:`request`) on a task, and every later request to that table
         posted here waits behind it, so a table sees its requests in arrival order."""
         prev = self._lookups.get(table.id)
-        if prev is None and not _needs_balance(table, msg):
+        if prev is None and not (self.settings.chip_balances
+                                 and _needs_balance(table, msg, conn.player.is_bot)):
             table.post(ClientRequest(conn, msg))
             return
 
@@ -302,14 +308,15 @@ class TableManager(Recovery):
         with the free top-up (below the table's ``min_buy_in``: raised to
         ``chips_top_up_to`` chips, once per ``chips_top_up_every_seconds``); built-in bots'
         requests never come this way."""
-        if not _needs_balance(table, msg):
+        if not (self.settings.chip_balances and _needs_balance(table, msg, conn.player.is_bot)):
             return ClientRequest(conn, msg)
         least, _ = table.buy_in_range()
         try:
-            balance = await self.store.chip_balance(
+            balance = await asyncio.wait_for(self.store.chip_balance(
                 conn.player.id, top_up_below=least, top_up_to=self.settings.chips_top_up_to,
-                top_up_every_seconds=self.settings.chips_top_up_every_seconds)
-        except Exception as exc:  # the database: the table answers chips.unavailable
+                top_up_every_seconds=self.settings.chips_top_up_every_seconds),
+                BALANCE_READ_SECONDS)
+        except Exception as exc:  # the database: the seat plays on house chips (chips.py)
             log.warning("chip balance of %s unreadable: %s", conn.player.id, exc)
             balance = BALANCE_UNKNOWN
         return ClientRequest(conn, msg, balance)

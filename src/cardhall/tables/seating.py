@@ -98,7 +98,7 @@ class Seating:
             if stack is None:
                 return
         await self.seat_player(free[0], conn, m.rid, client_seed=m.client_seed, stack=stack,
-                               funded=balance is not None)
+                               funded=balance is not None and balance >= 0)
 
     def _invited(self, m: p.Join) -> bool:
         """A public table lets anyone in; a private one only a join with its invite code, or
