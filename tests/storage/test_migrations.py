@@ -131,3 +131,30 @@ async def test_0006_down_and_up_keeps_players_and_games(tmp_path: Path) -> None:
         await _check(store)
     finally:
         await store.close()
+
+
+async def _down_to_0004_and_up(store: SqlStore) -> None:
+    async with store.engine.begin() as conn:
+        await conn.run_sync(downgrade_connection, "0004")
+        tables = await conn.run_sync(_tables)
+        assert "chip_balances" not in tables and "chip_moves" not in tables
+        assert "table_fence" in tables
+        await conn.run_sync(upgrade_connection, "0005")
+        assert await conn.run_sync(_tables) >= {"chip_balances", "chip_moves"}
+        assert "sessions" not in await conn.run_sync(_tables)  # 0006 comes after 0005
+        await conn.run_sync(upgrade_connection)
+    await _check(store)
+
+
+async def test_sqlite_0005_chip_balances_down_and_up(tmp_path: Path) -> None:
+    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'm.db'}")
+    try:
+        await store.start()
+        await _down_to_0004_and_up(store)
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_postgres_0005_chip_balances_down_and_up(pg_store: SqlStore) -> None:
+    await _down_to_0004_and_up(pg_store)

@@ -21,7 +21,7 @@ from ..protocol import messages as p
 from ..tables.connections import QueueConnection
 from ..tables.errors import TableNotFoundError, TableQuotaError
 from ..tables.manager import TableManager
-from ..tables.messages import ClientRequest, Disconnected
+from ..tables.messages import Disconnected
 from . import ops
 from .node import ClusterNode
 from .ops import KICK_FLUSH_SECONDS
@@ -104,7 +104,7 @@ class LocalHall:
             return
         if isinstance(msg, p.Join):
             conn.tables.add(table.id)
-        table.post(ClientRequest(conn, msg))
+        self.manager.post_request(table, conn, msg)
 
     async def remove_chat(self, table_id: str, chat_id: int) -> bool:
         """Remove a chat line of a live table (admin). Raises TableNotFoundError."""

@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 
 from ..protocol import messages as p
 from ..tables.connections import QueueConnection
-from ..tables.messages import ClientRequest, Disconnected
+from ..tables.messages import Disconnected
 from .remote import RemoteConnection, header
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ class Routing:
                 self.peers.forget(conn.node, conn.conn_id)  # the error is queued already
             return
         conn.tables.add(table_id)
-        table.post(ClientRequest(conn, msg))
+        self.manager.post_request(table, conn, msg)
 
     # ----- the holder side -------------------------------------------------------------------
     def watch(self, conn: QueueConnection) -> None:
@@ -127,7 +127,7 @@ class Routing:
         if table is not None and not table.stopped and msg.table_id in self.owned:
             if isinstance(msg, p.Join):
                 conn.tables.add(msg.table_id)
-            table.post(ClientRequest(conn, msg))
+            self.manager.post_request(table, conn, msg)
             return
         data = f"Q {header(self.id, self.sockets.wire_id(conn), conn)}\n{msg.model_dump_json()}"
         conn.tables.add(msg.table_id)

@@ -44,6 +44,10 @@ ProtocolErrorCode = Literal[
     "table.moving",
     "chat.flood",
     "table.invite_required",
+    "chips.bad_buy_in",
+    "chips.insufficient",
+    "chips.no_rebuy",
+    "chips.unavailable",
 ]
 """Every code the server sends in an ``error`` message besides the ``engine.*`` ones."""
 
@@ -87,6 +91,12 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
     "chat.flood": "chat messages sent too fast (more than chat_burst in chat_window_seconds); "
                   "this one was dropped",
     "table.invite_required": "the table is private: join needs its invite_code",
+    "chips.bad_buy_in": "join.buy_in is outside the table's min_buy_in..max_buy_in (chips)",
+    "chips.insufficient": "the chip balance is below the buy-in asked for (or the table's "
+                          "min_buy_in) and no free top-up is due yet",
+    "chips.no_rebuy": "a rebuy (join.buy_in on the own seat) only while its stack is below "
+                      "the ante and it is not in a hand, up to max_buy_in",
+    "chips.unavailable": "the chip balance could not be read (database); retry shortly",
     "quota.sockets": "the player already holds max_sockets_per_player authenticated "
                      "connections; this one is closed (4029)",
 }

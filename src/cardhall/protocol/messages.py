@@ -106,6 +106,12 @@ class Join(_ClientMsg):
     """A private table's invite code (``POST /api/tables`` with ``private: true`` answers it);
     taking a seat or watching there without it is refused ``table.invite_required``. The
     holder of a seat there resumes it without the code."""
+    buy_in: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
+    """Poker tables: chips taken from the player's balance to the new seat's stack, from the
+    table's ``min_buy_in`` to its ``max_buy_in`` (default: ``max_buy_in``, or the whole balance
+    when that is less). On the player's own seat whose stack is below the ante between hands
+    it is a *rebuy*: ``buy_in`` chips more (the stack at most ``max_buy_in``). Refused
+    ``chips.bad_buy_in``, ``chips.insufficient``, ``chips.no_rebuy``; ignored elsewhere."""
     rid: RequestId | None = None
 
     @model_validator(mode="after")
@@ -115,7 +121,7 @@ class Join(_ClientMsg):
         nothing, so it has no client seed."""
         if not self.spectate:
             return self
-        for name in ("seat", "seat_token", "client_seed"):
+        for name in ("seat", "seat_token", "client_seed", "buy_in"):
             if getattr(self, name) is not None:
                 raise ValueError(f"{name} is for seats; a join with spectate: true watches "
                                  f"(send one or the other)")

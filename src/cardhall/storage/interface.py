@@ -98,6 +98,31 @@ class GameRecord:
                    datetime.fromisoformat(doc["ended_at"]))
 
 
+CHIPS_START = 1_000
+"""Chips a player's balance holds before its first move (``chip_balances`` has no row yet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChipMove:
+    """One move of a player's chip balance, written with a table's log step (exactly once:
+    a move whose ``key`` was applied before is skipped, so a retried commit or a replayed
+    step never moves chips twice).
+
+    Attributes:
+        key: unique per move, e.g. ``buyin:<seat take id>`` or ``cashout:<seat take id>``.
+        player_id: whose balance moves.
+        delta: chips, signed (a buy-in is negative, a cash-out positive).
+        reason: ``buy_in``, ``rebuy`` or ``cash_out``.
+        table_id: the table the chips went to or came from.
+    """
+
+    key: str
+    player_id: str
+    delta: int
+    reason: str
+    table_id: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class LogRow:
     """One entry of a live table's write-ahead log (``docs/operations.md``).
@@ -136,6 +161,9 @@ class LogBatch:
     drop: set[str] = field(default_factory=set)
     outbox: list[GameRecord] = field(default_factory=list)
     fences: dict[str, int] = field(default_factory=dict)
+    chips: list[ChipMove] = field(default_factory=list)
+    """Balance moves of the batch's steps (buy-ins, cash-outs), applied once each by key in
+    the same transaction as the snapshots that show the seats' stacks."""
 
     def without(self, fenced: set[str]) -> LogBatch:
         """This batch less everything of the ``fenced`` tables."""
@@ -143,10 +171,12 @@ class LogBatch:
                         compact={t: s for t, s in self.compact.items() if t not in fenced},
                         drop=self.drop - fenced,
                         outbox=[g for g in self.outbox if g.table_id not in fenced],
-                        fences={t: e for t, e in self.fences.items() if t not in fenced})
+                        fences={t: e for t, e in self.fences.items() if t not in fenced},
+                        chips=[m for m in self.chips if m.table_id not in fenced])
 
     def __len__(self) -> int:
-        return len(self.rows) + len(self.compact) + len(self.drop) + len(self.outbox)
+        return (len(self.rows) + len(self.compact) + len(self.drop) + len(self.outbox)
+                + len(self.chips))
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,3 +364,12 @@ class Store(Protocol):
                              limit: int = 500) -> list[RatingPoint]:
         """The player's rating after each of its last ``limit`` rated games of ``game``,
         oldest first."""
+
+    async def chip_balance(self, player_id: str, *, top_up_below: int = 0,
+                           top_up_to: int = CHIPS_START, top_up_every_seconds: float = 0.0,
+                           now: datetime | None = None) -> int:
+        """The player's chip balance (chips; :data:`CHIPS_START` before any move). The free
+        top-up: when the balance is below ``top_up_below`` and the latest top-up is older
+        than ``top_up_every_seconds`` (or there was none), it is first raised to
+        ``top_up_to`` and the top-up time set to ``now``, atomically (two nodes racing top
+        up once)."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from prometheus_client import Histogram
 
-from .interface import GameRecord, LogBatch, LogRow, Store
+from .interface import ChipMove, GameRecord, LogBatch, LogRow, Store
 from .writer import record_error
 
 log = logging.getLogger(__name__)
@@ -56,10 +56,12 @@ class _Append:
     on_commit: Callable[[], None] | None = None
     epoch: int | None = None
     on_fenced: Callable[[], None] | None = None
+    chips: list[ChipMove] = field(default_factory=list)
     t: float = field(default_factory=time.perf_counter)
 
     def size(self) -> int:
-        return len(self.rows) + len(self.outbox) + (self.compact is not None) + self.drop
+        return (len(self.rows) + len(self.outbox) + (self.compact is not None) + self.drop
+                + len(self.chips))
 
 
 def merge(appends: list[_Append]) -> LogBatch:
@@ -73,6 +75,7 @@ def merge(appends: list[_Append]) -> LogBatch:
             batch.compact[a.table_id] = max(a.compact, batch.compact.get(a.table_id, 0))
         batch.rows.extend(a.rows)
         batch.outbox.extend(a.outbox)
+        batch.chips.extend(a.chips)
         if a.epoch is not None:
             batch.fences[a.table_id] = a.epoch
     batch.rows = [r for r in batch.rows
@@ -158,7 +161,8 @@ class TableLog:
                drop: bool = False, outbox: list[GameRecord] | None = None,
                on_durable: Callable[[], None] | None = None,
                on_commit: Callable[[], None] | None = None, epoch: int | None = None,
-               on_fenced: Callable[[], None] | None = None) -> None:
+               on_fenced: Callable[[], None] | None = None,
+               chips: list[ChipMove] | None = None) -> None:
         """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (or at once
         while degraded); ``on_commit`` only once it is committed, never early (the game writer
         takes the step's ``outbox`` games then: saved before their outbox rows landed, they
@@ -167,9 +171,10 @@ class TableLog:
         closed). ``epoch`` (cluster mode): the table's lease epoch; when the database holds
         another (the table was taken over), nothing of the step is written, its callbacks never
         run and ``on_fenced`` runs instead (``docs/scaling.md``). Never blocks, never raises
-        for the database."""
+        for the database. ``chips``: the step's balance moves (buy-ins, cash-outs), written
+        in the same transaction as its rows."""
         a = _Append(table_id, rows, compact, drop, list(outbox or ()), on_durable, on_commit,
-                    epoch, on_fenced)
+                    epoch, on_fenced, list(chips or ()))
         self._pending.append(a)
         self.appended += 1
         self.backlog += a.size()

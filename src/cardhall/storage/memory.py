@@ -9,7 +9,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .interface import (
+    CHIPS_START,
     AuditEntry,
+    ChipMove,
     GameRecord,
     GameSummary,
     LogBatch,
@@ -37,6 +39,11 @@ class MemoryStore(MemoryAccounts):
         self.outbox: dict[str, GameRecord] = {}
         self.audit: list[AuditEntry] = []
         """Admin actions, oldest first."""
+        self.chips: dict[str, int] = {}
+        """player id -> chip balance (absent: :data:`CHIPS_START`)."""
+        self.topped_up: dict[str, datetime] = {}
+        self.chip_moves: dict[str, ChipMove] = {}
+        """key -> applied move (each key moves a balance once)."""
         self.log_writes = 0
         """Group commits written (:meth:`write_log` calls)."""
         self._init_accounts()
@@ -181,6 +188,7 @@ class MemoryStore(MemoryAccounts):
         for record in batch.outbox:
             if record.game_id not in self.games:
                 self.outbox.setdefault(record.game_id, record)
+        self.apply_chips(batch.chips)
         return fenced
 
     async def load_log(self, table_id: str | None = None) -> list[LogRow]:
@@ -196,3 +204,23 @@ class MemoryStore(MemoryAccounts):
 
     async def load_outbox(self) -> list[GameRecord]:
         return [self.outbox[g] for g in sorted(self.outbox)]
+
+    def apply_chips(self, moves: Sequence[ChipMove]) -> None:
+        """Apply each move whose key is new (see :class:`ChipMove`)."""
+        for move in moves:
+            if move.key in self.chip_moves:
+                continue
+            self.chip_moves[move.key] = move
+            self.chips[move.player_id] = self.chips.get(move.player_id, CHIPS_START) + move.delta
+
+    async def chip_balance(self, player_id: str, *, top_up_below: int = 0,
+                           top_up_to: int = CHIPS_START, top_up_every_seconds: float = 0.0,
+                           now: datetime | None = None) -> int:
+        now = now or datetime.now(UTC)
+        balance = self.chips.get(player_id, CHIPS_START)
+        last = self.topped_up.get(player_id)
+        if balance < min(top_up_below, top_up_to + 1) and (last is None or
+                                       (now - last).total_seconds() >= top_up_every_seconds):
+            balance = self.chips[player_id] = max(balance, top_up_to)
+            self.topped_up[player_id] = now
+        return balance

@@ -184,6 +184,32 @@ class OutboxGame(Base):
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+class ChipBalance(Base):
+    """A player's poker chips away from the tables (chips): what a buy-in takes from and a
+    cash-out returns to (``docs/storage.md``). A player without a row holds the starting
+    balance (``chips_start``); ``topped_up_at`` is the latest free top-up (UTC), if any."""
+
+    __tablename__ = "chip_balances"
+
+    player_id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    balance: Mapped[int] = mapped_column(Integer)
+    topped_up_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class ChipMoveRow(Base):
+    """One applied balance move (chips, signed), keyed so that a move written twice (a
+    retried commit, a replayed log) moves the balance once."""
+
+    __tablename__ = "chip_moves"
+
+    key: Mapped[str] = mapped_column(String(ID_LEN * 2), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(ID_LEN), index=True)
+    delta: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))
+    table_id: Mapped[str | None] = mapped_column(String(ID_LEN), nullable=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
 class AdminAudit(Base):
     """One admin action (``server/audit.py``): who (``"admin"``: the admin token is shared),
     the request id and client address, what, to which target, when, and its details."""
@@ -252,5 +278,6 @@ class RatingHistory(Base):
     sigma: Mapped[float] = mapped_column(Float)
 
 
-__all__ = ["AdminAudit", "Base", "Game", "GameResult", "OutboxGame", "Player", "Rating",
-           "RatingHistory", "Session", "TableLogEntry", "UtcDateTime", "as_utc"]
+__all__ = ["AdminAudit", "Base", "ChipBalance", "ChipMoveRow", "Game", "GameResult",
+           "OutboxGame", "Player", "Rating", "RatingHistory", "Session", "TableLogEntry",
+           "UtcDateTime", "as_utc"]

@@ -35,6 +35,7 @@ from ..storage.log import TableLog
 from ..storage.writer import GameWriter
 from .abandon import Abandonment, AbandonWatch
 from .chat import TableChat
+from .chips import Chips
 from .clock import Clock, Handle
 from .connections import Connection
 from .durable import Durability
@@ -121,7 +122,8 @@ class KickResult:
     stand_in: bool = False
 
 
-class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, TableChat):
+class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, TableChat,
+            Chips):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
@@ -162,6 +164,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
         self.abandon_watch = AbandonWatch(clock, self.post)
         GameFlow.__init__(self, seed_source)
         self.init_durability(log)
+        self.init_chips()
         self.init_chat()
         self.stand_ins_done: list[dict[str, Any]] = []
         """Stand-in periods of the running game that ended when the holder came back."""
@@ -266,8 +269,8 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
     async def _handle(self, msg: InboxMessage) -> bool:
         """Dispatch one message; True means stop the actor."""
         match msg:
-            case ClientRequest(conn, p.Join() as m):
-                await self._join(conn, m)
+            case ClientRequest(conn, p.Join() as m, balance):
+                await self._join(conn, m, balance)
                 if self.seat_of(conn) is not None or conn.id in self.spectators:
                     self.send_chat_history(conn)
             case ClientRequest(conn, p.Chat() as m):
@@ -403,6 +406,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
             if seat.bot_kind is not None or not self.stand_in(seat.index, "left"):
                 seat.leaving = True
             return
+        self.cash_out(seat)
         seat.free()
         self.version += 1
         self.broadcast_state()
@@ -464,6 +468,9 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
         self._cancel_timers()
         self.keep_log = self.keep_log or reason == "shutdown"
         self.close_log()
+        if not self.keep_log:  # closed for good: every stack goes back to its balance
+            for s in self.seats:
+                self.cash_out(s)
         log.info("table %s closed (%s)", self.id, reason)
         self.status = "closed"
         self.version += 1

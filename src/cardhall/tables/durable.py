@@ -12,7 +12,8 @@ The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow
 * ``snapshot``: the table's spec, status, hand number, dealer, who created it and when (what
   the per-player table quota counts), the next game's server seed (its commitment is public),
   the running game's id and every seat (holder, bot kind, the seat token's SHA-256, stack,
-  leaving, client seed, stand-in reason and the action it took over from), written whenever
+  leaving, client seed, stand-in reason and the action it took over from, the take id, whether
+  the stack came from the holder's chip balance and the rebuys), written whenever
   one of
   them changed. The snapshot that opens a game compacts the table's older entries away.
 * ``game``: a game started: its id, ``started_at``, the history header (seats, dealer, stacks,
@@ -21,6 +22,7 @@ The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow
 * ``act``: one applied action of that game (chance actions included), as in the history:
   ``seat`` (the game seat, ``null`` for chance), ``action``, ``timeout``, ``t_ms``.
 
+A step's chip balance moves (:mod:`.chips`) go in the same commit as its entries.
 A finished game goes to the outbox in the same commit, and to the game writer after it. A
 closed table's log is deleted; a table stopped by a shutdown keeps it and is restored at the
 next start (:mod:`.restore`). Every entry carries ``v``, the table version after its step.
@@ -74,6 +76,8 @@ class Durability:
         created_by: str | None
         created_at: Any
 
+        def step_chips(self) -> list[Any]: ...
+
     def init_durability(self, log: TableLog | None) -> None:
         """Start with an empty log position (a restored table sets it afterwards)."""
         self.table_log = log
@@ -124,7 +128,8 @@ class Durability:
         if not (self.keep_log and self.status == "closed"):  # a shutdown: the log stays as is
             rows, compact = self._step_rows()
         out, self._step_out = self._step_out, []
-        if rows or compact is not None or self._drop_log or self._outbox:
+        chips = self.step_chips()
+        if rows or compact is not None or self._drop_log or self._outbox or chips:
             self._waiting.append(out)
             outbox, self._outbox = self._outbox, []
             drop, self._drop_log = self._drop_log, False
@@ -132,7 +137,8 @@ class Durability:
                                   on_durable=functools.partial(self._release, out),
                                   on_commit=functools.partial(self._submit, outbox)
                                   if outbox else None,
-                                  epoch=self.lease_epoch, on_fenced=self.on_fenced)
+                                  epoch=self.lease_epoch, on_fenced=self.on_fenced,
+                                  chips=chips)
         elif out:
             self._behind(out)
 
@@ -221,7 +227,8 @@ class Durability:
             "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.bot,
                        "bot_kind": s.bot_kind, "token_hash": s.token_hash, "stack": s.stack,
                        "leaving": s.leaving, "client_seed": s.client_seed,
-                       "stand_in": s.stand_in, "stand_in_from": s.stand_in_from}
+                       "stand_in": s.stand_in, "stand_in_from": s.stand_in_from,
+                       "take_id": s.take_id, "funded": s.funded, "rebuys": s.rebuys}
                       for s in self.seats],
         }
 

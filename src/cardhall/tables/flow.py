@@ -78,6 +78,7 @@ class GameFlow:
         def send(self, conn: Connection, msg: Any) -> None: ...
         def log_finished(self, record: GameRecord) -> None: ...
         def stand_ins(self) -> list[dict[str, Any]]: ...
+        def cash_out(self, seat: Any) -> None: ...
 
     def __init__(self, seed_source: Callable[[int], bytes] | None = None) -> None:
         self.fanout = Fanout(self)
@@ -243,6 +244,7 @@ class GameFlow:
         if any(s.leaving for s in self.seats):
             for s in self.seats:
                 if s.leaving:
+                    self.cash_out(s)
                     s.free()
             self.version += 1
         for s in self.seats:  # a timed-out holder's stand-in plays on: from the next game's start

@@ -28,6 +28,7 @@ from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from .actor import KickResult, Table, TableSpec
 from .bots import BotConnection
 from .clock import Clock, RealClock
+from .connections import Connection
 from .errors import (
     LogBacklogError,
     SeatNotFoundError,
@@ -35,11 +36,21 @@ from .errors import (
     TableNotFoundError,
     TableQuotaError,
 )
-from .messages import Close, Control
+from .messages import BALANCE_UNKNOWN, ClientRequest, Close, Control
 from .ownership import Ownership
 from .recovery import Recovery
 
 log = logging.getLogger(__name__)
+
+BALANCE_READ_SECONDS = 1.0
+"""The most a join waits for the player's chip balance (then: house chips, ``tables/chips.py``)."""
+
+
+def _needs_balance(table: Table, msg: Any, conn_is_bot: bool = False) -> bool:
+    """A person's ``join`` taking or resuming a seat at a poker table (it carries the chip
+    balance; bot identities play on house chips)."""
+    return (isinstance(msg, p.Join) and not msg.spectate and table.rules.uses_stacks
+            and not conn_is_bot)
 
 
 class TableManager(Recovery):
@@ -64,6 +75,8 @@ class TableManager(Recovery):
         self.settings = settings
         self.store = store
         self.log = log
+        self._lookups: dict[str, asyncio.Task[None]] = {}
+        """table id -> the latest request waiting for a balance lookup (:meth:`post_request`)."""
         self.tables_restored = 0
         """Tables rebuilt from the log at start-up (since start; never goes down)."""
         self.tables_aborted = 0
@@ -118,6 +131,8 @@ class TableManager(Recovery):
     async def stop(self) -> None:
         """Close every table (players get ``table_closed``/``shutdown``) and cancel every task.
         With a table log the tables' logs stay: they are restored at the next start."""
+        for lookup in list(self._lookups.values()):
+            lookup.cancel()
         for table in list(self.tables.values()):
             table.post(Close("shutdown"))
         tasks = list(self.tasks.values())
@@ -262,6 +277,49 @@ class TableManager(Recovery):
                 self.ownership.released(table_id, closed=table.status == "closed" and not (
                     table.keep_log or table.fenced_out))
         self.tasks.pop(table_id, None)
+
+    def post_request(self, table: Table, conn: Connection, msg: Any) -> None:
+        """Post a socket's request to ``table`` (never blocks). A poker ``join`` waits for
+        its balance lookup (:meth:`request`) on a task, and every later request to that table
+        posted here waits behind it, so a table sees its requests in arrival order."""
+        prev = self._lookups.get(table.id)
+        if prev is None and not (self.settings.chip_balances
+                                 and _needs_balance(table, msg, conn.player.is_bot)):
+            table.post(ClientRequest(conn, msg))
+            return
+
+        async def post_in_order() -> None:
+            if prev is not None:
+                with contextlib.suppress(Exception):
+                    await prev
+            table.post(await self.request(table, conn, msg))
+
+        task = asyncio.get_running_loop().create_task(post_in_order())
+        self._lookups[table.id] = task
+
+        def done(t: asyncio.Task[None]) -> None:
+            if self._lookups.get(table.id) is t:
+                del self._lookups[table.id]
+        task.add_done_callback(done)
+
+    async def request(self, table: Table, conn: Connection, msg: Any) -> ClientRequest:
+        """The inbox record of a socket's request to ``table``: a ``join`` taking or resuming
+        a seat at a poker table carries the player's chip balance (:mod:`.chips`), read now
+        with the free top-up (below the table's ``min_buy_in``: raised to
+        ``chips_top_up_to`` chips, once per ``chips_top_up_every_seconds``); built-in bots'
+        requests never come this way."""
+        if not (self.settings.chip_balances and _needs_balance(table, msg, conn.player.is_bot)):
+            return ClientRequest(conn, msg)
+        least, _ = table.buy_in_range()
+        try:
+            balance = await asyncio.wait_for(self.store.chip_balance(
+                conn.player.id, top_up_below=least, top_up_to=self.settings.chips_top_up_to,
+                top_up_every_seconds=self.settings.chips_top_up_every_seconds),
+                BALANCE_READ_SECONDS)
+        except Exception as exc:  # the database: the seat plays on house chips (chips.py)
+            log.warning("chip balance of %s unreadable: %s", conn.player.id, exc)
+            balance = BALANCE_UNKNOWN
+        return ClientRequest(conn, msg, balance)
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)

@@ -19,10 +19,18 @@ from .connections import Connection
 
 @dataclass(frozen=True, slots=True)
 class ClientRequest:
-    """A parsed ``join``/``act``/``leave``/``resync`` from a connection."""
+    """A parsed ``join``/``act``/``leave``/``resync`` from a connection. ``balance``: a
+    ``join`` at a poker table carries the player's chip balance read just before (chips;
+    :data:`BALANCE_UNKNOWN` if it could not be read; ``None``: not looked up, the seat gets
+    the house's ``starting_stack``, as built-in bots do)."""
 
     conn: Connection
     msg: p.Join | p.Act | p.Leave | p.Resync
+    balance: int | None = None
+
+
+BALANCE_UNKNOWN = -1
+""":attr:`ClientRequest.balance` when the store did not answer."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -153,6 +153,8 @@ def _seat(seat: Seat, data: dict[str, Any]) -> None:
     seat.stack, seat.leaving = data["stack"], data["leaving"]
     seat.client_seed = data.get("client_seed")  # logs written before client seeds have none
     seat.stand_in, seat.stand_in_from = data.get("stand_in"), data.get("stand_in_from")
+    seat.take_id = data.get("take_id")  # logs written before chip balances have none
+    seat.funded, seat.rebuys = bool(data.get("funded")), int(data.get("rebuys") or 0)
 
 
 def _seat_bot(table: Table, seat: Seat) -> None:

@@ -43,8 +43,13 @@ class Seating:
         def send(self, conn: Connection, msg: Any) -> None: ...
         def presence(self, seat: Seat, connected: bool) -> None: ...
         def take_back(self, seat: Seat) -> None: ...
+        def buy_in(self, conn: Connection, m: p.Join, balance: int | None) -> int | None: ...
+        def rebuy(self, conn: Connection, seat: Seat, m: p.Join, balance: int | None) -> bool: ...
+        def funded(self, seat: Seat, chips: int) -> None: ...
 
-    async def _join(self, conn: Connection, m: p.Join) -> None:
+    async def _join(self, conn: Connection, m: p.Join, balance: int | None = None) -> None:
+        """Handle ``join`` (``balance``: the player's chip balance at a poker table, see
+        :class:`~.messages.ClientRequest`)."""
         own = self.seat_of(conn) or self._own_seat(conn)  # held by this socket or this person
         if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
             self._error(conn, "table.already_seated",
@@ -68,6 +73,10 @@ class Seating:
                         f"you hold seat {own.index} here; leave it first", m)
             return
         if seat is not None:
+            if m.buy_in is not None and self.rules.uses_stacks and seat.bot_kind is None:
+                if not self.rebuy(conn, seat, m, balance):
+                    return
+                self.version += 1
             await self._resume(conn, seat, m)
             return
         if m.seat_token is not None:
@@ -83,7 +92,13 @@ class Seating:
         if not free:
             self._error(conn, "table.no_free_seat", "every seat is taken", m)
             return
-        await self.seat_player(free[0], conn, m.rid, client_seed=m.client_seed)
+        stack: int | None = None
+        if self.rules.uses_stacks:
+            stack = self.buy_in(conn, m, balance)
+            if stack is None:
+                return
+        await self.seat_player(free[0], conn, m.rid, client_seed=m.client_seed, stack=stack,
+                               funded=balance is not None and balance >= 0)
 
     def _invited(self, m: p.Join) -> bool:
         """A public table lets anyone in; a private one only a join with its invite code, or
@@ -147,20 +162,25 @@ class Seating:
         self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
-                          bot_kind: str | None = None, client_seed: str | None = None) -> None:
+                          bot_kind: str | None = None, client_seed: str | None = None,
+                          stack: int | None = None, funded: bool = False) -> None:
         """Give ``seat`` to ``conn``'s player (a person or a built-in bot) with its client seed
-        (``join.client_seed``, already validated); bumps the version and starts the game once
-        the table is full."""
+        (``join.client_seed``, already validated) and, at a poker table, ``stack`` chips
+        (default the house's ``starting_stack``; ``funded``: taken from the player's balance,
+        :mod:`.chips`); bumps the version and starts the game once the table is full."""
         for other in self.seats:
             if other.conn is conn:
                 other.conn = None
         self.spectators.pop(conn.id, None)
-        stack = self.spec.starting_stack if self.rules.uses_stacks else None
+        if self.rules.uses_stacks and stack is None:
+            stack = self.spec.starting_stack
         is_bot = bot_kind is not None or conn.player.is_bot  # built-in, or a bot identity
         self.had_client = self.had_client or bot_kind is None
         token = seat.take(conn.player.id, conn.player.name, bot=is_bot,
                           bot_kind=bot_kind, stack=stack, client_seed=client_seed)
         seat.conn = conn
+        if funded and stack:
+            self.funded(seat, stack)
         self.version += 1
         self.send(conn, p.Joined(table_id=self.id, version=self.version, role="seat", seat=seat.index,
                            seat_token=token, rid=rid))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,12 @@ class Seat:
     client_seed: str | None = None
     """The holder's client seed (``join.client_seed``), mixed into the shuffle seed of each game
     this seat is dealt into (``docs/fairness.md``); ``None``: none given."""
+    take_id: str | None = None
+    """A fresh id per take of the seat: the key of its chip moves (:mod:`.chips`)."""
+    funded: bool = False
+    """The stack came from the holder's chip balance (returned to it when the seat is freed)."""
+    rebuys: int = 0
+    """Rebuys since the seat was taken (numbers the rebuy moves' keys)."""
     answers: OrderedDict[str, tuple[Any, Any]] = field(default_factory=OrderedDict)
     """Recent ``action_id`` -> ``(request, answer)``: what was accepted under that id (the
     version and the action) and the message that answered it (re-sent on a retry)."""
@@ -71,6 +78,8 @@ class Seat:
         self.player_id, self.name, self.bot, self.bot_kind = player_id, name, bot, bot_kind
         self.client_seed = client_seed
         self.new_token()
+        self.take_id = uuid.uuid4().hex
+        self.funded, self.rebuys = False, 0
         self.stack = stack
         self.leaving = False
         self.stand_in = self.stand_in_from = None
@@ -91,7 +100,8 @@ class Seat:
         self.client_seed = self.stand_in = self.stand_in_from = None
         self.bot = self.leaving = False
         self.conn = None
-        self.stack = None
+        self.stack = self.take_id = None
+        self.funded, self.rebuys = False, 0
         self.answers.clear()
 
     def token_matches(self, token: str) -> bool:

@@ -2,7 +2,7 @@
 ``ratings``, ``rating_history`` and the seat's win/loss ``mark`` on ``game_results``.
 
 Revision ID: 0006
-Revises: 0004 (re-chained onto 0005 when that lands on main)
+Revises: 0005
 Create Date: 2027-02-01
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006"
-down_revision: str | None = "0004"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,143 @@
+"""Poker chips belong to the player: buy-in, rebuy and cash-out at a table actor.
+
+Mixed into :class:`~.actor.Table`; runs only inside the table's task, and never does I/O.
+
+* **Balance.** Each player has a chip balance in the store (``chip_balances``; 1,000 chips
+  before its first move). The socket side reads it just before posting a poker ``join``
+  (:meth:`~.manager.TableManager.request`), applying the free top-up: a balance below the
+  table's ``min_buy_in`` is raised to ``chips_top_up_to`` (1,000) chips, at most once per
+  ``chips_top_up_every_seconds`` (10 minutes).
+* **Buy-in** (taking a seat): ``join.buy_in`` chips, from ``min_buy_in`` to ``max_buy_in``
+  (default ``max_buy_in``, or the whole balance when that is less), move from the balance to
+  the seat's stack. **Rebuy**: a ``join`` with ``buy_in`` on the player's own seat while its
+  stack is below the ante (:meth:`~.flow.GameFlow.out_of_chips`) between hands adds
+  ``buy_in`` chips (the stack at most ``max_buy_in``). **Cash-out**: when the seat is freed
+  (leaving between hands, at the end of the hand when mid-hand, kicked, or the table closes
+  for good) its whole stack returns to the balance. A shutdown keeps the log and the seats:
+  the stacks stay at the table and are restored with it.
+* **Exactly once.** A balance move is never written from here: it is a
+  :class:`~cardhall.storage.interface.ChipMove` handed to the table log with the step that
+  changed the stack, so the database applies it in the same transaction as the snapshot that
+  shows the seat's new stack (``storage/log.py``); its key (``buyin:<take id>``,
+  ``rebuy:<take id>:<n>``, ``cashout:<take id>``) makes a replayed or retried commit a no-op.
+  A crash before that commit loses both together (the seat, restored from the older
+  snapshot, still holds the chips); a fenced commit (cluster takeover) writes neither.
+  Hand results move only stacks (in the log), never balances.
+* Built-in bots and bot identities play on the house's ``starting_stack`` (no balance); so
+  does a seat taken while the balance cannot be read (a database outage: the seat plays, but
+  its stack is never cashed out, so no chips are minted) or by a request that carries no
+  balance (tests posting directly).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..storage.interface import ChipMove
+from .messages import BALANCE_UNKNOWN
+
+if TYPE_CHECKING:
+    from ..protocol import messages as p
+    from ..protocol.errors import ErrorCode
+    from .connections import Connection
+    from .seats import Seat
+
+
+def buy_in_range(rules: Any, config: Any, starting_stack: int | None) -> tuple[int, int]:
+    """``(min_buy_in, max_buy_in)`` in chips of a poker table: the most is the table's
+    ``starting_stack``, the least a tenth of it but never below the ante's minimum stack
+    (``rules.min_stack``) nor above the most."""
+    most = starting_stack or 0
+    least = max(rules.min_stack(config), most // 10)
+    return min(least, most), most
+
+
+class Chips:
+    """The chips half of a table (see the module docstring)."""
+
+    if TYPE_CHECKING:  # provided by Table and GameFlow
+        id: str
+        rules: Any
+        config: Any
+        spec: Any
+        store: Any
+        seats: list[Seat]
+        table_log: Any
+        status: str
+
+        def _error(self, conn: Connection, code: ErrorCode, message: str,
+                   req: Any = None) -> None: ...
+        def in_hand(self, seat: int) -> bool: ...
+        def out_of_chips(self, seat: int) -> bool: ...
+
+    def init_chips(self) -> None:
+        self._chips: list[ChipMove] = []
+        """Balance moves of the running step (handed to the log at its end)."""
+
+    def buy_in_range(self) -> tuple[int, int]:
+        """``(min_buy_in, max_buy_in)`` of this table, chips (:func:`buy_in_range`)."""
+        return buy_in_range(self.rules, self.config, self.spec.starting_stack)
+
+    def buy_in(self, conn: Connection, m: p.Join, balance: int | None) -> int | None:
+        """The chips a new seat's stack starts with, or ``None`` after answering an error
+        (``chips.unavailable``, ``chips.bad_buy_in``, ``chips.insufficient``)."""
+        if balance is None or balance == BALANCE_UNKNOWN:  # house chips, never cashed out
+            return int(self.spec.starting_stack)
+        least, most = self.buy_in_range()
+        want = m.buy_in if m.buy_in is not None else min(most, balance)
+        if not least <= want <= most:
+            self._error(conn, "chips.bad_buy_in", f"buy_in must be {least} to {most} chips "
+                        f"here, got {want}", m)
+            return None
+        if want > balance:
+            self._error(conn, "chips.insufficient", f"your balance is {balance} chips; this "
+                        f"table's buy-in is at least {least}", m)
+            return None
+        return want
+
+    def funded(self, seat: Seat, chips: int) -> None:
+        """The seat was just taken with ``chips`` from its holder's balance."""
+        assert seat.player_id is not None and seat.take_id is not None
+        seat.funded = True
+        self._move(seat, f"buyin:{seat.take_id}", -chips, "buy_in")
+
+    def rebuy(self, conn: Connection, seat: Seat, m: p.Join, balance: int | None) -> bool:
+        """Add ``m.buy_in`` chips to the holder's own seat; ``False`` after answering an
+        error (``chips.no_rebuy``, ``chips.insufficient``, ``chips.unavailable``)."""
+        assert m.buy_in is not None
+        _, most = self.buy_in_range()
+        stack = seat.stack or 0
+        if (not seat.funded or balance is None or not self.out_of_chips(seat.index)
+                or self.in_hand(seat.index) or stack + m.buy_in > most):
+            self._error(conn, "chips.no_rebuy", f"no rebuy of {m.buy_in} now: the stack is "
+                        f"{stack} chips (a rebuy while below the ante, between hands, up to "
+                        f"{most})", m)
+            return False
+        if balance == BALANCE_UNKNOWN or balance < m.buy_in:
+            code: ErrorCode = "chips.unavailable" if balance == BALANCE_UNKNOWN \
+                else "chips.insufficient"
+            self._error(conn, code, f"no rebuy of {m.buy_in}: balance {balance} chips", m)
+            return False
+        seat.rebuys += 1
+        seat.stack = stack + m.buy_in
+        self._move(seat, f"rebuy:{seat.take_id}:{seat.rebuys}", -m.buy_in, "rebuy")
+        return True
+
+    def cash_out(self, seat: Seat) -> None:
+        """Return a funded seat's whole stack to its holder's balance (call before freeing)."""
+        if seat.funded and seat.player_id is not None and seat.stack:
+            self._move(seat, f"cashout:{seat.take_id}", seat.stack, "cash_out")
+        seat.funded = False
+
+    def _move(self, seat: Seat, key: str, delta: int, reason: str) -> None:
+        assert seat.player_id is not None
+        move = ChipMove(key, seat.player_id, delta, reason, self.id)
+        if self.table_log is None and hasattr(self.store, "apply_chips"):
+            self.store.apply_chips([move])  # no log (unit tests over a memory store)
+        else:
+            self._chips.append(move)
+
+    def step_chips(self) -> list[ChipMove]:
+        """The step's balance moves (taken: each goes to the log once)."""
+        out, self._chips = self._chips, []
+        return out
