@@ -12,7 +12,8 @@ deadline per table is armed through the injected clock; when it expires it posts
 resume) in :mod:`.seating`, game flow (start, chance, end, saving) in :mod:`.flow`, the fan-out
 of each step in :mod:`.fanout`, the deadline, pause and idle timers in :mod:`.timers`, and
 ending a game nobody plays (no client connected for ``abandon_after_seconds``) in
-:mod:`.abandon`, and stand-in bots for seats whose holder is gone mid-game in :mod:`.standin`.
+:mod:`.abandon`, stand-in bots for seats whose holder is gone mid-game in :mod:`.standin`, and leaving,
+kicks, disconnects and closing in :mod:`.departures`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from .chat import TableChat
 from .chips import Chips
 from .clock import Clock, Handle
 from .connections import Connection
+from .departures import Departures
 from .durable import Durability
 from .errors import TableClosedError
 from .flow import GameFlow
@@ -112,18 +114,8 @@ class TableSpec:
     """Timeouts in a row after which a stand-in plays a person's seat; 0: never."""
 
 
-@dataclass(frozen=True)
-class KickResult:
-    """What :meth:`Table.kick_now` did: ``kicked`` (the holder was removed), ``reason`` (why
-    not, else ``None``) and ``stand_in`` (a stand-in bot plays the seat until the game ends)."""
-
-    kicked: bool
-    reason: str | None
-    stand_in: bool = False
-
-
 class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, TableChat,
-            Chips):
+            Chips, Departures):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
@@ -376,108 +368,9 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
         self.send(conn, answer)
         await self.after_action(events, seat.index, timeout=False)
 
-    async def _leave(self, conn: Connection, m: p.Leave) -> None:
-        """Stop watching or give the seat up; ``table.not_joined`` for a connection that
-        neither watches nor holds a seat here (nothing changes)."""
-        seat = self.seat_of(conn)
-        if seat is None and conn.id in self.spectators:  # watching while a stand-in plays
-            seat = self._own_seat(conn)
-        if seat is None and conn.id not in self.spectators:
-            self._error(conn, "table.not_joined", "this connection has not joined the table "
-                        "(or has left it already)", m)
-            return
-        self.spectators.pop(conn.id, None)
-        self.fanout.forget(conn)
-        self.send(conn, p.Left(table_id=self.id, version=self.version, rid=m.rid))
-        if seat is not None and seat.stand_in is not None:
-            if self.status == "playing" and self.in_hand(seat.index):
-                seat.stand_in, seat.leaving = "left", True  # it plays on until the game ends
-                return
-            self.take_back(seat)
-        if seat is not None:
-            await self.release(seat)
-
-    async def release(self, seat: Seat) -> None:
-        """The holder gives the seat up: freed now, or when the running game ends; meanwhile
-        a stand-in bot plays it at bot pace (:meth:`~.standin.StandIns.stand_in`, reason
-        ``left``) until the game ends or the holder resumes the seat."""
-        seat.conn = None
-        if self.status == "playing" and self.in_hand(seat.index):
-            if seat.bot_kind is not None or not self.stand_in(seat.index, "left"):
-                seat.leaving = True
-            return
-        self.cash_out(seat)
-        seat.free()
-        self.version += 1
-        self.broadcast_state()
-        self.arm_reap()
-
-    async def kick_now(self, index: int, reason: str = "kicked") -> KickResult:
-        """Remove seat ``index``'s holder (told ``table_closed``/``kicked``). During a game in
-        which the seat is dealt, a stand-in bot plays it until that game ends
-        (:meth:`~.standin.StandIns.stand_in` with ``reason``), then it is freed; otherwise it is
-        freed now. Idempotent: an empty seat, or one a stand-in already plays, is answered
-        ``kicked=False`` with why."""
-        seat = self.seats[index]
-        if not seat.taken:
-            return KickResult(False, "seat empty")
-        if seat.stand_in is not None:
-            return KickResult(False, f"already {seat.stand_in}: a stand-in plays the seat "
-                                     f"until the game ends")
-        old = seat.conn
-        if old is not None:
-            self.send(old, p.TableClosed(table_id=self.id, version=self.version, reason="kicked"))
-        if self.stand_in(index, reason):
-            return KickResult(True, None, stand_in=True)
-        if seat.leaving:  # left during a game it is not dealt into any more: freed at its end
-            return KickResult(False, "seat already left; it is freed when the game ends")
-        await self.release(seat)
-        return KickResult(True, None)
-
     def _resync(self, conn: Connection, m: p.Resync) -> None:
         seat = self.seat_of(conn)
         if seat is None and conn.id not in self.spectators:
             self._error(conn, "table.not_joined", "join the table first", m)
             return
         self.send(conn, self.state_for(conn, None if seat is None else seat.index))
-
-    def _disconnected(self, conn: Connection) -> None:
-        self.spectators.pop(conn.id, None)
-        self.fanout.forget(conn)
-        for s in self.seats:
-            if s.conn is conn:
-                s.conn = None
-                self.presence(s, False)  # the others learn it now, not at the next step
-                self.arm_reap()  # a waiting table nobody is connected to closes when idle
-
-    def _fenced(self) -> None:
-        """Another node owns the table now: stop silently (see :class:`~.messages.Fenced`)."""
-        self._cancel_timers()
-        self.fence_out()
-        log.warning("table %s: another node took it over (lease epoch %s superseded); "
-                    "stopped here", self.id, self.lease_epoch)
-        self.status = "closed"
-        for s in self.seats:
-            s.conn = None
-        self.spectators.clear()
-        self.fanout.clear()
-
-    def _close(self, reason: p.TableClosedReason) -> None:
-        """Tell everyone ``table_closed``/``reason`` and detach them. A ``shutdown`` keeps the
-        table's log (it is restored at the next start); any other reason deletes it."""
-        self._cancel_timers()
-        self.keep_log = self.keep_log or reason == "shutdown"
-        self.close_log()
-        if not self.keep_log:  # closed for good: every stack goes back to its balance
-            for s in self.seats:
-                self.cash_out(s)
-        log.info("table %s closed (%s)", self.id, reason)
-        self.status = "closed"
-        self.version += 1
-        msg = p.TableClosed(table_id=self.id, version=self.version, reason=reason)
-        for conn in self.connections():
-            self.send(conn, msg)
-        for s in self.seats:
-            s.conn = None
-        self.spectators.clear()
-        self.fanout.clear()

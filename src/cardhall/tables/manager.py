@@ -25,10 +25,11 @@ from ..protocol import messages as p
 from ..storage.interface import PlayerRecord, Store
 from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
-from .actor import KickResult, Table, TableSpec
+from .actor import Table, TableSpec
 from .bots import BotConnection
 from .clock import Clock, RealClock
 from .connections import Connection
+from .departures import KickResult
 from .errors import (
     LogBacklogError,
     SeatNotFoundError,
