@@ -1,4 +1,4 @@
-"""Request dependencies as annotated aliases (``StoreDep``, ``SettingsDep``, ``TablesDep``,
+"""Request dependencies as annotated aliases (``StoreDep``, ``SettingsDep``, ``HallDep``,
 ``PlayerDep``, ``OptionalPlayerDep``, ``AdminDep``, ``PasswordsDep``, ``RatesDep``,
 ``TokenDep``) for the REST routers.
 
@@ -17,7 +17,6 @@ from starlette.requests import HTTPConnection
 from ..cluster.hall import LocalHall
 from ..config import Settings
 from ..storage.interface import PlayerRecord, Store
-from ..tables.manager import TableManager
 from .passwords import Passwords
 from .quotas import RateLimits
 from .security import authenticate, check_admin
@@ -41,12 +40,6 @@ def get_settings(conn: HTTPConnection) -> Settings:
     """The app's settings (``app.state.settings``)."""
     settings: Settings = conn.app.state.settings
     return settings
-
-
-def get_tables(conn: HTTPConnection) -> TableManager:
-    """The app's table manager (``app.state.tables``)."""
-    manager: TableManager = conn.app.state.tables
-    return manager
 
 
 def get_hall(conn: HTTPConnection) -> LocalHall:
@@ -77,7 +70,6 @@ PasswordsDep = Annotated[Passwords, Depends(get_passwords)]
 RatesDep = Annotated[RateLimits, Depends(get_rates)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
-TablesDep = Annotated[TableManager, Depends(get_tables)]
 HallDep = Annotated[LocalHall, Depends(get_hall)]
 
 
