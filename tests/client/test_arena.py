@@ -51,7 +51,13 @@ async def test_arena_against_a_running_server_saves_games_with_bot_seats() -> No
         await live.writer.flush()  # the game writer saves off the table's task
         async with live.http as http:
             saved = (await http.get("/api/games?game=palace_poker")).json()["items"]
-        assert {g["id"] for g in saved} == set(res["game_ids"])
+            # a hand dealt before the arena's bots left is played out by stand-ins (its seats
+            # were left mid-game) and saved too, recording them
+            extra = {g["id"] for g in saved} - set(res["game_ids"])
+            for game_id in extra:
+                doc = (await http.get(f"/api/games/{game_id}")).json()
+                assert doc.get("stand_ins"), doc.get("stand_ins")
+        assert set(res["game_ids"]) <= {g["id"] for g in saved} and len(extra) <= 1
         assert all(s["bot"] for g in saved for s in g["seats"])
         assert all(s["name"] in ("rule-0", "random-1") for g in saved for s in g["seats"])
         text = format_table(res)
