@@ -2,6 +2,7 @@
 // a key missing in bg/hy falls back to English, a key missing everywhere shows itself.
 
 import { MORE } from "./i18n_more.js";
+import { CONTROLS } from "./i18n_controls.js";
 
 const en = {
   "nav.lobby": "Lobby", "nav.games": "Finished games", "nav.language": "Language",
@@ -316,7 +317,9 @@ Object.assign(hy, {
   "pp.winners.one": "Հաղթող՝ {names}", "pp.winners.other": "Հաղթողներ՝ {names}",
 });
 
-for (const [l, more] of Object.entries(MORE)) Object.assign({ en, bg, hy }[l], more);
+for (const extra of [MORE, CONTROLS]) {
+  for (const [l, more] of Object.entries(extra)) Object.assign({ en, bg, hy }[l], more);
+}
 
 export const STRINGS = { en, bg, hy };
 export const LANGS = ["en", "bg", "hy"];

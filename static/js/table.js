@@ -10,10 +10,11 @@ import { applyState, isFull, stepOf } from "./state.js";
 import { verifyLink } from "./replay.js";
 import { term, onRules, rulesDialog } from "./rules.js";
 import { chatPanel } from "./chat.js";
-import { waitingRoom, inviteBox, inviteCode, standInFor } from "./tablebits.js";
+import { inviteBox, inviteCode } from "./tablebits.js";
 import { me } from "./api.js";
-
-const LOG_MAX = 200;
+import { Countdown } from "./countdown.js";
+import { TableLog } from "./tablelog.js";
+import { renderTurn } from "./turnbanner.js";
 
 export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null } = {}) {
   const join = { table_id: tableId };
@@ -25,11 +26,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   let state = null;
   let seatMap = [];
   let busy = false;
-  let deadlineAt = null;
+  const countdown = new Countdown();
   let lastError = null;
   let paused = false;  // the server restarts: the seat is kept, nothing can be played meanwhile
-  const log = [];
-  let logHand = null;  // the hand whose game_started the log holds
   let summaryBuild = null;
 
   const el = {
@@ -43,6 +42,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     log: h("ol", { class: "log-list" }),
     logTitle: h("summary", {}, t("table.log")),
   };
+  const log = new TableLog(el.log, `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`);
   const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
   el.invite = h("div", { class: "invite-slot" });
   const screen = h("section", { class: "table-screen", "data-table": tableId },
@@ -77,13 +77,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
 
   function clockEl(gs) {
     const c = ctx();
-    if (c.timerSeat !== gs || deadlineAt === null) return null;
-    return h("span", { class: "clock", "data-clock": "1" }, fmtLeft());
-  }
-
-  function fmtLeft() {
-    const ms = Math.max(0, deadlineAt - performance.now());
-    return `${Math.ceil(ms / 1000)}s`;
+    return c.timerSeat === gs && countdown.running ? countdown.clock() : null;
   }
 
   function act(action) {
@@ -110,31 +104,6 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       onclick: () => { summaryBuild = null; render(); } }, "×"), node) : null;
   }
 
-  // The log lives in sessionStorage per table and role, so a reload of this tab restores it
-  // (the server replays no events on a join).
-  const logKey = `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`;
-  function saveLog() {
-    try { sessionStorage.setItem(logKey, JSON.stringify({ hand: logHand, lines: log })); } catch { /* full or off */ }
-  }
-  function loadLog() {
-    try {
-      const saved = JSON.parse(sessionStorage.getItem(logKey) || "null");
-      if (!saved || !Array.isArray(saved.lines)) return;
-      logHand = saved.hand ?? null;
-      for (const e of saved.lines.slice(-LOG_MAX)) addLog(e.text, e.cls, false);
-    } catch { /* a broken entry is ignored */ }
-  }
-
-  function addLog(text, cls = "", save = true) {
-    if (!text) return;
-    log.push({ text, cls });
-    if (log.length > LOG_MAX) log.shift();
-    el.log.append(h("li", { class: cls }, text));
-    while (el.log.children.length > LOG_MAX) el.log.firstChild.remove();
-    el.log.scrollTop = el.log.scrollHeight;
-    if (save) saveLog();
-  }
-
   let pending = [];
   let first = true;
   let resyncing = false;  // a resync was sent for a missed delta and no full state came yet
@@ -148,11 +117,11 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     for (const ev of msg.events) {
       if (ev.kind === "game_started") {
         seatMap = ev.seat_map;
-        logHand = ev.hand;
+        log.hand = ev.hand;
         prevKind = ev.kind;
         summaryBuild = null;  // the last hand's summary does not stay open into the next hand
         const dealer = state?.seats?.[ev.dealer]?.name;
-        addLog(dealer ? t("ev.game_started", { n: ev.hand, name: dealer }) : t("ev.hand_begins", { n: ev.hand }), "sep");
+        log.add(dealer ? t("ev.game_started", { n: ev.hand, name: dealer }) : t("ev.hand_begins", { n: ev.hand }), "sep");
         continue;
       }
       const m = mod();
@@ -165,7 +134,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       if (text === undefined) text = t("ev.unknown", { name: ev.seat !== undefined ? nameOf(ev.seat) : "", kind: ev.kind });
       const timeout = msg.timeout && !prefixed && text;
       if (timeout) { text = t("ev.timeout", { text }); prefixed = true; }
-      addLog(text, timeout ? "timeout" : "");
+      log.add(text, timeout ? "timeout" : "");
       if (m?.eventSummary?.(ev, c)) showSummary(() => m.eventSummary(ev, ctx()));
     }
   }
@@ -185,16 +154,15 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     state = next;
     seatMap = next.seat_map?.length ? next.seat_map : next.seats.map((s) => s.seat);
     busy = false;
-    deadlineAt = next.deadline_ms === null || next.deadline_ms === undefined ? null
-      : performance.now() + next.deadline_ms;
+    countdown.set(next.deadline_ms, next.turn_timeout_ms);
     if (first) {
       first = false;
       // joined (or reloaded) during a hand whose start this log does not hold
-      if (next.status === "playing" && next.hand && logHand !== next.hand
+      if (next.status === "playing" && next.hand && log.hand !== next.hand
           && !pending.some((p) => p.events.some((e) => e.kind === "game_started"))) {
-        addLog(t("table.joined_mid_hand"), "note");
-        logHand = next.hand;
-        saveLog();
+        log.add(t("table.joined_mid_hand"), "note");
+        log.hand = next.hand;
+        log.save();
       }
     }
     if (pending.length) { const early = pending; pending = []; early.forEach(onEvents); }
@@ -235,7 +203,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       case "table_closed":
         if (msg.reason === "shutdown") {  // a restart: the table comes back (conn.js resumes)
           busy = false;
-          deadlineAt = null;
+          countdown.stop();
           render();
           break;
         }
@@ -254,7 +222,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     connStatus = s;
     const wasPaused = paused;
     paused = s === "restarting";
-    if (paused) { busy = false; deadlineAt = null; }
+    if (paused) { busy = false; countdown.stop(); }
     drawStatus();
     if (paused !== wasPaused && el.board.isConnected) render();
   }
@@ -295,59 +263,6 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     location.hash = "#/";
   }
 
-  /** Poker tables: my seat has no chips left (the server deals only to seats with chips). */
-  function outOfChips(s) {
-    const mine = s.seat === null || s.seat === undefined ? null : s.seats[s.seat];
-    // stack = chips at the start of the hand (updated when a hand ends): 0 means not dealt in
-    return Boolean(mine && mine.stack === 0);
-  }
-
-  function renderTurn() {
-    const s = state;
-    clear(el.turn);
-    el.turn.classList.remove("mine", "own");
-    if (!s) return;
-    el.turn.classList.toggle("broke", outOfChips(s));
-    if (outOfChips(s) && s.status !== "playing") {
-      el.turn.append(h("strong", {}, t("table.out_of_chips")), " ",
-        h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
-      return;
-    }
-    const held = standInFor(s, me()?.id);
-    if (held) {
-      el.turn.append(h("strong", {}, t("table.stand_in_plays")), " ",
-        h("button", { type: "button", class: "small primary", "data-take-back": held.seat,
-          onclick: () => conn.send({ type: "join", table_id: tableId }) }, t("table.take_back")));
-      return;
-    }
-    if (s.status === "waiting") {
-      el.turn.append(waitingRoom(s));
-      const taken = s.seats.filter((x) => x.player_id || x.bot).length;
-      const stacks = s.seats.some((x) => x.stack !== null && x.stack !== undefined);
-      const withChips = s.seats.filter((x) => (x.player_id || x.bot) && x.stack > 0).length;
-      if (stacks && taken === s.seats.length && withChips < taken) {
-        el.turn.append(t("table.waiting_chips", { k: withChips, n: s.seats.length }), " ",
-          h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
-      } else el.turn.append(t("table.waiting", { taken, n: s.seats.length }));
-      return;
-    }
-    if (s.status === "between_hands") { el.turn.append(t("table.next_hand")); return; }
-    if (s.status === "finished") { el.turn.append(t("table.finished")); return; }
-    const c = ctx();
-    const mine = c.mySeat !== null && c.toAct.includes(c.mySeat) && c.legal.length > 0;
-    const who = c.timerSeat;
-    el.turn.classList.toggle("mine", mine);
-    el.turn.classList.toggle("own", mine && (who === null || who === c.mySeat));  // not out of turn
-    if (mine && (who === null || who === c.mySeat)) el.turn.append(h("strong", {}, t("table.your_turn")));
-    else if (who !== null) el.turn.append(t("table.turn_of", { name: nameOf(who) }));
-    if (mine && who !== null && who !== c.mySeat) el.turn.append(" — ", h("strong", {}, t("table.out_of_turn")));
-    if (outOfChips(s)) {
-      el.turn.append(el.turn.childNodes.length ? " — " : "", h("strong", {}, t("table.out_of_chips")), " ",
-        h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
-    }
-    if (deadlineAt !== null) el.turn.append(" ", h("span", { class: "clock big", "data-clock": "1" }, fmtLeft()));
-  }
-
   // Keyboard play: a re-render keeps focus on the same card or button (or the first control).
   function focusKey(a) {
     if (!a || !screen.contains(a) || a === document.body) return null;
@@ -370,7 +285,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
 
   function draw() {
     renderHead();
-    renderTurn();
+    renderTurn(el.turn, state, ctx(), { leave: leaveToLobby, myId: me()?.id, countdown,
+      takeBack: () => conn.send({ type: "join", table_id: tableId }) });
     el.error.textContent = lastError || "";
     const m = mod();
     clear(el.board);
@@ -392,14 +308,11 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   }
 
   const conn = new TableConn(join, onMessage, onStatus);
-  const tick = setInterval(() => {
-    if (deadlineAt === null) return;
-    for (const c of screen.querySelectorAll("[data-clock]")) c.textContent = fmtLeft();
-  }, 250);
+  const stopTick = countdown.tick(screen);
   const offLang = onLang(() => render());
   const offRules = onRules(() => { if (state) render(); });  // the glossary arrived: tooltips
-  loadLog();
+  log.load();
   render();
 
-  return () => { clearInterval(tick); offLang(); offRules(); conn.close(); };
+  return () => { stopTick(); offLang(); offRules(); conn.close(); };
 }

@@ -53,10 +53,30 @@ export function controls(ctx) {
     if (e.type === "discard") continue;
     const p = parseEntry(e);
     const label = e.type === "battle" ? t("act.battle_vs", { name: ctx.name(e.target) }) : t(`act.${e.type}`);
-    if (p.ranges.length) out.append(rangeControl(e, p.ranges[0], ctx, `${label} ${t(`act.${p.ranges[0].f}`)}`));
+    const pays = battlePays(e, ctx);
+    if (pays !== null) {
+      out.append(actButton(pays.label, e, ctx, { attrs: { "data-amount": pays.n, title: t("act.pays_hint", { n: pays.n }) } }));
+    } else if (p.ranges.length) out.append(rangeControl(e, p.ranges[0], ctx, `${label} ${t(`act.${p.ranges[0].f}`)}`));
     else out.append(actButton(label, e, ctx, e.type === "battle" ? { attrs: { "data-target": e.target } } : {}));
   }
   return out.childNodes.length ? out : null;
+}
+
+/** What a battle response pays (view.battle: owed, raise_by; rule 8): a call pays what is
+ * owed (all-in when the chips are fewer), a limit raise what is owed plus raise_by. `null`
+ * for any other entry, and for a no-limit raise (its slider names the amount). */
+function battlePays(e, ctx) {
+  const b = ctx.view.battle;
+  if (!b || ctx.mySeat === null || (e.type !== "call" && e.type !== "raise")) return null;
+  const owed = b.owed?.[String(ctx.mySeat)] ?? 0;
+  const chips = ctx.view.seats?.[ctx.mySeat]?.chips ?? 0;
+  if (e.type === "call") {
+    const n = Math.min(owed, chips);
+    return { n, label: t(owed > chips ? "act.call_all_in" : "act.call_n", { n }) };
+  }
+  if (b.raise_by === null || b.raise_by === undefined || "min_by" in e) return null;
+  const n = owed + b.raise_by;
+  return { n, label: t("act.raise_pay", { n }) };
 }
 
 export function describe(ev, ctx) {

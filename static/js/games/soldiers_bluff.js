@@ -43,13 +43,23 @@ export function board(ctx) {
   return h("div", { class: "sb" }, center, seats, h("div", { class: "hand-box" }, hand, mySum));
 }
 
+// Pass and check first (the timeout's own choice, and the most common), fold last.
+const ORDER = { pass: 0, check: 0, call: 1, bet: 2, raise: 2, fold: 3 };
+
 export function controls(ctx) {
   const out = h("div", { class: "row bet-controls" });
-  for (const e of ctx.legal) {
+  const v = ctx.view;
+  const stake = v.seats?.[ctx.mySeat]?.stake ?? 0;
+  const legal = [...ctx.legal].sort((a, b) => (ORDER[a.type] ?? 2) - (ORDER[b.type] ?? 2));
+  for (const e of legal) {
     if (e.type === "exchange") continue;
     const p = parseEntry(e);
-    if (p.ranges.length) out.append(rangeControl(e, p.ranges[0], ctx, t(`act.${e.type}`)));
-    else out.append(actButton(t(`act.${e.type}`), e, ctx));
+    // bet and raise name the stake they reach (min_to..max_to: rule 8, "to" a total)
+    if (p.ranges.length) out.append(rangeControl(e, p.ranges[0], ctx, t(`act.${e.type}_to`)));
+    else if (e.type === "call") {  // a call matches the highest stake (view.highest)
+      const n = Math.max(0, (v.highest ?? 0) - stake);
+      out.append(actButton(t("act.call_n", { n }), e, ctx, { attrs: { "data-amount": n, title: t("act.pays_hint", { n }) } }));
+    } else out.append(actButton(t(`act.${e.type}`), e, ctx));
   }
   return out.childNodes.length ? out : null;
 }

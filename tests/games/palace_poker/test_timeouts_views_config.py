@@ -37,7 +37,7 @@ def test_section_4_views_show_own_palace_public_soldiers_and_battle() -> None:
     assert v["palace"] == PALACES[0] and v["pot"] == 3 + 2 + 2
     assert v["seats"][0]["soldiers"] == ["Jh"] and v["seats"][2]["banner"] == "2d"
     assert v["battle"] == {"attacker": 1, "defender": 0, "raises": 0, "facing": 0,
-                           "owed": {"1": 0, "0": 4}}
+                           "owed": {"1": 0, "0": 4}, "raise_by": 4}
     assert v["decision"] == "battle_response" and v["stock_size"] == 52 - 3 - 9 - 1
     spectator = state.view(None)
     assert spectator["palace"] is None and "Ac" not in str(spectator)

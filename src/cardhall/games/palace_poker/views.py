@@ -30,11 +30,15 @@ def _decision(h: Hand) -> str | None:
 
 
 def _battle(h: Hand, b: BattleInProgress | None) -> dict[str, Any] | None:
-    """The view's ``battle``: the battlers, raises so far, who faces the bet, chips owed."""
+    """The view's ``battle``: the battlers, raises so far, who faces the bet, chips owed, and
+    ``raise_by``: the chips a ``raise`` adds on top of what is owed (``big_bet`` under the
+    ``limit`` structure; ``None`` under ``no_limit``, whose entry carries ``min_by``/``max_by``;
+    rule 8, PP-12)."""
     if b is None:
         return None
     return {"attacker": b.attacker, "defender": b.defender, "raises": b.raises,
-            "facing": h.to_act, "owed": {str(s): v for s, v in b.owed.items()}}
+            "facing": h.to_act, "owed": {str(s): v for s, v in b.owed.items()},
+            "raise_by": None if h.config.structure == "no_limit" else h.config.big_bet}
 
 
 def _seat(h: Hand, s: int) -> dict[str, Any]:

@@ -1,0 +1,20 @@
+// Interface text of the action controls (amounts on Call, Bet and Raise), merged into i18n.js's
+// tables like i18n_more.js. Same rules: {name} slots.
+
+export const CONTROLS = {
+  en: {
+    "act.call_n": "Call {n}", "act.call_all_in": "Call {n} (all-in)", "act.raise_pay": "Raise: pay {n}",
+    "act.bet_to": "Bet to", "act.raise_to": "Raise to", "act.pays_hint": "Puts {n} chips into the pot",
+    "table.time_left": "Time left to decide",
+  },
+  bg: {
+    "act.call_n": "Плати {n}", "act.call_all_in": "Плати {n} (всичко)", "act.raise_pay": "Вдигни: плащаш {n}",
+    "act.bet_to": "Заложи до", "act.raise_to": "Вдигни до", "act.pays_hint": "Слага {n} чипа в банката",
+    "table.time_left": "Оставащо време за решение",
+  },
+  hy: {
+    "act.call_n": "Վճարել {n}", "act.call_all_in": "Վճարել {n} (ամբողջը)", "act.raise_pay": "Բարձրացնել՝ վճարել {n}",
+    "act.bet_to": "Դնել մինչև", "act.raise_to": "Բարձրացնել մինչև", "act.pays_hint": "Բանկ է դնում {n} ժետոն",
+    "table.time_left": "Որոշման մնացած ժամանակը",
+  },
+};
