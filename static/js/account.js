@@ -3,9 +3,10 @@
 
 import { h, clear, fill } from "./util.js";
 import { t } from "./i18n.js";
-import { me, forget, createAccount, logIn, logOut } from "./api.js";
+import { me, forget, createAccount, logIn, logOut, changePassword, listSessions, revokeSession } from "./api.js";
 
-/** The header's identity line: name, "my games", log in / register or log out. */
+/** The header's identity line: name, "my games", the account (password, sessions) and log
+ * out, or log in / register. */
 export function drawMe(el, onChange) {
   const who = me();
   clear(el);
@@ -14,9 +15,10 @@ export function drawMe(el, onChange) {
       h("a", { href: `#/player/${who.id}`, "data-my-games": "1" }, t("nav.my_games")), " · ");
   }
   if (who?.username) {
-    el.append(h("button", { type: "button", class: "link", "data-logout": "1", onclick: async () => {
-      try { await logOut(); } finally { onChange(); }
-    } }, t("me.logout")));
+    el.append(h("a", { href: "#/account", "data-account-manage": "1" }, t("me.account", { username: who.username })), " · ",
+      h("button", { type: "button", class: "link", "data-logout": "1", onclick: async () => {
+        try { await logOut(); } finally { onChange(); }
+      } }, t("me.logout")));
   } else {
     if (who) {
       el.append(h("button", { type: "button", class: "link", onclick: () => { forget(); onChange(); } },
@@ -48,12 +50,65 @@ function form(kind, submit) {
   return el;
 }
 
-/** #/account: register (upgrading the guest held here) and log in, side by side. */
+/** #/account: register (upgrading the guest held here) and log in, side by side; signed in
+ * with an account, the password change and the list of sessions instead. */
 export function accountScreen(root, onDone) {
-  const done = (who) => { onDone(); location.hash = `#/player/${who.id}`; };
+  const who = me();
+  if (who?.username) return manageScreen(root, who);
+  const done = (p) => { onDone(); location.hash = `#/player/${p.id}`; };
   fill(root, h("section", { class: "account" }, h("h1", {}, t("acct.title")),
     h("div", { class: "account-forms" },
       form("register", async (u, p) => done(await createAccount(u, p))),
       form("login", async (u, p) => done(await logIn(u, p))))));
+  return () => {};
+}
+
+/** The password change: the current password, the new one; other sessions are logged out. */
+function passwordForm(onChanged) {
+  const err = h("p", { class: "error-line", role: "alert" });
+  const ok = h("p", { class: "muted", role: "status" });
+  const el = h("form", { class: "card-panel name-form", "data-form": "password", onsubmit: async (e) => {
+    e.preventDefault();
+    err.textContent = ""; ok.textContent = "";
+    try {
+      const r = await changePassword(el.querySelector("#pw-current").value, el.querySelector("#pw-new").value);
+      ok.textContent = t("acct.password_changed", { n: r.sessions_revoked });
+      el.reset();
+      onChanged();
+    } catch (x) { err.textContent = x.message; }
+  } },
+  h("h2", {}, t("acct.change_password")),
+  field("pw-current", t("acct.current_password"), { type: "password", maxlength: 256, autocomplete: "current-password" }),
+  field("pw-new", t("acct.new_password"), { type: "password", minlength: 8, maxlength: 256, autocomplete: "new-password" }),
+  h("button", { type: "submit", class: "primary" }, t("acct.change_password")), err, ok);
+  return el;
+}
+
+/** The account's sessions, this browser marked; any other can be logged out from here. */
+function sessionsPanel() {
+  const list = h("ul", { class: "sessions", "data-sessions": "1" });
+  const err = h("p", { class: "error-line", role: "alert" });
+  async function load() {
+    try {
+      const items = await listSessions();
+      fill(list, ...items.map((s) => h("li", { "data-session": s.id, "data-kind": s.kind, "data-current": String(s.current) },
+        `${new Date(s.created_at).toLocaleString()} · ${t(`acct.session_kind.${s.kind}`)}`,
+        " ", s.current ? h("strong", {}, `(${t("acct.this_browser")})`)
+          : h("button", { type: "button", class: "small", "data-revoke": s.id, onclick: async () => {
+            try { await revokeSession(s.id); await load(); } catch (x) { err.textContent = x.message; }
+          } }, t("acct.revoke")))));
+      if (!items.some((s) => !s.current)) list.append(h("li", { class: "muted" }, t("acct.no_sessions")));
+    } catch (x) { err.textContent = x.message; }
+  }
+  load();
+  return { el: h("div", { class: "card-panel" }, h("h2", {}, t("acct.sessions")), list, err), load };
+}
+
+function manageScreen(root, who) {
+  const sessions = sessionsPanel();
+  fill(root, h("section", { class: "account", "data-manage": who.id },
+    h("h1", {}, t("acct.manage", { username: who.username })),
+    h("p", {}, h("a", { href: `#/player/${who.id}` }, t("nav.my_games"))),
+    h("div", { class: "account-forms" }, passwordForm(() => sessions.load()), sessions.el)));
   return () => {};
 }

@@ -75,3 +75,19 @@ export async function logIn(username, password) {
 export async function logOut() {
   try { await api("/api/sessions/current", { method: "DELETE" }); } finally { forget(); }
 }
+
+/** Change the account's password (POST /api/accounts/password): the current one is checked;
+ * every other session of the account is revoked. Returns {sessions_revoked}. */
+export async function changePassword(password, newPassword) {
+  return api("/api/accounts/password", { method: "POST", body: { password, new_password: newPassword } });
+}
+
+/** The account's sessions (GET /api/sessions): [{id, kind, created_at, current}], oldest first. */
+export async function listSessions() {
+  return (await api("/api/sessions")).items;
+}
+
+/** Revoke one of the account's sessions (DELETE /api/sessions/{id}): that device is logged out. */
+export async function revokeSession(id) {
+  return api(`/api/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
+}

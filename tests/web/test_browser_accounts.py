@@ -87,3 +87,53 @@ def test_finished_games_carry_markers(server: Any, new_page: Any) -> None:
     marks = page.eval_on_selector_all(".game-row:first-child [data-mark]",
                                       "es => es.map(e => e.dataset.mark)")
     assert len(marks) == 2 and set(marks) <= {"win", "loss", "draw"}
+
+
+def test_sessions_list_revoke_and_password_change(server: Any, new_page: Any,
+                                                 console: Any) -> None:
+    page = new_page()
+    enter(page, server.url, "Vik")
+    register(page, "vik_acct")
+    other = new_page()  # a second device logs in to the same account
+    other.goto(f"{server.url}/#/account")
+    other.fill("#login-username", "vik_acct")
+    other.fill("#login-password", PASSWORD)
+    other.click("[data-form=login] button[type=submit]")
+    other.wait_for_selector("[data-profile]")
+    other_token = other.evaluate("JSON.parse(localStorage.getItem('cardhall.player')).token")
+
+    page.click("header [data-account-manage]")
+    # the guest's token (kept by registering), the registration's (this browser), the login's
+    page.wait_for_selector("[data-sessions] [data-session][data-kind=login]")
+    kinds = page.eval_on_selector_all("[data-sessions] [data-session]", "es => es.map(e => e.dataset.kind)")
+    assert sorted(kinds) == ["guest", "login", "register"], kinds
+    assert page.locator("[data-session][data-current=true]").get_attribute("data-kind") == "register"
+    page.click("[data-sessions] [data-kind=login] [data-revoke]")  # log the other device out
+    page.wait_for_selector("[data-sessions] [data-kind=login]", state="detached")
+    status = other.evaluate("async (tok) => (await fetch('/api/players/me', "
+                            "{headers: {Authorization: 'Bearer ' + tok}})).status", other_token)
+    assert status == 401
+
+    page.fill("#pw-current", "not the password")
+    page.fill("#pw-new", "a brand new secret")
+    page.click("[data-form=password] button[type=submit]")
+    page.wait_for_selector("[data-form=password] .error-line:not(:empty)")
+    page.fill("#pw-current", PASSWORD)
+    page.fill("#pw-new", "a brand new secret")
+    page.click("[data-form=password] button[type=submit]")
+    page.wait_for_selector("[data-form=password] [role=status]:has-text('Password changed')")
+    # the change logged out every other session: the guest's token too
+    page.wait_for_selector("[data-sessions] [data-kind=guest]", state="detached")
+    page.click("header [data-logout]")
+    page.click("header [data-account]")
+    page.fill("#login-username", "vik_acct")
+    page.fill("#login-password", PASSWORD)  # the old password no longer opens the account
+    page.click("[data-form=login] button[type=submit]")
+    page.wait_for_selector("[data-form=login] .error-line:not(:empty)")
+    page.fill("#login-password", "a brand new secret")
+    page.click("[data-form=login] button[type=submit]")
+    page.wait_for_selector("[data-profile]")
+    # the three refusals above were 401s by design (wrong password, revoked token, old password)
+    refused = [e for e in console.errors if "status of 401" in e]
+    assert len(refused) == 3, console.errors
+    console.errors[:] = [e for e in console.errors if e not in refused]
