@@ -55,7 +55,7 @@ class Settings(BaseSettings):
     ``CARDHALL_PUBLISH_FULL_AFTER_SECONDS='{"bazaar_blot": 0, "palace_poker": 604800}'``."""
     default_starting_stack: Annotated[int, Field(ge=1)] = 200
     """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""
-    chip_balances: bool = False
+    chip_balances: bool = True
     """Poker seats buy in from the player's chip balance and cash out to it
     (``tables/chips.py``). Off by default until the DB-outage tests pass with it on (a join
     then waits up to 1 s for the balance); off: every seat gets the house's stack."""

@@ -236,7 +236,7 @@ class Session:
             case _ if not self.authed:
                 self.error("auth.required", "send hello with your token first", msg,
                            table_id=getattr(msg, "table_id", None))
-            case p.Join() | p.Act() | p.Leave() | p.Resync() | p.Chat():
+            case p.Join() | p.Act() | p.Leave() | p.Resync() | p.Chat() | p.SitOut():
                 if isinstance(msg, p.Join):
                     if is_draining(self.ws.app):
                         self.error("server.draining", "the server is shutting down; no seat "
