@@ -12,11 +12,13 @@ import { term, onRules, rulesDialog } from "./rules.js";
 import { chatPanel } from "./chat.js";
 import { waitingRoom, inviteBox, inviteCode, standInFor } from "./tablebits.js";
 import { me } from "./api.js";
+import { chipsBar, rebuyButton } from "./chips_ui.js";
 
 const LOG_MAX = 200;
 
-export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null } = {}) {
+export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null, buyIn = null } = {}) {
   const join = { table_id: tableId };
+  if (buyIn !== null) join.buy_in = buyIn;  // poker: chosen before sitting down (chips_ui.js)
   const code = invite ? inviteCode(tableId, invite) : inviteCode(tableId);
   if (code) join.invite_code = code;
   if (spectate) join.spectate = true;
@@ -45,11 +47,12 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   };
   const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
   el.invite = h("div", { class: "invite-slot" });
+  const chips = chipsBar(tableId, (msg) => conn.send(msg));
   const screen = h("section", { class: "table-screen", "data-table": tableId },
     el.head, el.status, el.turn, el.invite,
     h("div", { class: "table-grid" },
       h("div", { class: "table-main" }, el.board),
-      h("aside", { class: "table-side" }, el.error, el.controls, el.summary,
+      h("aside", { class: "table-side" }, el.error, el.controls, chips.el, el.summary,
         h("details", { class: "log", open: true }, el.logTitle, el.log), chat.el)));
   fill(root, screen);
 
@@ -299,7 +302,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   function outOfChips(s) {
     const mine = s.seat === null || s.seat === undefined ? null : s.seats[s.seat];
     // stack = chips at the start of the hand (updated when a hand ends): 0 means not dealt in
-    return Boolean(mine && mine.stack === 0);
+    return Boolean(mine && (mine.out_of_chips || mine.stack === 0));
   }
 
   function renderTurn() {
@@ -309,7 +312,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     if (!s) return;
     el.turn.classList.toggle("broke", outOfChips(s));
     if (outOfChips(s) && s.status !== "playing") {
-      el.turn.append(h("strong", {}, t("table.out_of_chips")), " ",
+      el.turn.append(h("strong", {}, t("table.out_of_chips")), " ", rebuyButton(s, (msg) => conn.send(msg)), " ",
         h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
       return;
     }
@@ -343,7 +346,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     if (mine && who !== null && who !== c.mySeat) el.turn.append(" — ", h("strong", {}, t("table.out_of_turn")));
     if (outOfChips(s)) {
       el.turn.append(el.turn.childNodes.length ? " — " : "", h("strong", {}, t("table.out_of_chips")), " ",
-        h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
+        rebuyButton(s, (msg) => conn.send(msg)), " ", h("button", { type: "button", class: "small", "data-leave": "1", onclick: leaveToLobby }, t("table.back_to_lobby")));
     }
     if (deadlineAt !== null) el.turn.append(" ", h("span", { class: "clock big", "data-clock": "1" }, fmtLeft()));
   }
@@ -385,6 +388,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     const sum = summaryEl();
     if (sum) el.summary.append(sum);
     el.logTitle.textContent = t("table.log");
+    chips.redraw(state);
     clear(el.invite);
     if (code && state && state.status !== "closed") el.invite.append(inviteBox(tableId, code));
     chat.redraw();
