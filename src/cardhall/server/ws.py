@@ -313,7 +313,7 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and len(value) <= 64 else None
 
 
-CLIENT_TYPES = frozenset({"hello", "join", "act", "leave", "ping", "resync", "chat"})
+CLIENT_TYPES = frozenset({"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out"})
 
 
 def _ref_of(raw: dict[str, Any]) -> p.RequestRef | None:
