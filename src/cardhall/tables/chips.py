@@ -4,13 +4,16 @@ Mixed into :class:`~.actor.Table`; runs only inside the table's task, and never 
 
 * **Balance.** Each player has a chip balance in the store (``chip_balances``; 1,000 chips
   before its first move). The socket side reads it just before posting a poker ``join``
-  (:meth:`~.manager.TableManager.request`), applying the free top-up: a balance below the
-  table's ``min_buy_in`` is raised to ``chips_top_up_to`` (1,000) chips, at most once per
-  ``chips_top_up_every_seconds`` (10 minutes).
+  (:meth:`~.manager.TableManager.request`, :mod:`.balances`: one lookup at a time per player,
+  less the chips held for its buy-ins not yet committed), applying the free top-up: a balance
+  below the table's ``min_buy_in`` is raised to ``chips_top_up_to`` (1,000) chips, at most
+  once per ``chips_top_up_every_seconds`` (10 minutes). The join's hold is kept until the
+  commit carrying its buy-in lands (:meth:`Chips.keep_hold`).
 * **Buy-in** (taking a seat): ``join.buy_in`` chips, from ``min_buy_in`` to ``max_buy_in``
   (default ``max_buy_in``, or the whole balance when that is less), move from the balance to
   the seat's stack. **Rebuy**: a ``join`` with ``buy_in`` on the player's own seat while its
-  stack is below the ante (:meth:`~.flow.GameFlow.out_of_chips`) between hands adds
+  stack is below the ante (:meth:`~.flow.GameFlow.out_of_chips`) while it is not in a hand
+  being played (between hands, or sitting a hand out) adds
   ``buy_in`` chips (the stack at most ``max_buy_in``). **Cash-out**: when the seat is freed
   (leaving between hands, at the end of the hand when mid-hand, kicked, or the table closes
   for good) its whole stack returns to the balance. A shutdown keeps the log and the seats:
