@@ -55,10 +55,11 @@ class Settings(BaseSettings):
     ``CARDHALL_PUBLISH_FULL_AFTER_SECONDS='{"bazaar_blot": 0, "palace_poker": 604800}'``."""
     default_starting_stack: Annotated[int, Field(ge=1)] = 200
     """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""
-    chip_balances: bool = False
+    chip_balances: bool = True
     """Poker seats buy in from the player's chip balance and cash out to it
-    (``tables/chips.py``). Off by default until the DB-outage tests pass with it on (a join
-    then waits up to 1 s for the balance); off: every seat gets the house's stack."""
+    (``tables/chips.py``; on by default). A join waits at most 1 s for the balance, and not
+    at all while the table log is degraded (house chips then, ``tables/balances.py``); off:
+    every seat gets the house's stack and ``join.buy_in`` is ignored."""
     chips_top_up_to: Annotated[int, Field(ge=0)] = 1_000
     """The free top-up of play chips: a player sitting down (or rebuying) with a balance below
     the table's minimum buy-in has it raised to this many chips ..."""

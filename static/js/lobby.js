@@ -3,6 +3,7 @@
 import { h, clear, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { api, me, register } from "./api.js";
+import { chipBalance } from "./chips_ui.js";
 
 const GAME_SEATS = { bazaar_blot: [4, 4], soldiers_bluff: [2, 5], palace_poker: [2, 10] };
 const POLL_MS = 2000;
@@ -49,6 +50,7 @@ export function lobbyScreen(root) {
   const draw = () => fill(root,
     h("section", { class: "lobby" },
       h("h1", {}, t("lobby.title")),
+      h("p", { class: "row balance" }, chipBalance()),
       quick(),
       h("div", { class: "row rules-links" }, h("span", {}, t("lobby.rules"), ": "),
         Object.keys(GAME_SEATS).map((g) => h("a", { href: `#/rules/${g}`, class: "button small", "data-rules-link": g },

@@ -13,6 +13,7 @@ import { ratingsScreen } from "./ratings.js";
 import { profileScreen } from "./profile.js";
 import { lobbyScreen, nameForm } from "./lobby.js";
 import { tableScreen } from "./table.js";
+import { buyInFirst } from "./chips_ui.js";
 import { loadCardTables } from "./cards.js";
 import { gamesScreen, replayScreen } from "./replay.js";
 import { rulesScreen } from "./rules.js";
@@ -37,9 +38,11 @@ function route() {
     return;
   }
   switch (page) {
-    case "table":
-      cleanup = tableScreen(app, id, { seat: extra === undefined ? null : Number(extra) });
+    case "table": {  // poker: the buy-in is chosen first (chips_ui.js)
+      const seat = extra === undefined ? null : Number(extra);
+      cleanup = buyInFirst(app, id, seat, (buyIn) => tableScreen(app, id, { seat, buyIn }));
       break;
+    }
     case "invite":  // #/invite/ID/CODE: a friend's link to a private table
       cleanup = tableScreen(app, id, { invite: extra });
       break;

@@ -15,9 +15,11 @@ import { me } from "./api.js";
 import { Countdown } from "./countdown.js";
 import { TableLog } from "./tablelog.js";
 import { renderTurn } from "./turnbanner.js";
+import { chipsBar, rebuyButton } from "./chips_ui.js";
 
-export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null } = {}) {
+export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null, buyIn = null } = {}) {
   const join = { table_id: tableId };
+  if (buyIn !== null) join.buy_in = buyIn;  // poker: chosen before sitting down (chips_ui.js)
   const code = invite ? inviteCode(tableId, invite) : inviteCode(tableId);
   if (code) join.invite_code = code;
   if (spectate) join.spectate = true;
@@ -45,11 +47,12 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   const log = new TableLog(el.log, `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`);
   const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
   el.invite = h("div", { class: "invite-slot" });
+  const chips = chipsBar(tableId, (msg) => conn.send(msg));
   const screen = h("section", { class: "table-screen", "data-table": tableId },
     el.head, el.status, el.turn, el.invite,
     h("div", { class: "table-grid" },
       h("div", { class: "table-main" }, el.board),
-      h("aside", { class: "table-side" }, el.error, el.controls, el.summary,
+      h("aside", { class: "table-side" }, el.error, el.controls, chips.el, el.summary,
         h("details", { class: "log", open: true }, el.logTitle, el.log), chat.el)));
   fill(root, screen);
 
@@ -286,7 +289,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   function draw() {
     renderHead();
     renderTurn(el.turn, state, ctx(), { leave: leaveToLobby, myId: me()?.id, countdown,
-      takeBack: () => conn.send({ type: "join", table_id: tableId }) });
+      takeBack: () => conn.send({ type: "join", table_id: tableId }),
+      rebuy: (s) => rebuyButton(s, (msg) => conn.send(msg)) });
     el.error.textContent = lastError || "";
     const m = mod();
     clear(el.board);
@@ -301,6 +305,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     const sum = summaryEl();
     if (sum) el.summary.append(sum);
     el.logTitle.textContent = t("table.log");
+    chips.redraw(state);
     clear(el.invite);
     if (code && state && state.status !== "closed") el.invite.append(inviteBox(tableId, code));
     chat.redraw();

@@ -8,13 +8,13 @@ import { waitingRoom, standInFor } from "./tablebits.js";
 /** Poker tables: my seat has no chips left (the server deals only to seats with chips). */
 export function outOfChips(s) {
   const mine = s.seat === null || s.seat === undefined ? null : s.seats[s.seat];
-  // stack = chips at the start of the hand (updated when a hand ends): 0 means not dealt in
-  return Boolean(mine && mine.stack === 0);
+  // the server's out_of_chips; else stack = chips at the start of the hand: 0 means not dealt in
+  return Boolean(mine && (mine.out_of_chips || mine.stack === 0));
 }
 
 /**
  * Draw the banner into `el` for state `s` and the table context `c` (see table.js ctx()).
- * `on`: { leave(), takeBack(), myId, countdown } from the table screen.
+ * `on`: { leave(), takeBack(), rebuy(s) -> node, myId, countdown } from the table screen.
  */
 export function renderTurn(el, s, c, on) {
   clear(el);
@@ -25,7 +25,7 @@ export function renderTurn(el, s, c, on) {
   const lobbyButton = () => h("button", { type: "button", class: "small", "data-leave": "1", onclick: on.leave },
     t("table.back_to_lobby"));
   if (broke && s.status !== "playing") {
-    el.append(h("strong", {}, t("table.out_of_chips")), " ", lobbyButton());
+    el.append(h("strong", {}, t("table.out_of_chips")), " ", on.rebuy(s) || "", " ", lobbyButton());
     return;
   }
   const held = standInFor(s, on.myId);
@@ -46,7 +46,10 @@ export function renderTurn(el, s, c, on) {
   if (own) el.append(h("strong", {}, t("table.your_turn")));
   else if (who !== null) el.append(t("table.turn_of", { name: c.name(who) }));
   if (mine && who !== null && who !== c.mySeat) el.append(" — ", h("strong", {}, t("table.out_of_turn")));
-  if (broke) el.append(el.childNodes.length ? " — " : "", h("strong", {}, t("table.out_of_chips")), " ", lobbyButton());
+  if (broke) {
+    el.append(el.childNodes.length ? " — " : "", h("strong", {}, t("table.out_of_chips")), " ", on.rebuy(s) || "", " ",
+      lobbyButton());
+  }
   if (on.countdown.running) el.append(" ", on.countdown.clock(true), on.countdown.bar());
 }
 

@@ -43,6 +43,11 @@ GAME, SEATS = "soldiers_bluff", 3
 
 pytestmark = pytest.mark.slow
 
+RICH: dict[str, Any] = {"chips_top_up_to": 100_000}
+"""The tables are created with a 100,000-chip ``starting_stack`` (seat 0 never goes broke):
+their buy-in is 10,000 to 100,000 chips, so seat 0's player, whose balance starts at 1,000, gets
+the free top-up to 100,000 when it sits down (chip balances are on, ``tables/chips.py``)."""
+
 
 def _dsn(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
@@ -192,7 +197,7 @@ async def test_games_finished_while_postgres_refuses_connections_are_saved_once(
             url = pg.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
             async with live_server(database_url=url, database_schema=schema,
                                    turn_timeout_seconds=0.3, db_timeout_seconds=1.0,
-                                   log_sync_timeout_seconds=0.2) as live:
+                                   log_sync_timeout_seconds=0.2, **RICH) as live:
                 saved = await _refused_outage(live, proxy)
         # the log written through the outage restores: every table comes back, none aborted
         async with live_server(database_url=POSTGRES_URL, database_schema=schema) as again:
@@ -348,7 +353,7 @@ async def _all_saved(live: LiveServer, game_ids: list[str]) -> bool:
 LOCK_SETTINGS: dict[str, Any] = {"turn_timeout_seconds": 0.3, "db_timeout_seconds": 2.0,
                                  "log_sync_timeout_seconds": 0.5,
                                  # the silent seat keeps timing out: no stand-in takes it over
-                                 "stand_in_after_timeouts": 0}
+                                 "stand_in_after_timeouts": 0, **RICH}
 
 
 @pytest.mark.postgres

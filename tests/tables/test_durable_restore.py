@@ -102,7 +102,7 @@ async def step(n: Node, table: Table, conns: list[RecordingConnection]) -> bool:
         state = conn.states.get(table.id)
         if state is None or state["status"] != "playing" or not state["legal_actions"]:
             continue
-        if state["game_seat"] not in state["to_act"]:
+        if state["seat"] not in state["to_act"]:  # to_act: table seats
             continue
         table.post(ClientRequest(conn, p.Act(type="act", table_id=table.id,
                                              version=state["version"], action_id=f"a{len(conn.frames)}",

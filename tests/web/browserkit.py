@@ -43,8 +43,20 @@ def create_table(page: Page, game: str, seats: int | None = None,
     page.fill("#c-timeout", str(turn_seconds))
     page.click("#c-create")
     page.wait_for_url(re.compile(r"#/table/"))
+    sit_down(page)
     page.wait_for_selector(".board")
     return page.url.split("#/table/")[1].split("/")[0]
+
+
+def sit_down(page: Page, buy_in: int | None = None) -> None:
+    """Past the buy-in form a new poker seat shows first (``static/js/chips_ui.js``): type
+    ``buy_in`` chips (default: keep the form's), then sit down. Elsewhere (no form: not
+    poker, or a seat already held) nothing is done."""
+    page.wait_for_selector(".board, [data-buy-in-form]")
+    if page.locator("[data-buy-in-form]").count():
+        if buy_in is not None:
+            page.fill("#buy-in", str(buy_in))
+        page.click("[data-sit-down]")
 
 
 def my_turn(page: Page) -> bool:

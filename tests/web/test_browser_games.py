@@ -22,6 +22,7 @@ from browserkit import (  # after the importorskip: needs playwright
     my_turn,
     play_until,
     screenshots,
+    sit_down,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -228,6 +229,7 @@ def test_lobby_quick_seat_and_sit(server: Any, new_page: Any) -> None:
     enter(aram, server.url, "Aram")
     aram.click("[data-quick=soldiers_bluff]")
     aram.wait_for_url(re.compile(r"#/table/"))
+    sit_down(aram)  # Soldier's Bluff is played with chips: the buy-in form comes first
     aram.wait_for_selector(".board .seat.me")
     aram.wait_for_function("document.querySelectorAll('.hand [data-card]').length === 6",
                            timeout=20_000)
@@ -239,6 +241,7 @@ def test_lobby_quick_seat_and_sit(server: Any, new_page: Any) -> None:
     enter(gor, server.url, "Gor")
     gor.wait_for_selector(f"[data-table='{tid}'] [data-join]")  # the lobby polls the tables
     gor.locator(f"[data-table='{tid}'] [data-join]").first.click()
+    sit_down(gor)
     for page in (ana, gor):
         page.wait_for_selector(".board .seat.me")
         page.wait_for_selector(".board .seat:has-text('Ana')")

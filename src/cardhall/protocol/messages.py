@@ -179,6 +179,20 @@ class Leave(_ClientMsg):
     rid: RequestId | None = None
 
 
+class SitOut(_ClientMsg):
+    """Poker tables: sit out (``sit_out: true``) or come back in (``false``). A seat sitting
+    out keeps its seat and its stack but is not dealt into the hands that start from now on
+    (a hand it is playing is played to its end); ``seats[].sitting_out`` shows it. Coming
+    back in deals it into the next hand. A table whose seats in are too few for a hand waits.
+    Answered by a ``state``; refused ``table.not_poker`` (a game without stacks) and
+    ``table.not_seated`` (this connection holds no seat there)."""
+
+    type: Literal["sit_out"]
+    table_id: TableId
+    sit_out: bool
+    rid: RequestId | None = None
+
+
 class Ping(_ClientMsg):
     """Liveness check; answered by ``pong`` with the same ``nonce``."""
 
@@ -210,7 +224,7 @@ class Chat(_ClientMsg):
     rid: RequestId | None = None
 
 
-ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync | Chat,
+ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync | Chat | SitOut,
                           Field(discriminator="type")]
 CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -237,6 +251,9 @@ class SeatPublic(_Msg):
     out_of_chips: bool = False
     """Poker: the holder has fewer chips than the ante, so it sits out every hand; it keeps
     the seat until it ``leave``s (which frees the seat at once between hands)."""
+    sitting_out: bool = False
+    """Poker: the holder asked to sit out (``sit_out``): it keeps the seat and the stack and
+    is not dealt into the hands that start until it comes back in."""
     stand_in: bool = False
     """A stand-in bot (the built-in ``rule`` policy) plays this seat: its holder left during
     the game or timed out three times in a row (the holder takes it back by joining again),
@@ -304,6 +321,10 @@ class State(_Msg):
     events: list[dict[str, Any]] = []
     actor: int | None = None
     timeout: bool = False
+    min_buy_in: int | None = None
+    """Poker: the fewest chips a seat buys in with (``join.buy_in``); ``None`` elsewhere."""
+    max_buy_in: int | None = None
+    """Poker: the most chips a seat buys in with, and the most a rebuy tops its stack up to."""
 
 
 class StateDelta(_Msg):

@@ -236,7 +236,7 @@ class Session:
             case _ if not self.authed:
                 self.error("auth.required", "send hello with your token first", msg,
                            table_id=getattr(msg, "table_id", None))
-            case p.Join() | p.Act() | p.Leave() | p.Resync() | p.Chat():
+            case p.Join() | p.Act() | p.Leave() | p.Resync() | p.Chat() | p.SitOut():
                 if isinstance(msg, p.Join):
                     if is_draining(self.ws.app):
                         self.error("server.draining", "the server is shutting down; no seat "
@@ -313,7 +313,7 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and len(value) <= 64 else None
 
 
-CLIENT_TYPES = frozenset({"hello", "join", "act", "leave", "ping", "resync", "chat"})
+CLIENT_TYPES = frozenset({"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out"})
 
 
 def _ref_of(raw: dict[str, Any]) -> p.RequestRef | None:

@@ -13,7 +13,8 @@ resume) in :mod:`.seating`, game flow (start, chance, end, saving) in :mod:`.flo
 of each step in :mod:`.fanout`, the deadline, pause and idle timers in :mod:`.timers`, and
 ending a game nobody plays (no client connected for ``abandon_after_seconds``) in
 :mod:`.abandon`, stand-in bots for seats whose holder is gone mid-game in :mod:`.standin`, and leaving,
-kicks, disconnects and closing in :mod:`.departures`.
+kicks, disconnects and closing in :mod:`.departures`, sitting out poker hands in
+:mod:`.sitout`.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from .messages import (
 )
 from .seating import Seating
 from .seats import Seat
+from .sitout import SittingOut
 from .standin import StandIns
 from .timers import TableTimers
 
@@ -115,7 +117,7 @@ class TableSpec:
 
 
 class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, TableChat,
-            Chips, Departures):
+            Chips, SittingOut, Departures):
     """A live table. Only its own task (:meth:`run`) mutates it; others call :meth:`post`."""
 
     def __init__(self, table_id: str, rules: GameRules[Any], config: Any,
@@ -174,6 +176,8 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
     def _refuse_closed(self, msg: ClientRequest) -> None:
         """Answer a request the closed table will never handle (else a client resuming as
         the table closes waits forever for ``joined``)."""
+        if msg.hold is not None:
+            msg.hold.release()
         self._error(msg.conn, "table.not_found", f"table {self.id!r} is closed", msg.msg,
                     behind=True)
 
@@ -199,6 +203,7 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
             "num_seats": len(self.seats),
             "seats_taken": sum(1 for s in self.seats if s.taken),
             "seats_out_of_chips": sum(1 for s in self.seats if self.out_of_chips(s.index)),
+            **self.buy_in_limits(),
             "seats": [s.public(self.in_hand(s.index), self.out_of_chips(s.index)).model_dump()
                       for s in self.seats],
             "hand": self.hand,
@@ -261,14 +266,19 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
     async def _handle(self, msg: InboxMessage) -> bool:
         """Dispatch one message; True means stop the actor."""
         match msg:
-            case ClientRequest(conn, p.Join() as m, balance):
-                await self._join(conn, m, balance)
+            case ClientRequest(conn, p.Join() as m, balance, hold):
+                try:
+                    await self._join(conn, m, balance)
+                finally:
+                    self.keep_hold(hold)
                 if self.seat_of(conn) is not None or conn.id in self.spectators:
                     self.send_chat_history(conn)
             case ClientRequest(conn, p.Chat() as m):
                 self.chat(conn, m)
             case ClientRequest(conn, p.Act() as m):
                 await self._act(conn, m)
+            case ClientRequest(conn, p.SitOut() as m):
+                await self._sit_out(conn, m)
             case ClientRequest(conn, p.Leave() as m):
                 await self._leave(conn, m)
             case ClientRequest(conn, p.Resync() as m):

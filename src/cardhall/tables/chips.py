@@ -4,13 +4,16 @@ Mixed into :class:`~.actor.Table`; runs only inside the table's task, and never 
 
 * **Balance.** Each player has a chip balance in the store (``chip_balances``; 1,000 chips
   before its first move). The socket side reads it just before posting a poker ``join``
-  (:meth:`~.manager.TableManager.request`), applying the free top-up: a balance below the
-  table's ``min_buy_in`` is raised to ``chips_top_up_to`` (1,000) chips, at most once per
-  ``chips_top_up_every_seconds`` (10 minutes).
+  (:meth:`~.manager.TableManager.request`, :mod:`.balances`: one lookup at a time per player,
+  less the chips held for its buy-ins not yet committed), applying the free top-up: a balance
+  below the table's ``min_buy_in`` is raised to ``chips_top_up_to`` (1,000) chips, at most
+  once per ``chips_top_up_every_seconds`` (10 minutes). The join's hold is kept until the
+  commit carrying its buy-in lands (:meth:`Chips.keep_hold`).
 * **Buy-in** (taking a seat): ``join.buy_in`` chips, from ``min_buy_in`` to ``max_buy_in``
   (default ``max_buy_in``, or the whole balance when that is less), move from the balance to
   the seat's stack. **Rebuy**: a ``join`` with ``buy_in`` on the player's own seat while its
-  stack is below the ante (:meth:`~.flow.GameFlow.out_of_chips`) between hands adds
+  stack is below the ante (:meth:`~.flow.GameFlow.out_of_chips`) while it is not in a hand
+  being played (between hands, or sitting a hand out) adds
   ``buy_in`` chips (the stack at most ``max_buy_in``). **Cash-out**: when the seat is freed
   (leaving between hands, at the end of the hand when mid-hand, kicked, or the table closes
   for good) its whole stack returns to the balance. A shutdown keeps the log and the seats:
@@ -43,6 +46,12 @@ if TYPE_CHECKING:
     from .seats import Seat
 
 
+def wanted_buy_in(asked: int | None, balance: int, most: int) -> int:
+    """The chips a join takes from a ``balance`` at a table whose ``max_buy_in`` is ``most``:
+    ``asked`` (``join.buy_in``), or by default ``most`` or the whole balance when less."""
+    return asked if asked is not None else min(most, balance)
+
+
 def buy_in_range(rules: Any, config: Any, starting_stack: int | None) -> tuple[int, int]:
     """``(min_buy_in, max_buy_in)`` in chips of a poker table: the most is the table's
     ``starting_stack``, the least a tenth of it but never below the ante's minimum stack
@@ -73,10 +82,20 @@ class Chips:
     def init_chips(self) -> None:
         self._chips: list[ChipMove] = []
         """Balance moves of the running step (handed to the log at its end)."""
+        self._holds: list[Any] = []
+        """The :class:`~.balances.ChipHold` of the step's buy-ins (released on its commit)."""
 
     def buy_in_range(self) -> tuple[int, int]:
         """``(min_buy_in, max_buy_in)`` of this table, chips (:func:`buy_in_range`)."""
         return buy_in_range(self.rules, self.config, self.spec.starting_stack)
+
+    def buy_in_limits(self) -> dict[str, int | None]:
+        """``{"min_buy_in", "max_buy_in"}`` in chips (both ``None`` at a table without
+        stacks): what full states and the lobby show."""
+        if not self.rules.uses_stacks:
+            return {"min_buy_in": None, "max_buy_in": None}
+        least, most = self.buy_in_range()
+        return {"min_buy_in": least, "max_buy_in": most}
 
     def buy_in(self, conn: Connection, m: p.Join, balance: int | None) -> int | None:
         """The chips a new seat's stack starts with, or ``None`` after answering an error
@@ -84,7 +103,11 @@ class Chips:
         if balance is None or balance == BALANCE_UNKNOWN:  # house chips, never cashed out
             return int(self.spec.starting_stack)
         least, most = self.buy_in_range()
-        want = m.buy_in if m.buy_in is not None else min(most, balance)
+        want = wanted_buy_in(m.buy_in, balance, most)
+        if m.buy_in is None and want < least:  # the default: the balance is too small
+            self._error(conn, "chips.insufficient", f"your balance is {balance} chips; this "
+                        f"table's buy-in is at least {least}", m)
+            return None
         if not least <= want <= most:
             self._error(conn, "chips.bad_buy_in", f"buy_in must be {least} to {most} chips "
                         f"here, got {want}", m)
@@ -108,7 +131,7 @@ class Chips:
         _, most = self.buy_in_range()
         stack = seat.stack or 0
         if (not seat.funded or balance is None or not self.out_of_chips(seat.index)
-                or self.in_hand(seat.index) or stack + m.buy_in > most):
+                or self._mid_hand(seat) or stack + m.buy_in > most):
             self._error(conn, "chips.no_rebuy", f"no rebuy of {m.buy_in} now: the stack is "
                         f"{stack} chips (a rebuy while below the ante, between hands, up to "
                         f"{most})", m)
@@ -123,6 +146,11 @@ class Chips:
         self._move(seat, f"rebuy:{seat.take_id}:{seat.rebuys}", -m.buy_in, "rebuy")
         return True
 
+    def _mid_hand(self, seat: Seat) -> bool:
+        """Whether ``seat`` is dealt into a hand being played now (between hands the last
+        hand's seat map stays, so :meth:`in_hand` alone does not say)."""
+        return self.status == "playing" and self.in_hand(seat.index)
+
     def cash_out(self, seat: Seat) -> None:
         """Return a funded seat's whole stack to its holder's balance (call before freeing)."""
         if seat.funded and seat.player_id is not None and seat.stack:
@@ -136,6 +164,22 @@ class Chips:
             self.store.apply_chips([move])  # no log (unit tests over a memory store)
         else:
             self._chips.append(move)
+
+    def keep_hold(self, hold: Any) -> None:
+        """After a join: keep its :class:`~.balances.ChipHold` until the step's commit when
+        the join moved chips from the balance (a buy-in or rebuy), else release it now."""
+        if hold is None:
+            return
+        if any(m.delta < 0 for m in self._chips):
+            self._holds.append(hold)
+        else:
+            hold.release()
+
+    def step_holds(self) -> list[Any]:
+        """The step's holds (taken: each is released once the step's commit lands, is refused
+        or the log closes)."""
+        out, self._holds = self._holds, []
+        return out
 
     def step_chips(self) -> list[ChipMove]:
         """The step's balance moves (taken: each goes to the log once)."""

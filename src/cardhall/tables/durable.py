@@ -13,7 +13,7 @@ The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow
   the per-player table quota counts), the next game's server seed (its commitment is public),
   the running game's id and every seat (holder, bot kind, the seat token's SHA-256, stack,
   leaving, client seed, stand-in reason and the action it took over from, the take id, whether
-  the stack came from the holder's chip balance and the rebuys), written whenever
+  the stack came from the holder's chip balance, the rebuys and sitting out), written whenever
   one of
   them changed. The snapshot that opens a game compacts the table's older entries away.
 * ``game``: a game started: its id, ``started_at``, the history header (seats, dealer, stacks,
@@ -48,6 +48,15 @@ Delivery = tuple["Connection", "Outgoing"]
 """A held message: ``(connection, message)``."""
 
 
+def _release_holds(holds: list[Any], then: Callable[[], None] | None = None) -> None:
+    """Release the :class:`~.balances.ChipHold` of a step, then call ``then`` (a fenced
+    step's callback)."""
+    for hold in holds:
+        hold.release()
+    if then is not None:
+        then()
+
+
 def _deliver(items: list[Delivery]) -> None:
     for conn, msg in items:
         conn.send(msg)
@@ -77,6 +86,7 @@ class Durability:
         created_at: Any
 
         def step_chips(self) -> list[Any]: ...
+        def step_holds(self) -> list[Any]: ...
 
     def init_durability(self, log: TableLog | None) -> None:
         """Start with an empty log position (a restored table sets it afterwards)."""
@@ -128,17 +138,19 @@ class Durability:
         if not (self.keep_log and self.status == "closed"):  # a shutdown: the log stays as is
             rows, compact = self._step_rows()
         out, self._step_out = self._step_out, []
-        chips = self.step_chips()
+        chips, holds = self.step_chips(), self.step_holds()
         if rows or compact is not None or self._drop_log or self._outbox or chips:
             self._waiting.append(out)
             outbox, self._outbox = self._outbox, []
             drop, self._drop_log = self._drop_log, False
             self.table_log.append(self.id, rows, compact=compact, drop=drop, outbox=outbox,
                                   on_durable=functools.partial(self._release, out),
-                                  on_commit=functools.partial(self._submit, outbox)
-                                  if outbox else None,
-                                  epoch=self.lease_epoch, on_fenced=self.on_fenced,
-                                  chips=chips)
+                                  on_commit=functools.partial(self._submit, outbox, holds)
+                                  if outbox or holds else None,
+                                  epoch=self.lease_epoch, chips=chips,
+                                  on_fenced=functools.partial(_release_holds, holds,
+                                                              self.on_fenced)
+                                  if holds else self.on_fenced)
         elif out:
             self._behind(out)
 
@@ -172,8 +184,10 @@ class Durability:
         else:
             _deliver(out)
 
-    def _submit(self, records: list[GameRecord]) -> None:
-        """The step's finished games are in the outbox: the game writer saves them now."""
+    def _submit(self, records: list[GameRecord], holds: list[Any] | None = None) -> None:
+        """The step's commit landed: the game writer saves its finished games (in the outbox
+        now) and the holds of its buy-ins are released (:mod:`.balances`)."""
+        _release_holds(holds or [])
         for record in records:
             self.writer.submit(record)
 
@@ -228,7 +242,8 @@ class Durability:
                        "bot_kind": s.bot_kind, "token_hash": s.token_hash, "stack": s.stack,
                        "leaving": s.leaving, "client_seed": s.client_seed,
                        "stand_in": s.stand_in, "stand_in_from": s.stand_in_from,
-                       "take_id": s.take_id, "funded": s.funded, "rebuys": s.rebuys}
+                       "take_id": s.take_id, "funded": s.funded, "rebuys": s.rebuys,
+                       "sitting_out": s.sitting_out}
                       for s in self.seats],
         }
 

@@ -157,6 +157,7 @@ class Fanout:
             "type": "state", "full": True, "table_id": t.id, "version": t.version,
             "game": t.rules.name, **self._common(), **self._decision(seat, gs), **extras,
             "view": view, "turn_timeout_ms": round(t.spec.turn_timeout_seconds * 1000),
+            **t.buy_in_limits(),
         }
         if step:
             data["events"] = [e.to_json() for e in self._events if e.visible_to(gs)]

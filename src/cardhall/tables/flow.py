@@ -135,8 +135,10 @@ class GameFlow:
                 and s.stack < self.rules.min_stack(self.config))
 
     def _eligible(self) -> list[int]:
-        return [s.index for s in self.seats
-                if s.taken and not s.leaving and not self.out_of_chips(s.index)]
+        """The table seats the next hand deals in: taken, not leaving, not sitting out
+        (``sit_out``) and not out of chips (``rules.min_stack``)."""
+        return [s.index for s in self.seats if s.taken and not s.leaving
+                and not s.sitting_out and not self.out_of_chips(s.index)]
 
     async def start_game_if_ready(self) -> bool:
         """Start the next game if the table is ready; returns whether one started."""

@@ -26,6 +26,7 @@ from ..storage.interface import PlayerRecord, Store
 from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from .actor import Table, TableSpec
+from .balances import Balances, needs_balance
 from .bots import BotConnection
 from .clock import Clock, RealClock
 from .connections import Connection
@@ -37,22 +38,11 @@ from .errors import (
     TableNotFoundError,
     TableQuotaError,
 )
-from .messages import BALANCE_UNKNOWN, ClientRequest, Close, Control
+from .messages import ClientRequest, Close, Control
 from .ownership import Ownership
 from .recovery import Recovery
 
 log = logging.getLogger(__name__)
-
-BALANCE_READ_SECONDS = 1.0
-"""The most a join waits for the player's chip balance (then: house chips, ``tables/chips.py``)."""
-
-
-def _needs_balance(table: Table, msg: Any, conn_is_bot: bool = False) -> bool:
-    """A person's ``join`` taking or resuming a seat at a poker table (it carries the chip
-    balance; bot identities play on house chips)."""
-    return (isinstance(msg, p.Join) and not msg.spectate and table.rules.uses_stacks
-            and not conn_is_bot)
-
 
 class TableManager(Recovery):
     """Registry of live tables.
@@ -76,6 +66,8 @@ class TableManager(Recovery):
         self.settings = settings
         self.store = store
         self.log = log
+        self.balances = Balances(settings, store, log)
+        """Chip balance lookups and holds of poker joins (:mod:`.balances`)."""
         self._lookups: dict[str, asyncio.Task[None]] = {}
         """table id -> the latest request waiting for a balance lookup (:meth:`post_request`)."""
         self.tables_restored = 0
@@ -285,7 +277,7 @@ class TableManager(Recovery):
         posted here waits behind it, so a table sees its requests in arrival order."""
         prev = self._lookups.get(table.id)
         if prev is None and not (self.settings.chip_balances
-                                 and _needs_balance(table, msg, conn.player.is_bot)):
+                                 and needs_balance(table, msg, conn.player.is_bot)):
             table.post(ClientRequest(conn, msg))
             return
 
@@ -305,22 +297,13 @@ class TableManager(Recovery):
 
     async def request(self, table: Table, conn: Connection, msg: Any) -> ClientRequest:
         """The inbox record of a socket's request to ``table``: a ``join`` taking or resuming
-        a seat at a poker table carries the player's chip balance (:mod:`.chips`), read now
-        with the free top-up (below the table's ``min_buy_in``: raised to
-        ``chips_top_up_to`` chips, once per ``chips_top_up_every_seconds``); built-in bots'
-        requests never come this way."""
-        if not (self.settings.chip_balances and _needs_balance(table, msg, conn.player.is_bot)):
+        a seat at a poker table carries the player's chip balance, read now with the free
+        top-up, less the chips held for its other joins not yet committed, and holds what
+        this join may take (:mod:`.balances`); built-in bots' requests never come this
+        way."""
+        if not (self.settings.chip_balances and needs_balance(table, msg, conn.player.is_bot)):
             return ClientRequest(conn, msg)
-        least, _ = table.buy_in_range()
-        try:
-            balance = await asyncio.wait_for(self.store.chip_balance(
-                conn.player.id, top_up_below=least, top_up_to=self.settings.chips_top_up_to,
-                top_up_every_seconds=self.settings.chips_top_up_every_seconds),
-                BALANCE_READ_SECONDS)
-        except Exception as exc:  # the database: the seat plays on house chips (chips.py)
-            log.warning("chip balance of %s unreadable: %s", conn.player.id, exc)
-            balance = BALANCE_UNKNOWN
-        return ClientRequest(conn, msg, balance)
+        return await self.balances.lookup(table, conn, msg)
 
     def get(self, table_id: str) -> Table | None:
         return self.tables.get(table_id)

@@ -22,11 +22,14 @@ class ClientRequest:
     """A parsed ``join``/``act``/``leave``/``resync`` from a connection. ``balance``: a
     ``join`` at a poker table carries the player's chip balance read just before (chips;
     :data:`BALANCE_UNKNOWN` if it could not be read; ``None``: not looked up, the seat gets
-    the house's ``starting_stack``, as built-in bots do)."""
+    the house's ``starting_stack``, as built-in bots do). ``hold``: the
+    :class:`~.balances.ChipHold` of the chips handed on in ``balance`` (the table keeps it
+    until the commit carrying the buy-in, or releases it at once when the join took none)."""
 
     conn: Connection
-    msg: p.Join | p.Act | p.Leave | p.Resync
+    msg: p.Join | p.Act | p.Leave | p.Resync | p.SitOut
     balance: int | None = None
+    hold: Any = None
 
 
 BALANCE_UNKNOWN = -1

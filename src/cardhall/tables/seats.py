@@ -63,6 +63,8 @@ class Seat:
     """The stack came from the holder's chip balance (returned to it when the seat is freed)."""
     rebuys: int = 0
     """Rebuys since the seat was taken (numbers the rebuy moves' keys)."""
+    sitting_out: bool = False
+    """Poker: the holder sits out (``sit_out``): not dealt into the hands that start."""
     answers: OrderedDict[str, tuple[Any, Any]] = field(default_factory=OrderedDict)
     """Recent ``action_id`` -> ``(request, answer)``: what was accepted under that id (the
     version and the action) and the message that answered it (re-sent on a retry)."""
@@ -79,7 +81,7 @@ class Seat:
         self.client_seed = client_seed
         self.new_token()
         self.take_id = uuid.uuid4().hex
-        self.funded, self.rebuys = False, 0
+        self.funded, self.rebuys, self.sitting_out = False, 0, False
         self.stack = stack
         self.leaving = False
         self.stand_in = self.stand_in_from = None
@@ -101,7 +103,7 @@ class Seat:
         self.bot = self.leaving = False
         self.conn = None
         self.stack = self.take_id = None
-        self.funded, self.rebuys = False, 0
+        self.funded, self.rebuys, self.sitting_out = False, 0, False
         self.answers.clear()
 
     def token_matches(self, token: str) -> bool:
@@ -134,5 +136,6 @@ class Seat:
             "stack": self.stack,
             "in_hand": in_hand,
             "out_of_chips": out_of_chips,
+            "sitting_out": self.sitting_out,
             "stand_in": self.stand_in is not None,
         }

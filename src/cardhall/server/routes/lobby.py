@@ -72,6 +72,11 @@ class TablePublic(BaseModel):
     seats_taken: int
     seats_out_of_chips: int
     """Poker: seats whose holder has fewer chips than the ante."""
+    min_buy_in: int | None = None
+    """Poker: the fewest chips a seat buys in with here (``join.buy_in``); ``null`` elsewhere."""
+    max_buy_in: int | None = None
+    """Poker: the most chips a seat buys in with here (the table's ``starting_stack``), and
+    the most its stack may reach by rebuys; ``null`` elsewhere."""
     seats: list[SeatPublic]
     hand: int
     """Hands dealt so far at this table."""
