@@ -231,6 +231,9 @@ class SeatPublic(_Msg):
     name: str | None
     player_id: str | None
     bot: bool
+    bot_level: Literal["random", "rule"] | None = None
+    """A built-in bot's level (its policy, ``random`` or ``rule``); ``None`` for people, SDK
+    bots and stand-ins (``stand_in``)."""
     connected: bool
     stack: int | None = None
     in_hand: bool = False

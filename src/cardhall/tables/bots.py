@@ -25,6 +25,19 @@ from .messages import ClientRequest
 
 _ids = itertools.count(1)
 
+BOT_NAMES = ("Ada", "Boris", "Cleo", "Dara", "Emil", "Faye", "Gor", "Hana")
+"""The display names of built-in bots, one per seat (seat 0 is ``Ada``, seat 8 ``Ada 2``)."""
+
+
+def bot_name(seat: int) -> str:
+    """The display name of the built-in bot at table seat ``seat`` (``seat >= 0``):
+    :data:`BOT_NAMES` by seat, with a number from the ninth seat on (``Boris 2`` at seat 9).
+    Only the name: the bot's player id stays its kind's shared identity (``rule-bot``), and
+    the seat's ``bot_level`` (``random``/``rule``) tells the kind."""
+    name = BOT_NAMES[seat % len(BOT_NAMES)]
+    lap = seat // len(BOT_NAMES)
+    return name if lap == 0 else f"{name} {lap + 1}"
+
 
 class BotConnection:
     """A seat's bot. ``post`` is the table's :meth:`~.actor.Table.post`.

@@ -26,7 +26,7 @@ from ..storage.interface import PlayerRecord, Store
 from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from .actor import Table, TableSpec
-from .bots import BotConnection
+from .bots import BotConnection, bot_name
 from .clock import Clock, RealClock
 from .connections import Connection
 from .departures import KickResult
@@ -260,14 +260,16 @@ class TableManager(Recovery):
                                   f"(log_backlog_max={self.log.max_backlog}); no new tables")
 
     async def _bot_player(self, kind: str, seat: int) -> PlayerRecord:
-        """The identity of a built-in bot of ``kind`` (one ``players`` row per kind, reused by
-        every table), named for its seat (``rule-bot-2``)."""
+        """The identity of a built-in bot of ``kind`` (one ``players`` row per kind,
+        ``rule-bot``/``random-bot``, reused by every table: the player id ratings and game
+        records use), shown under the readable name of its seat (:func:`.bots.bot_name`:
+        ``Cleo`` at seat 2); the seat's ``bot_level`` says the kind."""
         shared = self._bot_players.get(kind)
         if shared is None:
             async with asyncio.timeout(self.settings.db_timeout_seconds):
                 shared = await self.store.bot_identity(f"{kind}-bot")
             self._bot_players[kind] = shared
-        return PlayerRecord(shared.id, f"{kind}-bot-{seat}", is_bot=True)
+        return PlayerRecord(shared.id, bot_name(seat), is_bot=True)
 
     def _gone(self, table_id: str, _task: object = None) -> None:
         table = self.tables.pop(table_id, None)
