@@ -27,6 +27,7 @@ from pydantic import (
 from ..engine.errors import ERROR_CODES as ENGINE_ERRORS
 from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
 from .games import GAME_PAYLOADS, VIEW_PATCHES
+from .rematch import Rematch, RematchOffer, RematchReady
 
 PROTOCOL_VERSION = 2
 
@@ -210,7 +211,7 @@ class Chat(_ClientMsg):
     rid: RequestId | None = None
 
 
-ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync | Chat,
+ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync | Chat | Rematch,
                           Field(discriminator="type")]
 CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -454,7 +455,7 @@ class ChatRemoved(_Msg):
 
 ServerMessage = Annotated[
     Welcome | Joined | StateMessage | Accepted | Error | GameOver | Left | TableClosed | Pong
-    | Presence | ChatOut | ChatRemoved,
+    | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer,
     Field(discriminator="type"),
 ]
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -503,7 +504,7 @@ else:
                            Field(discriminator="full")]
     TypedServerMessage = Annotated[
         Welcome | Joined | TypedState | Accepted | Error | GameOver | Left | TableClosed | Pong
-        | Presence | ChatOut | ChatRemoved,
+        | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer,
         Field(discriminator="type"),
     ]
 SERVER_TYPED: TypeAdapter[Any] = TypeAdapter(TypedServerMessage)

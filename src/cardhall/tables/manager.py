@@ -40,6 +40,7 @@ from .errors import (
 from .messages import BALANCE_UNKNOWN, ClientRequest, Close, Control
 from .ownership import Ownership
 from .recovery import Recovery
+from .rematch import Rematches
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,8 @@ class TableManager(Recovery):
         self.games_saved_closed = 0
         """Games handed to the writer by tables that are gone (the counter never goes down)."""
         self._started = False
+        self.rematches = Rematches(self)
+        """The ``rematch`` requests of this manager's tables (:mod:`.rematch`)."""
         self.ownership: Ownership | None = None
         """Cluster mode: the leases of this node's tables (:mod:`.ownership`); set before
         :meth:`start`. ``None``: this process owns every table it runs."""
@@ -134,6 +137,7 @@ class TableManager(Recovery):
         With a table log the tables' logs stay: they are restored at the next start."""
         for lookup in list(self._lookups.values()):
             lookup.cancel()
+        await self.rematches.stop()
         for table in list(self.tables.values()):
             table.post(Close("shutdown"))
         tasks = list(self.tasks.values())
@@ -272,6 +276,7 @@ class TableManager(Recovery):
         return PlayerRecord(shared.id, bot_name(seat), is_bot=True)
 
     def _gone(self, table_id: str, _task: object = None) -> None:
+        self.rematches.forget(table_id)
         table = self.tables.pop(table_id, None)
         if table is not None:
             self.closed_count += 1
@@ -284,7 +289,11 @@ class TableManager(Recovery):
     def post_request(self, table: Table, conn: Connection, msg: Any) -> None:
         """Post a socket's request to ``table`` (never blocks). A poker ``join`` waits for
         its balance lookup (:meth:`request`) on a task, and every later request to that table
-        posted here waits behind it, so a table sees its requests in arrival order."""
+        posted here waits behind it, so a table sees its requests in arrival order. A
+        ``rematch`` is served beside the table (:mod:`.rematch`: it makes a table)."""
+        if isinstance(msg, p.Rematch):
+            self.rematches.request(table, conn, msg)
+            return
         prev = self._lookups.get(table.id)
         if prev is None and not (self.settings.chip_balances
                                  and _needs_balance(table, msg, conn.player.is_bot)):
