@@ -12,6 +12,7 @@ import { term, onRules, rulesDialog } from "./rules.js";
 import { chatPanel } from "./chat.js";
 import { waitingRoom, inviteBox, inviteCode, standInFor } from "./tablebits.js";
 import { me } from "./api.js";
+import { rematchPanel } from "./rematch.js";
 
 const LOG_MAX = 200;
 
@@ -43,6 +44,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     log: h("ol", { class: "log-list" }),
     logTitle: h("summary", {}, t("table.log")),
   };
+  const rematch = rematchPanel(tableId, (msg) => conn.send(msg));
   const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
   el.invite = h("div", { class: "invite-slot" });
   const screen = h("section", { class: "table-screen", "data-table": tableId },
@@ -202,6 +204,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   }
 
   function onMessage(msg) {
+    if (rematch.onMessage(msg)) { render(); return; }  // play again: rematch.js
     switch (msg.type) {
       case "state": onState(msg); break;
       case "events": onEvents(msg); break;  // protocol 1
@@ -371,6 +374,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   function draw() {
     renderHead();
     renderTurn();
+    rematch.draw(el.turn, state);
     el.error.textContent = lastError || "";
     const m = mod();
     clear(el.board);
