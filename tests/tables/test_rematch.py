@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from tablekit import Harness
 
 from cardhall.protocol import messages as p
 from cardhall.tables.connections import RecordingConnection
+from cardhall.tables.errors import TableQuotaError
 
 
 async def rematch(h: Harness, table: Any, *conns: RecordingConnection) -> None:
@@ -155,3 +157,19 @@ async def test_poker_table_that_stopped_dealing_is_over_for_the_winner_too(h: Ha
     assert new is not None and new.seats[0].player_id == winner.player.id
     loser = bob if winner is ana else ana
     assert loser.last("rematch_offer").rematch_table_id == new.id
+
+
+async def test_a_failed_creation_is_answered_and_the_next_request_tries_again(
+        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    old, (ana, bob) = await finished_duel(h)
+    real = h.manager.create
+
+    async def full(*_a: Any, **_k: Any) -> Any:
+        raise TableQuotaError("player ana already has 3 live tables")
+
+    monkeypatch.setattr(h.manager, "create", full)
+    await rematch(h, old, ana)
+    assert ana.last("error").code == "quota.tables" and bob.of_type("rematch_offer") == []
+    monkeypatch.setattr(h.manager, "create", real)
+    await rematch(h, old, ana)
+    assert ana.last("rematch_ready").created and bob.of_type("rematch_offer")

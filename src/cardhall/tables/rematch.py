@@ -191,6 +191,10 @@ class Rematches:
             refused = ("table.limit", str(exc))
         except EngineError as exc:  # the old table's options no longer pass (a changed limit)
             refused = (exc.code, exc.message)
+        except Exception as exc:  # the store or the cluster failed making the table
+            log.exception("table %s: rematch failed", msg.table_id)
+            refused = ("server.unavailable", f"the rematch table could not be made: "
+                       f"{type(exc).__name__}: {exc}")
         new = None if refused is not None else self.manager.get(link.table_id)
         if new is None:
             code, text = refused or ("table.not_found", "the rematch table closed; ask again")
@@ -213,15 +217,21 @@ class Rematches:
         """The new table of ``table`` (made now if there is none alive) and whether this call
         made it. Raises what :meth:`TableManager.create` raises."""
         task = self._made.get(table.id)
-        alive = task is not None and (not task.done() or (
-            task.exception() is None and self.manager.get(task.result().table_id) is not None))
-        created = not alive
+        created = task is None or not self._alive(task)
         if task is None or created:
             task = asyncio.get_running_loop().create_task(self._make(table, conn.player.id))
             self._made[table.id] = task
         link = await asyncio.shield(task)
         link.asked.add(conn.player.id)
         return link, created
+
+    def _alive(self, task: asyncio.Task[RematchLink]) -> bool:
+        """Whether ``task`` is making its table, or made one that still runs here."""
+        if not task.done():
+            return True
+        if task.cancelled() or task.exception() is not None:
+            return False
+        return self.manager.get(task.result().table_id) is not None
 
     async def _make(self, table: Table, created_by: str) -> RematchLink:
         args = table_args(table, created_by)
