@@ -13,7 +13,9 @@ Sees only the seat's view and legal-action entries; it keeps no memory between d
   J or with two more trumps; side aces; side tens guarded by their ace): 3 when it has not
   passed yet in this auction, 4 when it has (a pass says "I cannot play a contract"; a
   contra after it must rest on a hand that beats theirs, so it never reads as a
-  contradiction, e.g. a short J + 9 with one ace passes twice).
+  contradiction, e.g. a short J + 9 with one ace passes twice). The same rule decides an
+  out-of-turn contra (:meth:`RulePolicy.acts_out_of_turn`): the table asks a bot out of turn
+  only through it.
 * **Play** (rules 5, 6): leads the trump Jack (or trumps when long in them) and side aces when
   its team declared, side aces then low plain cards when defending; when following it wins
   with the cheapest card that beats the trick, gives points when its partner wins the trick
@@ -69,6 +71,12 @@ class RulePolicy:
 
     def __init__(self, config: BlotConfig | None = None) -> None:
         self.config = config if config is not None else BlotConfig()
+
+    def acts_out_of_turn(self, view: dict[str, Any], legal_actions: list[Action]) -> bool:
+        """Whether to act though it is not this seat's turn (rule 4, BB-14: contra in or out
+        of turn): only to call contra with a reason (:func:`contra_reason`). The table asks
+        a bot out of turn only through this (``tables/bots.py``)."""
+        return first(legal_actions, "contra") is not None and _wants_contra(view)
 
     def choose(self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random) -> Action:
         """One concrete action matching an entry of ``legal_actions`` (non-empty)."""
@@ -140,16 +148,25 @@ def contra_reason(hand: list[str], trump: str, *, passed_before: bool) -> bool:
     return sure_tricks(hand, trump) >= need
 
 
+def _wants_contra(view: dict[str, Any]) -> bool:
+    """:func:`contra_reason` for the view's standing bid, counting the seat's own passes in
+    this auction (``view["auction"]["calls"]``)."""
+    auction_view = view.get("auction") or {}
+    standing = auction_view.get("standing")
+    if not standing or not standing.get("trump"):
+        return False
+    passed = any(c.get("seat") == view["seat"] and c.get("type") == "pass"
+                 for c in auction_view.get("calls") or [])
+    return contra_reason(list(view["hand"]), standing["trump"], passed_before=passed)
+
+
 def auction(view: dict[str, Any], legal: list[Action], config: BlotConfig) -> Action:
     """An auction call (rule 4): contra, a bid on the best suit, or pass."""
     me = view["seat"]
     hand: list[str] = list(view["hand"])
     standing = (view.get("auction") or {}).get("standing")
-    if first(legal, "contra") is not None and standing and standing.get("trump"):
-        passed = any(c.get("seat") == me and c.get("type") == "pass"
-                     for c in (view.get("auction") or {}).get("calls") or [])
-        if contra_reason(hand, standing["trump"], passed_before=passed):
-            return {"type": "contra"}
+    if first(legal, "contra") is not None and _wants_contra(view):
+        return {"type": "contra"}
     partner_stands = standing is not None and _team(view, standing["seat"]) == _team(view, me)
     best: tuple[int, Action] | None = None
     if not partner_stands:
