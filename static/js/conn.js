@@ -49,6 +49,8 @@ export class TableConn {
     };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
+      // another table's frames: the server seated this socket's player at a rematch (its screen follows)
+      if (msg.table_id && msg.table_id !== this.join.table_id) return;
       if (msg.type === "welcome") ws.send(JSON.stringify({ type: "join", ...this.join }));
       if (msg.type === "joined") {
         this.retry = 0;

@@ -1,8 +1,10 @@
-// More interface text (rules and help, outcomes, presence, leaving, friends, chat), merged
+// More interface text (rules and help, outcomes, presence, leaving, friends, chat, play again), merged
 // into i18n.js's tables. Same rules: {name} slots, key.one/key.other pairs.
 
 export const MORE = {
   en: {
+    "rematch.play_again": "Play again", "rematch.asking": "Setting up a new table…",
+    "rematch.offer": "{name} offers a rematch", "rematch.join": "Join",
     "nav.rules": "Rules", "rules.glossary": "Glossary", "rules.loading": "Loading the rules…",
     "rules.failed": "The rules could not be loaded.", "table.rules": "Rules",
     "lobby.rules": "How to play", "lobby.timeout_default": "server default", "act.keep_all": "Keep all",
@@ -28,6 +30,8 @@ export const MORE = {
     "blot.last_trick_to": "Last trick (+{n}): {team}",
   },
   bg: {
+    "rematch.play_again": "Играй отново", "rematch.asking": "Подготвяме нова маса…",
+    "rematch.offer": "{name} предлага реванш", "rematch.join": "Влез",
     "nav.rules": "Правила", "rules.glossary": "Речник", "rules.loading": "Зареждаме правилата…",
     "rules.failed": "Правилата не могат да се заредят.", "table.rules": "Правила",
     "lobby.rules": "Как се играе", "lobby.timeout_default": "по подразбиране", "act.keep_all": "Запази всички",
@@ -53,6 +57,8 @@ export const MORE = {
     "blot.last_trick_to": "Последна ръка (+{n}): {team}",
   },
   hy: {
+    "rematch.play_again": "Խաղալ կրկին", "rematch.asking": "Նոր սեղան ենք պատրաստում…",
+    "rematch.offer": "{name} առաջարկում է ռևանշ", "rematch.join": "Միանալ",
     "nav.rules": "Կանոններ", "rules.glossary": "Բառարան", "rules.loading": "Կանոնները բեռնվում են…",
     "rules.failed": "Կանոնները չհաջողվեց բեռնել։", "table.rules": "Կանոններ",
     "lobby.rules": "Ինչպես խաղալ", "lobby.timeout_default": "լռելյայն", "act.keep_all": "Պահել բոլորը",

@@ -16,6 +16,7 @@ import { Countdown } from "./countdown.js";
 import { TableLog } from "./tablelog.js";
 import { renderTurn } from "./turnbanner.js";
 import { chipsBar, rebuyButton } from "./chips_ui.js";
+import { rematchPanel } from "./rematch.js";
 
 export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null, buyIn = null } = {}) {
   const join = { table_id: tableId };
@@ -45,6 +46,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     logTitle: h("summary", {}, t("table.log")),
   };
   const log = new TableLog(el.log, `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`);
+  const rematch = rematchPanel(tableId, (msg) => conn.send(msg));
   const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
   el.invite = h("div", { class: "invite-slot" });
   const chips = chipsBar(tableId, (msg) => conn.send(msg));
@@ -173,6 +175,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   }
 
   function onMessage(msg) {
+    if (rematch.onMessage(msg)) { render(); return; }  // play again: rematch.js
     switch (msg.type) {
       case "state": onState(msg); break;
       case "events": onEvents(msg); break;  // protocol 1
@@ -291,6 +294,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     renderTurn(el.turn, state, ctx(), { leave: leaveToLobby, myId: me()?.id, countdown,
       takeBack: () => conn.send({ type: "join", table_id: tableId }),
       rebuy: (s) => rebuyButton(s, (msg) => conn.send(msg)) });
+    rematch.draw(el.turn, state);
     el.error.textContent = lastError || "";
     const m = mod();
     clear(el.board);

@@ -8,7 +8,7 @@ import { t } from "./i18n.js";
 export function waitingRoom(s) {
   return h("ul", { class: "waiting-seats", "data-waiting-room": "1" }, s.seats.map((x) => h("li", { "data-seat": x.seat },
     h("strong", {}, t("lobby.seat_n", { n: x.seat + 1 })), ": ",
-    x.name ? `${x.name}${x.bot ? ` (${t("table.bot")})` : ""}${x.connected || x.bot ? "" : ` — ${t("table.offline")}`}`
+    x.name ? `${x.name}${x.bot ? ` (${x.bot_level ? t(`lobby.bot_${x.bot_level}`) : t("table.bot")})` : ""}${x.connected || x.bot ? "" : ` — ${t("table.offline")}`}`
       : h("span", { class: "muted" }, t("lobby.free")))));
 }
 

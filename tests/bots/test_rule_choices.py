@@ -206,3 +206,40 @@ def test_pp_rule_9_discards_down_to_five_keeping_the_best(palace: Any) -> None:
     legal = [{"type": "discard", "cards_from": soldiers, "min_cards": 1, "max_cards": 6}]
     action = palace.choose(view, legal, random.Random(1))
     assert len(action["cards"]) == 1 and action["cards"][0] in {"2d", "3h", "7c"}
+
+
+def _contra_position(hand: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Seat 2 passed in the first round; seat 1 (an opponent) now stands on 9 hearts, seat 3
+    has not called since, so seat 2 may contra on its turn (rule 4, BB-14)."""
+    calls = [{"seat": 1, "type": "pass"}, {"seat": 2, "type": "pass"},
+             {"seat": 3, "type": "pass"}, {"seat": 0, "type": "bid", "trump": "c", "level": 8},
+             {"seat": 1, "type": "bid", "trump": "h", "level": 9}]
+    auction = {"calls": calls, "standing": {"seat": 1, "trump": "h", "level": 9, "kapot": False},
+               "contra_window": True, "multiplier": 1}
+    legal = [{"type": "bid", "trump": s, "min_level": 10, "max_level": 16} for s in "cdhs"]
+    legal += [{"type": "contra"}, {"type": "pass"}]
+    return _blot_view(hand, [], phase="auction", auction=auction, contract=None), legal
+
+
+def test_bb_rule_4_no_contra_after_its_own_pass_with_a_short_jack_nine(blot: Any) -> None:
+    # J + 9 of hearts (34 trump points) and one side ace: the old rule called contra here
+    # right after passing; two hearts are no reason to double a heart contract.
+    short = ["Jh", "9h", "As", "7c", "8c", "7d", "8d", "Qs"]
+    view, legal = _contra_position(short)
+    assert blot.choose(view, legal, RNG) == {"type": "pass"}
+    # the same hand before any pass of its own still doubles (3 sure tricks: J, 9, A)
+    view["auction"]["calls"] = [c for c in view["auction"]["calls"] if c["seat"] != 2]
+    assert blot.choose(view, legal, RNG) == {"type": "contra"}
+
+
+def test_bb_rule_4_contra_after_its_own_pass_with_strong_defence(blot: Any) -> None:
+    strong = ["Jh", "9h", "As", "Ac", "7c", "8d", "7d", "Qs"]  # J, 9, two aces: 4 sure tricks
+    view, legal = _contra_position(strong)
+    assert blot.choose(view, legal, RNG) == {"type": "contra"}
+
+
+def test_bb_rule_4_no_contra_without_the_trump_jack(blot: Any) -> None:
+    # 9 + A + 10 of hearts are 35 trump points, but the opponents' J takes one of them
+    view, legal = _contra_position(["9h", "Ah", "Th", "As", "Ac", "7d", "8d", "Qs"])
+    view["auction"]["calls"] = [c for c in view["auction"]["calls"] if c["seat"] != 2]
+    assert blot.choose(view, legal, RNG) == {"type": "pass"}

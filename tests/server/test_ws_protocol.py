@@ -22,9 +22,10 @@ def test_schema_names_every_message_type() -> None:
     schema = p.schema()
     client = set(schema["client"]["discriminator"]["mapping"])
     server = set(schema["server"]["discriminator"]["mapping"])
-    assert client == {"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out"}
+    assert client == {"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out", "rematch"}
     assert {"welcome", "state", "error", "table_closed", "pong", "game_over",
-            "joined", "accepted", "left", "presence", "chat", "chat_removed"} == server
+            "joined", "accepted", "left", "presence", "chat", "chat_removed",
+            "rematch_ready", "rematch_offer"} == server
 
 
 @pytest.mark.parametrize(("raw", "code"), [

@@ -9,6 +9,7 @@ from cardhall.config import Settings
 from cardhall.storage.interface import PlayerRecord
 from cardhall.storage.log import TableLog
 from cardhall.storage.memory import MemoryStore
+from cardhall.tables.bots import bot_name
 from cardhall.tables.clock import FakeClock
 from cardhall.tables.errors import LogBacklogError
 from cardhall.tables.manager import TableManager
@@ -26,10 +27,18 @@ async def test_built_in_bots_share_one_identity_per_kind() -> None:
         bots = [p for p in store.players.values() if p.is_bot]
         assert sorted(p.name for p in bots) == ["random-bot", "rule-bot"]
         table = manager.list()[0]
-        assert [s.name for s in table.seats[1:]] == ["rule-bot-1", "random-bot-2"]
+        assert [s.name for s in table.seats[1:]] == ["Boris", "Cleo"]
         assert {s.player_id for s in table.seats[1:]} == {p.id for p in bots}
+        seats = table.summary()["seats"]
+        assert [s["bot_level"] for s in seats] == [None, "rule", "random"]
+        assert [s["bot"] for s in seats] == [False, True, True]
     finally:
         await manager.stop()
+
+
+def test_bot_names_are_readable_per_seat() -> None:
+    assert [bot_name(s) for s in (0, 1, 7)] == ["Ada", "Boris", "Hana"]
+    assert bot_name(8) == "Ada 2" and bot_name(17) == "Boris 3"
 
 
 class BrokenBotStore(MemoryStore):

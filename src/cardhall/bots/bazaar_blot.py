@@ -6,8 +6,16 @@ Sees only the seat's view and legal-action entries; it keeps no memory between d
   trump from its own hand — trump big points (J 20, 9 14, A 11, 10 10, ...), side aces, tens
   guarded by their ace, extra length — plus a fixed share for the partner and half its best
   combination, and bids the cheapest allowed level of the best suit if the estimate reaches
-  it. It never raises its partner's standing bid, never bids kapot, calls contra only with a
-  strong trump holding in the opponents' suit, and never recontras.
+  it. It never raises its partner's standing bid, never bids kapot and never recontras.
+* **Contra** (rule 4, BB-14; :func:`contra_reason`): only with a reason to expect the
+  opponents' contract to fail: the trump J of their suit, at least 34 trump points there
+  (J + 9, or J + A + 10, ...) and enough *sure tricks* (the trump J; the trump 9 beside the
+  J or with two more trumps; side aces; side tens guarded by their ace): 3 when it has not
+  passed yet in this auction, 4 when it has (a pass says "I cannot play a contract"; a
+  contra after it must rest on a hand that beats theirs, so it never reads as a
+  contradiction, e.g. a short J + 9 with one ace passes twice). The same rule decides an
+  out-of-turn contra (:meth:`RulePolicy.acts_out_of_turn`): the table asks a bot out of turn
+  only through it.
 * **Play** (rules 5, 6): leads the trump Jack (or trumps when long in them) and side aces when
   its team declared, side aces then low plain cards when defending; when following it wins
   with the cheapest card that beats the trick, gives points when its partner wins the trick
@@ -43,7 +51,12 @@ from .entries import first, of_type, with_amount, with_cards
 PARTNER_SHARE = 30
 """Big points the partner is assumed to bring in (its share of the 162)."""
 CONTRA_TRUMP_POINTS = 34
-"""Trump big points in the opponents' suit needed to call contra (J + 9 at least)."""
+"""Trump big points in the opponents' suit needed to call contra (with the J: J + 9 at least,
+or J + A + 10)."""
+CONTRA_SURE_TRICKS = 3
+"""Sure tricks (:func:`sure_tricks`) needed to call contra before the bot's own first pass."""
+CONTRA_SURE_TRICKS_AFTER_PASS = 4
+"""Sure tricks needed to call contra once the bot has passed in this auction."""
 
 
 class RulePolicy:
@@ -58,6 +71,12 @@ class RulePolicy:
 
     def __init__(self, config: BlotConfig | None = None) -> None:
         self.config = config if config is not None else BlotConfig()
+
+    def acts_out_of_turn(self, view: dict[str, Any], legal_actions: list[Action]) -> bool:
+        """Whether to act though it is not this seat's turn (rule 4, BB-14: contra in or out
+        of turn): only to call contra with a reason (:func:`contra_reason`). The table asks
+        a bot out of turn only through this (``tables/bots.py``)."""
+        return first(legal_actions, "contra") is not None and _wants_contra(view)
 
     def choose(self, view: dict[str, Any], legal_actions: list[Action], rng: random.Random) -> Action:
         """One concrete action matching an entry of ``legal_actions`` (non-empty)."""
@@ -100,16 +119,54 @@ def hand_combo(hand: list[str], config: BlotConfig) -> int:
     return max((declarations.describe(cs, -1, config).value for cs in combos), default=0)
 
 
+def sure_tricks(hand: list[str], trump: str) -> int:
+    """Tricks ``hand`` (card codes, ``"Jh"``) expects to take against trump ``trump`` (a suit
+    letter) whoever declares: the trump J (the highest trump, rule 5); the trump 9 when the J
+    is held too or two more trumps guard it; each side ace; each side ten guarded by its
+    ace."""
+    trumps = {c[0] for c in hand if c[1] == trump}
+    tricks = int("J" in trumps)
+    if "9" in trumps and ("J" in trumps or len(trumps) >= 3):
+        tricks += 1
+    for c in hand:
+        if c[1] != trump and (c[0] == "A" or (c[0] == "T" and f"A{c[1]}" in hand)):
+            tricks += 1
+    return tricks
+
+
+def contra_reason(hand: list[str], trump: str, *, passed_before: bool) -> bool:
+    """Whether the rule bot calls contra on the opponents' standing bid in ``trump`` (rule 4):
+    it holds that suit's J, :data:`CONTRA_TRUMP_POINTS` trump points there, and
+    :data:`CONTRA_SURE_TRICKS` sure tricks (:func:`sure_tricks`), or
+    :data:`CONTRA_SURE_TRICKS_AFTER_PASS` once it has passed in this auction
+    (``passed_before``): a contra after its own pass needs a hand that clearly beats the
+    contract, not the one it just declined to bid with."""
+    _, held = suit_strength(hand, trump)
+    if f"J{trump}" not in hand or held < CONTRA_TRUMP_POINTS:
+        return False
+    need = CONTRA_SURE_TRICKS_AFTER_PASS if passed_before else CONTRA_SURE_TRICKS
+    return sure_tricks(hand, trump) >= need
+
+
+def _wants_contra(view: dict[str, Any]) -> bool:
+    """:func:`contra_reason` for the view's standing bid, counting the seat's own passes in
+    this auction (``view["auction"]["calls"]``)."""
+    auction_view = view.get("auction") or {}
+    standing = auction_view.get("standing")
+    if not standing or not standing.get("trump"):
+        return False
+    passed = any(c.get("seat") == view["seat"] and c.get("type") == "pass"
+                 for c in auction_view.get("calls") or [])
+    return contra_reason(list(view["hand"]), standing["trump"], passed_before=passed)
+
+
 def auction(view: dict[str, Any], legal: list[Action], config: BlotConfig) -> Action:
     """An auction call (rule 4): contra, a bid on the best suit, or pass."""
     me = view["seat"]
     hand: list[str] = list(view["hand"])
     standing = (view.get("auction") or {}).get("standing")
-    if first(legal, "contra") is not None and standing and standing.get("trump"):
-        _, held = suit_strength(hand, standing["trump"])
-        aces = sum(1 for c in hand if c[0] == "A" and c[1] != standing["trump"])
-        if held >= CONTRA_TRUMP_POINTS and aces >= 1:
-            return {"type": "contra"}
+    if first(legal, "contra") is not None and _wants_contra(view):
+        return {"type": "contra"}
     partner_stands = standing is not None and _team(view, standing["seat"]) == _team(view, me)
     best: tuple[int, Action] | None = None
     if not partner_stands:

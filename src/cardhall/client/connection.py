@@ -93,6 +93,8 @@ class Client:
         self._closing = False
         self._waiters: dict[str, asyncio.Future[Any]] = {}
         self._rids = (f"r{n}" for n in itertools.count(1))
+        self._rematch_bots: dict[str, Any] = {}
+        """rid of a ``rematch`` on its way -> the bot that plays the new table."""
         self._prefix = secrets.token_hex(4)
         self._pacer: TokenBucket | None = None
         self._rng = random.Random()
@@ -227,11 +229,7 @@ class Client:
         Raises:
             ClientError: the join was refused (``table.seat_taken``, ``table.not_found``, ...).
         """
-        session = TableSession(table_id, None if spectate else bot, self.send,
-                               f"{self._prefix}-{table_id[:12]}", spectate=spectate,
-                               fetch_game=self.fetch_game,
-                               resume_after_shutdown=self.reconnect)
-        self.tables[table_id] = session
+        session = self._session(table_id, None if spectate else bot, spectate)
         msg = p.Join(type="join", table_id=table_id, seat=seat, spectate=spectate,
                      seat_token=seat_token, rid=next(self._rids))
         try:
@@ -241,6 +239,33 @@ class Client:
                 del self.tables[table_id]
             raise
         return session
+
+    def _session(self, table_id: str, bot: Any, spectate: bool = False) -> TableSession:
+        session = TableSession(table_id, bot, self.send, f"{self._prefix}-{table_id[:12]}",
+                               spectate=spectate, fetch_game=self.fetch_game,
+                               resume_after_shutdown=self.reconnect)
+        self.tables[table_id] = session
+        return session
+
+    async def rematch(self, table_id: str, bot: Any = None) -> TableSession:
+        """Play again (``docs/protocol.md``, "Play again"): ask for the rematch of table
+        ``table_id`` once its match is over. The server seats this player at the new table
+        (made now, or by an earlier request of any of the table's players) and this returns
+        that table's session, ``bot`` playing it (default: the bot of the old table's
+        session). The old table's session stays (leave it when done).
+
+        Raises:
+            ClientError: refused (``rematch.not_over``, ``rematch.not_a_player``,
+            ``table.not_found``, ``quota.tables``, ...).
+        """
+        old = self.tables.get(table_id)
+        rid = next(self._rids)
+        self._rematch_bots[rid] = bot if bot is not None or old is None else old.bot
+        try:
+            ready = await self._request(p.Rematch(type="rematch", table_id=table_id, rid=rid))
+        finally:
+            self._rematch_bots.pop(rid, None)
+        return self.tables[ready.rematch_table_id]
 
     async def leave(self, table_id: str) -> None:
         """Leave a table (during a game the seat stays in play until it ends)."""
@@ -364,6 +389,9 @@ class Client:
         rid = msg.request.rid if isinstance(msg, p.Error) and msg.request else \
             getattr(msg, "rid", None)
         fut = self._waiters.get(rid) if rid is not None else None
+        if isinstance(msg, p.RematchReady) and msg.rid in self._rematch_bots \
+                and msg.rematch_table_id not in self.tables:  # before its joined arrives
+            self._session(msg.rematch_table_id, self._rematch_bots[msg.rid])
         if fut is not None and not fut.done():
             if isinstance(msg, p.Error):
                 fut.set_exception(ClientError(msg.code, msg.message))

@@ -185,8 +185,11 @@ class Sockets:
         return False
 
     def _joined(self, conn: QueueConnection, text: str) -> bool:
-        """Note a ``joined``; True when it answers a rejoin (not forwarded)."""
+        """Note a ``joined``; True when it answers a rejoin (not forwarded). The table joins
+        ``conn.tables`` (the owner may seat a socket at a table it never sent a request for:
+        a ``rematch``), so the socket's disconnect reaches it."""
         data = orjson.loads(text)
+        conn.tables.add(data["table_id"])
         self._note(conn, data["table_id"], data["role"], data.get("seat"),
                    data.get("seat_token"))
         return bool(data.get("rid") == RESUME_RID)

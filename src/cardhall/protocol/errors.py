@@ -49,6 +49,10 @@ ProtocolErrorCode = Literal[
     "chips.no_rebuy",
     "chips.unavailable",
     "table.not_poker",
+    "rematch.not_a_player",
+    "rematch.not_over",
+    "quota.tables",
+    "table.limit",
 ]
 """Every code the server sends in an ``error`` message besides the ``engine.*`` ones."""
 
@@ -101,5 +105,13 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
     "table.not_poker": "sit_out is for poker tables (games played with chip stacks)",
     "quota.sockets": "the player already holds max_sockets_per_player authenticated "
                      "connections; this one is closed (4029)",
+    "rematch.not_a_player": "rematch: the sender neither holds a seat at the table nor played "
+                            "its last game",
+    "rematch.not_over": "rematch: the table's match is not over (a Blot match still runs; a "
+                        "poker table still deals and the sender's seat has chips)",
+    "quota.tables": "rematch: the player already has max_live_tables_per_player live tables "
+                    "(same code as REST); no new table was made",
+    "table.limit": "rematch: the server runs max_tables tables or its table log is backed up "
+                   "(same code as REST); no new table was made",
 }
 """What each server-side code means (``engine.*`` codes: :mod:`cardhall.engine.errors`)."""

@@ -27,6 +27,7 @@ from pydantic import (
 from ..engine.errors import ERROR_CODES as ENGINE_ERRORS
 from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
 from .games import GAME_PAYLOADS, VIEW_PATCHES
+from .rematch import Rematch, RematchOffer, RematchReady
 
 PROTOCOL_VERSION = 2
 
@@ -224,7 +225,7 @@ class Chat(_ClientMsg):
     rid: RequestId | None = None
 
 
-ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync | Chat | SitOut,
+ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync | Chat | SitOut | Rematch,
                           Field(discriminator="type")]
 CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -245,6 +246,9 @@ class SeatPublic(_Msg):
     name: str | None
     player_id: str | None
     bot: bool
+    bot_level: Literal["random", "rule"] | None = None
+    """A built-in bot's level (its policy, ``random`` or ``rule``); ``None`` for people, SDK
+    bots and stand-ins (``stand_in``)."""
     connected: bool
     stack: int | None = None
     in_hand: bool = False
@@ -472,7 +476,7 @@ class ChatRemoved(_Msg):
 
 ServerMessage = Annotated[
     Welcome | Joined | StateMessage | Accepted | Error | GameOver | Left | TableClosed | Pong
-    | Presence | ChatOut | ChatRemoved,
+    | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer,
     Field(discriminator="type"),
 ]
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -521,7 +525,7 @@ else:
                            Field(discriminator="full")]
     TypedServerMessage = Annotated[
         Welcome | Joined | TypedState | Accepted | Error | GameOver | Left | TableClosed | Pong
-        | Presence | ChatOut | ChatRemoved,
+        | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer,
         Field(discriminator="type"),
     ]
 SERVER_TYPED: TypeAdapter[Any] = TypeAdapter(TypedServerMessage)

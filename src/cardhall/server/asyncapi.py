@@ -25,10 +25,10 @@ ASYNCAPI_VERSION = "3.0.0"
 CHANNEL = "ws"
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (p.Hello, p.Join, p.Act, p.Leave, p.Ping, p.Resync,
-                                               p.Chat, p.SitOut)
+                                               p.Chat, p.SitOut, p.Rematch)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     p.Welcome, p.Joined, p.State, p.StateDelta, p.Accepted, p.Error, p.GameOver, p.Left,
-    p.TableClosed, p.Pong, p.Presence, p.ChatOut, p.ChatRemoved,
+    p.TableClosed, p.Pong, p.Presence, p.ChatOut, p.ChatRemoved, p.RematchReady, p.RematchOffer,
 )
 REPLIES: dict[str, tuple[str, ...]] = {
     "hello": ("welcome", "error"),
@@ -39,6 +39,7 @@ REPLIES: dict[str, tuple[str, ...]] = {
     "resync": ("state", "error"),
     "chat": ("chat", "error"),
     "sit_out": ("state_delta", "state", "error"),
+    "rematch": ("rematch_ready", "joined", "state", "error"),
 }
 """Client message type -> the server messages that may answer it (``docs/protocol.md``)."""
 

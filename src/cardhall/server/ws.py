@@ -12,8 +12,8 @@ sockets (``server/quotas.py``); the ``hello`` of one more gets ``quota.sockets``
 closes with :data:`CLOSE_QUOTA_SOCKETS` (4029). Table requests are posted to the table's inbox;
 nothing here touches a table's state.
 
-While the server drains (``server/drain.py``) ``hello`` and ``join`` are refused with
-``server.draining``; the drain closes every open socket (1012) once its queue is sent. A request
+While the server drains (``server/drain.py``) ``hello``, ``join`` and ``rematch`` are refused
+with ``server.draining``; the drain closes every open socket (1012) once its queue is sent. A request
 the server fails to serve (e.g. the database is down while a ``hello`` checks its token) gets
 ``server.unavailable`` and closes the socket with 1011 and a reason naming the failure.
 """
@@ -236,8 +236,8 @@ class Session:
             case _ if not self.authed:
                 self.error("auth.required", "send hello with your token first", msg,
                            table_id=getattr(msg, "table_id", None))
-            case p.Join() | p.Act() | p.Leave() | p.Resync() | p.Chat() | p.SitOut():
-                if isinstance(msg, p.Join):
+            case p.Join() | p.Act() | p.Leave() | p.Resync() | p.Chat() | p.SitOut() | p.Rematch():
+                if isinstance(msg, p.Join | p.Rematch):  # a rematch makes a table and joins it
                     if is_draining(self.ws.app):
                         self.error("server.draining", "the server is shutting down; no seat "
                                    "can be taken or resumed now", msg, table_id=msg.table_id)
@@ -313,7 +313,7 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and len(value) <= 64 else None
 
 
-CLIENT_TYPES = frozenset({"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out"})
+CLIENT_TYPES = frozenset({"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out", "rematch"})
 
 
 def _ref_of(raw: dict[str, Any]) -> p.RequestRef | None:

@@ -5,6 +5,14 @@ the seat through the same join path, it receives exactly the messages a socket w
 ``state``: its view and its legal actions), and it answers with the same ``act`` request posted
 to the table's inbox, carrying the version it saw and a fresh ``action_id``. It never sees the
 game state. Its thinking delay runs on the injected clock (one armed handle per bot).
+
+A bot is asked on its seat's turn (the first of ``to_act``), as the SDK and the evaluation
+harness ask theirs. Out of turn (Bazaar Blot's contra window: the seat is in ``to_act``
+behind the turn seat, and acting is optional) only a policy with an
+``acts_out_of_turn(view, legal_actions) -> bool`` method is asked, and only when that says
+so: the rule bot when it has a reason to contra (``bots/bazaar_blot.py``). Before, every
+built-in bot answered every window, and since its only legal action there is ``contra``, a
+bot that had just passed called contra on the next bid whatever its hand.
 """
 
 from __future__ import annotations
@@ -24,6 +32,19 @@ from .connections import Outgoing
 from .messages import ClientRequest
 
 _ids = itertools.count(1)
+
+BOT_NAMES = ("Ada", "Boris", "Cleo", "Dara", "Emil", "Faye", "Gor", "Hana")
+"""The display names of built-in bots, one per seat (seat 0 is ``Ada``, seat 8 ``Ada 2``)."""
+
+
+def bot_name(seat: int) -> str:
+    """The display name of the built-in bot at table seat ``seat`` (``seat >= 0``):
+    :data:`BOT_NAMES` by seat, with a number from the ninth seat on (``Boris 2`` at seat 9).
+    Only the name: the bot's player id stays its kind's shared identity (``rule-bot``), and
+    the seat's ``bot_level`` (``random``/``rule``) tells the kind."""
+    name = BOT_NAMES[seat % len(BOT_NAMES)]
+    lap = seat // len(BOT_NAMES)
+    return name if lap == 0 else f"{name} {lap + 1}"
 
 
 class BotConnection:
@@ -94,9 +115,18 @@ class BotConnection:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
-        if state["legal_actions"] and state["view"] is not None and state["status"] == "playing":
+        if state["legal_actions"] and state["view"] is not None and state["status"] == "playing" \
+                and self._asked(state):
             self._pending = self.clock.call_later(self.delay_seconds, self._move, state)
             self._pending_state = state
+
+    def _asked(self, state: dict[str, Any]) -> bool:
+        """Whether the policy decides now: on the seat's turn, or out of turn when its
+        ``acts_out_of_turn`` wants to (see the module docstring)."""
+        if state["to_act"][:1] == [state["seat"]]:
+            return True
+        wants = getattr(self.policy, "acts_out_of_turn", None)
+        return wants is not None and bool(wants(state["view"], list(state["legal_actions"])))
 
     def _move(self, state: dict[str, Any]) -> None:
         self._pending = self._pending_state = None

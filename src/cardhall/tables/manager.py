@@ -27,7 +27,7 @@ from ..storage.log import TableLog
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from .actor import Table, TableSpec
 from .balances import Balances, needs_balance
-from .bots import BotConnection
+from .bots import BotConnection, bot_name
 from .clock import Clock, RealClock
 from .connections import Connection
 from .departures import KickResult
@@ -41,6 +41,7 @@ from .errors import (
 from .messages import ClientRequest, Close, Control
 from .ownership import Ownership
 from .recovery import Recovery
+from .rematch import Rematches
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,8 @@ class TableManager(Recovery):
         self.games_saved_closed = 0
         """Games handed to the writer by tables that are gone (the counter never goes down)."""
         self._started = False
+        self.rematches = Rematches(self)
+        """The ``rematch`` requests of this manager's tables (:mod:`.rematch`)."""
         self.ownership: Ownership | None = None
         """Cluster mode: the leases of this node's tables (:mod:`.ownership`); set before
         :meth:`start`. ``None``: this process owns every table it runs."""
@@ -126,6 +129,7 @@ class TableManager(Recovery):
         With a table log the tables' logs stay: they are restored at the next start."""
         for lookup in list(self._lookups.values()):
             lookup.cancel()
+        await self.rematches.stop()
         for table in list(self.tables.values()):
             table.post(Close("shutdown"))
         tasks = list(self.tasks.values())
@@ -252,16 +256,19 @@ class TableManager(Recovery):
                                   f"(log_backlog_max={self.log.max_backlog}); no new tables")
 
     async def _bot_player(self, kind: str, seat: int) -> PlayerRecord:
-        """The identity of a built-in bot of ``kind`` (one ``players`` row per kind, reused by
-        every table), named for its seat (``rule-bot-2``)."""
+        """The identity of a built-in bot of ``kind`` (one ``players`` row per kind,
+        ``rule-bot``/``random-bot``, reused by every table: the player id ratings and game
+        records use), shown under the readable name of its seat (:func:`.bots.bot_name`:
+        ``Cleo`` at seat 2); the seat's ``bot_level`` says the kind."""
         shared = self._bot_players.get(kind)
         if shared is None:
             async with asyncio.timeout(self.settings.db_timeout_seconds):
                 shared = await self.store.bot_identity(f"{kind}-bot")
             self._bot_players[kind] = shared
-        return PlayerRecord(shared.id, f"{kind}-bot-{seat}", is_bot=True)
+        return PlayerRecord(shared.id, bot_name(seat), is_bot=True)
 
     def _gone(self, table_id: str, _task: object = None) -> None:
+        self.rematches.forget(table_id)
         table = self.tables.pop(table_id, None)
         if table is not None:
             self.closed_count += 1
@@ -274,7 +281,11 @@ class TableManager(Recovery):
     def post_request(self, table: Table, conn: Connection, msg: Any) -> None:
         """Post a socket's request to ``table`` (never blocks). A poker ``join`` waits for
         its balance lookup (:meth:`request`) on a task, and every later request to that table
-        posted here waits behind it, so a table sees its requests in arrival order."""
+        posted here waits behind it, so a table sees its requests in arrival order. A
+        ``rematch`` is served beside the table (:mod:`.rematch`: it makes a table)."""
+        if isinstance(msg, p.Rematch):
+            self.rematches.request(table, conn, msg)
+            return
         prev = self._lookups.get(table.id)
         if prev is None and not (self.settings.chip_balances
                                  and needs_balance(table, msg, conn.player.is_bot)):

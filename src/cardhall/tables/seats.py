@@ -132,6 +132,7 @@ class Seat:
             "name": self.name,
             "player_id": self.player_id,
             "bot": self.bot,
+            "bot_level": self.bot_kind,
             "connected": self.conn is not None and not self.conn.closed,
             "stack": self.stack,
             "in_hand": in_hand,

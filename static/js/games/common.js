@@ -1,4 +1,5 @@
-// Pieces the game screens share: a seat badge (name, bot, offline, dealer, turn, clock).
+// Pieces the game screens share: a seat badge (name, bot and its level, offline, dealer, turn,
+// clock).
 
 import { h } from "../util.js";
 import { t } from "../i18n.js";
@@ -11,7 +12,8 @@ export function seatBadge(gs, ctx, { dealer = null, extra = [] } = {}) {
     h("div", { class: "seat-name" },
       h("span", { class: "name" }, ctx.name(gs)),
       me ? h("span", { class: "tag" }, t("table.you")) : null,
-      info?.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+      info?.bot ? h("span", { class: "tag bot", "data-bot-level": info.bot_level || "" },
+        info.bot_level ? t(`lobby.bot_${info.bot_level}`) : t("table.bot")) : null,
       info && !info.bot && info.connected === false && ctx.live ? h("span", { class: "tag off" }, t("table.offline")) : null,
       dealer === gs ? h("span", { class: "tag dealer", title: t("table.dealer") }, "D") : null,
       ctx.clock?.(gs)),
