@@ -242,6 +242,9 @@ class PPBattle(_P):
     facing: int
     owed: dict[str, int]
     raises: int
+    raise_by: int | None
+    """Chips a ``raise`` adds on top of what is owed (``big_bet`` under ``limit``; ``None``
+    under ``no_limit``, whose entry carries ``min_by``/``max_by``)."""
 
 
 class PPLastBattle(_P):
