@@ -92,6 +92,12 @@ function buyInForm(table, chips, go) {
         h("a", { href: "#/", class: "button" }, t("table.back_to_lobby")))));
 }
 
+/** The seat's chips now: the game view's during a hand (its game seat), else the stack. */
+function liveChips(s, mine) {
+  const live = s.game_seat !== null && s.game_seat !== undefined ? s.view?.seats?.[s.game_seat]?.chips : null;
+  return s.status === "playing" && typeof live === "number" ? live : (mine.stack ?? 0);
+}
+
 function mySeat(s) {
   return s && s.seat !== null && s.seat !== undefined ? s.seats?.[s.seat] : null;
 }
@@ -124,7 +130,10 @@ export function chipsBar(tableId, send) {
     if (!mine || s.max_buy_in === null || s.max_buy_in === undefined) { fill(el); return; }
     const out = Boolean(mine.sitting_out);
     fill(el,
-      h("span", { class: "pill", "data-stack": mine.stack ?? "" }, t("chips.stack", { n: mine.stack ?? 0 })), " ",
+      // data-stack: seats[].stack, the stack at the start of the hand; the text: the chips
+      // now (the view's, during a hand), so it never disagrees with the board
+      h("span", { class: "pill", "data-stack": mine.stack ?? "", "data-chips": liveChips(s, mine) },
+        t("chips.stack", { n: liveChips(s, mine) })), " ",
       h("button", { type: "button", class: "small", "data-sit-out": out ? "back" : "out",
         onclick: () => send({ type: "sit_out", table_id: tableId, sit_out: !out }) },
       t(out ? "chips.im_back" : "chips.sit_out")),

@@ -4,12 +4,13 @@ hand, find the rating on the profile page and the hand with a win/loss marker; l
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import create_table, enter, play_until  # after the importorskip
+from browserkit import create_table, enter, play_until, shoot  # after the importorskip
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 PASSWORD = "correct horse battery"
@@ -89,8 +90,8 @@ def test_finished_games_carry_markers(server: Any, new_page: Any) -> None:
     assert len(marks) == 2 and set(marks) <= {"win", "loss", "draw"}
 
 
-def test_sessions_list_revoke_and_password_change(server: Any, new_page: Any,
-                                                 console: Any) -> None:
+def test_sessions_list_revoke_and_password_change(server: Any, new_page: Any, console: Any,
+                                                 artifacts: Path) -> None:
     page = new_page()
     enter(page, server.url, "Vik")
     register(page, "vik_acct")
@@ -108,6 +109,7 @@ def test_sessions_list_revoke_and_password_change(server: Any, new_page: Any,
     kinds = page.eval_on_selector_all("[data-sessions] [data-session]", "es => es.map(e => e.dataset.kind)")
     assert sorted(kinds) == ["guest", "login", "register"], kinds
     assert page.locator("[data-session][data-current=true]").get_attribute("data-kind") == "register"
+    shoot(page, artifacts, "account-sessions")
     page.click("[data-sessions] [data-kind=login] [data-revoke]")  # log the other device out
     page.wait_for_selector("[data-sessions] [data-kind=login]", state="detached")
     status = other.evaluate("async (tok) => (await fetch('/api/players/me', "

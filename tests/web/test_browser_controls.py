@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import create_table, enter, fill_picker, my_turn  # after the importorskip
+from browserkit import create_table, enter, fill_picker, my_turn, shoot  # after the importorskip
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -100,12 +101,15 @@ def test_soldiers_bluff_call_names_the_chips_it_pays(server: Any, new_page: Any)
     assert seen["call"] > 0
 
 
-def test_palace_poker_call_and_raise_name_the_chips_they_pay(server: Any, new_page: Any) -> None:
+def test_palace_poker_call_and_raise_name_the_chips_they_pay(server: Any, new_page: Any,
+                                                            artifacts: Path) -> None:
     host, guest = _two_players(server, new_page, "palace_poker", {"c-stack": "100"})
     seen: dict[str, int] = {}
 
     def step(name: str, page: Any) -> bool:
         if page.locator("[data-act=raise]" + ENABLED).count() and "raise" not in seen:
+            page.mouse.move(1, 1)  # no term's tooltip open in the picture
+            shoot(page, artifacts, "palace_poker-call-raise")
             lines = page.locator(".log-list li").count()
             seen["raise"] = _pay(page, "[data-act=raise]", r"Raise: pay {n}")
             assert _logged(page, NAMES[name], "raises", lines) == seen["raise"]  # chips paid

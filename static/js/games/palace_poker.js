@@ -47,9 +47,13 @@ export function board(ctx) {
   return h("div", { class: "pp" }, center, seats, palace, picker);
 }
 
+// Call and stay first, fold last (a fold ends the hand for the seat: never the first button).
+const ORDER = { call: 0, stay: 0, buy: 1, battle: 2, raise: 2, fold: 3 };
+
 export function controls(ctx) {
   const out = h("div", { class: "row pp-controls" });
-  for (const e of ctx.legal) {
+  const legal = [...ctx.legal].sort((a, b) => (ORDER[a.type] ?? 2) - (ORDER[b.type] ?? 2));
+  for (const e of legal) {
     if (e.type === "discard") continue;
     const p = parseEntry(e);
     const label = e.type === "battle" ? t("act.battle_vs", { name: ctx.name(e.target) }) : t(`act.${e.type}`);
