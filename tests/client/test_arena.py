@@ -57,7 +57,9 @@ async def test_arena_against_a_running_server_saves_games_with_bot_seats() -> No
             for game_id in extra:
                 doc = (await http.get(f"/api/games/{game_id}")).json()
                 assert doc.get("stand_ins"), doc.get("stand_ins")
-        assert set(res["game_ids"]) <= {g["id"] for g in saved} and len(extra) <= 1
+        # each arena game has a table of its own (6 run at once): at most one extra hand each
+        assert set(res["game_ids"]) <= {g["id"] for g in saved}
+        assert len(extra) <= len(res["game_ids"])
         assert all(s["bot"] for g in saved for s in g["seats"])
         assert all(s["name"] in ("rule-0", "random-1") for g in saved for s in g["seats"])
         text = format_table(res)

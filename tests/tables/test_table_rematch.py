@@ -129,11 +129,14 @@ async def test_poker_once_the_player_is_out_of_chips(h: Harness) -> None:
     assert table.hand >= 1 and table.seats[0].stack
     await rematch(h, table, ana)
     assert ana.last("error").code == "rematch.not_over"  # she still has chips
-    for _ in range(2000):
-        if table.seats[0].stack == 0 and table.status != "playing":
+    for _ in range(200):  # to the end of a hand
+        if table.status != "playing":
             break
         await h.advance(table, 1.0)
-    assert table.seats[0].stack == 0 and table.status in ("between_hands", "waiting")
+    assert table.status in ("between_hands", "waiting")
+    # her bust, set rather than waited for: the house refills its bot, so her stack is a
+    # random walk that need not reach 0 in any bounded time
+    table.seats[0].stack = 0
     await rematch(h, table, ana)
     new = h.manager.get(ana.last("rematch_ready").rematch_table_id)
     assert new is not None and new.spec.starting_stack == 2 and new.spec.bots == {1: "random"}
