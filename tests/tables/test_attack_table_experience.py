@@ -52,3 +52,151 @@ async def test_a_rebuy_with_another_players_seat_token_is_not_charged_to_the_hol
     total = await balance(h, ana) + await balance(h, bob) + (seat.stack or 0)
     assert total == 1000  # bob's 1,000, ana's 0, her seat's 0
     assert errors(bob) == ["chips.no_rebuy"] and seat.stack == 0
+
+
+def chips_total(h: Harness, table: Any, *conns: RecordingConnection) -> int:
+    """The players' stored balances plus their funded stacks at ``table`` (between hands)."""
+    ids = {c.player.id for c in conns}
+    return (sum(h.store.chips.get(i, 1000) for i in ids)
+            + sum(s.stack or 0 for s in table.seats if s.funded and s.player_id in ids))
+
+
+async def until_between_hands(h: Harness, table: Any, hand: int | None = None) -> None:
+    for _ in range(60):
+        if table.status != "playing" and (hand is None or table.hand >= hand):
+            return
+        await h.advance(table, 10.0)
+    raise AssertionError(f"still {table.status}")
+
+
+async def test_leave_mid_hand_rejoin_leave_again_and_buy_in_again_conserve_chips(
+        h: Harness) -> None:
+    table = await h.manager.create("palace_poker", num_seats=2, turn_timeout_seconds=10.0)
+    ana, bob = await h.player("ana"), await h.player("bob")
+    join(h, table, ana, seat=0, buy_in=150)
+    join(h, table, bob, seat=1, buy_in=200)
+    await handled(h, table)
+    assert table.status == "playing" and chips_total(h, table, ana, bob) == 2000
+    for _ in range(3):  # leave mid-hand (a stand-in plays on), come back, leave again
+        table.post(_req(ana, p.Leave(type="leave", table_id=table.id)))
+        await h.settle(table)
+        join(h, table, ana, buy_in=50)  # a "rebuy" mid-hand while taking the seat back
+        await handled(h, table)
+    assert errors(ana).count("chips.no_rebuy") == 3
+    table.post(_req(ana, p.Leave(type="leave", table_id=table.id)))
+    await h.settle(table)
+    await until_between_hands(h, table)
+    assert not table.seats[0].taken  # freed at the hand's end, its stack cashed out
+    assert chips_total(h, table, ana, bob) == 2000
+    for n in range(5):  # join-leave loops between hands
+        join(h, table, ana, seat=0, buy_in=20 + n)
+        await handled(h, table)
+        if table.status == "playing":
+            table.post(_req(ana, p.Leave(type="leave", table_id=table.id)))
+            await h.settle(table)
+            await until_between_hands(h, table)
+        else:
+            table.post(_req(ana, p.Leave(type="leave", table_id=table.id)))
+            await h.settle(table)
+        assert chips_total(h, table, ana, bob) == 2000, n
+
+
+def _req(conn: RecordingConnection, msg: Any) -> Any:
+    from cardhall.tables.messages import ClientRequest
+    return ClientRequest(conn, msg)
+
+
+async def test_sit_out_spam_changes_no_chips_and_the_table_plays_on(h: Harness) -> None:
+    table = await h.manager.create("palace_poker", num_seats=2, turn_timeout_seconds=10.0)
+    ana, bob = await h.player("ana"), await h.player("bob")
+    join(h, table, ana, seat=0)
+    join(h, table, bob, seat=1)
+    await handled(h, table)
+    for i in range(200):
+        table.post(_req(ana, p.SitOut(type="sit_out", table_id=table.id, sit_out=i % 2 == 0)))
+    await h.settle(table)
+    assert not table.seats[0].sitting_out
+    await until_between_hands(h, table, 1)
+    assert chips_total(h, table, ana, bob) == 2000
+    await h.advance(table, 2.0)  # the pause: the next hand deals both seats
+    assert table.status == "playing" and table.hand == 2
+    spectator = await h.player("carl")
+    table.post(_req(spectator, p.SitOut(type="sit_out", table_id=table.id, sit_out=True)))
+    await h.settle(table)
+    assert errors(spectator) == ["table.not_seated"]
+
+
+async def finished_duel(h: Harness, **kw: Any) -> tuple[Any, list[RecordingConnection]]:
+    table = await h.manager.create("toy_duel", num_seats=3, bots={2: "random"},
+                                   config={"cards_each": 1}, turn_timeout_seconds=5.0, **kw)
+    ana, bob = await h.player("ana"), await h.player("bob")
+    code = table.spec.invite_code
+    await h.join(table, ana, seat=0, invite_code=code)
+    await h.join(table, bob, seat=1, invite_code=code)
+    for _ in range(20):
+        if table.status == "finished":
+            break
+        await h.advance(table, 5.0)
+    assert table.status == "finished"
+    return table, [ana, bob]
+
+
+async def rematch(h: Harness, table: Any, *conns: RecordingConnection, times: int = 1) -> None:
+    for n in range(times):
+        for i, conn in enumerate(conns):
+            h.manager.post_request(table, conn, p.Rematch(type="rematch", table_id=table.id,
+                                                          rid=f"r{n}-{i}"))
+    await h.settle(table)
+    await h.manager.rematches.settle()
+    for t in h.manager.list():
+        await h.settle(t)
+
+
+async def test_a_rematch_flood_from_players_strangers_and_spectators_makes_one_table(
+        h: Harness) -> None:
+    old, (ana, bob) = await finished_duel(h, private=True, invite_code="old-code")
+    carl = await h.player("carl")  # watched the private table with its code
+    await h.join(old, carl, spectate=True, invite_code="old-code")
+    dave = await h.player("dave")  # a stranger; plays at a table of his own
+    other = await h.manager.create("toy_duel", num_seats=2)
+    await h.join(other, dave, seat=0)
+    await rematch(h, old, ana, bob, carl, dave, times=30)
+    tables = {r.rematch_table_id for c in (ana, bob) for r in c.of_type("rematch_ready")}
+    assert len(tables) == 1 and len(h.manager.list()) == 3
+    assert [r.created for c in (ana, bob) for r in c.of_type("rematch_ready")].count(True) == 1
+    for stranger in (carl, dave):
+        assert set(errors(stranger)) == {"rematch.not_a_player"}
+        assert stranger.of_type("rematch_ready") == stranger.of_type("rematch_offer") == []
+        assert not any("old-code" in repr(m) or (tables and next(iter(tables)) in repr(m))
+                       for m in stranger.messages)
+    new = h.manager.get(tables.pop())
+    assert new is not None and new.spec.private
+    assert {s.player_id for s in new.seats if s.taken} >= {ana.player.id, bob.player.id}
+    offers = ana.of_type("rematch_offer") + bob.of_type("rematch_offer")
+    assert len(offers) <= 1
+    for o in offers:
+        assert "token" not in repr(o).lower()
+    # the rematch of another player's table, and of a table that closed
+    await rematch(h, other, ana)
+    assert ana.last("error").code == "rematch.not_a_player"
+    assert await h.manager.close(old.id)
+    await rematch(h, old, ana)
+    assert ana.last("error").code == "table.not_found"
+
+
+async def test_a_kicked_player_cannot_rematch_his_way_back(h: Harness) -> None:
+    """A private table's holder kicked before its end asks for a rematch of it."""
+    table = await h.manager.create("toy_duel", num_seats=3, bots={2: "random"},
+                                   config={"cards_each": 1}, turn_timeout_seconds=5.0,
+                                   private=True, invite_code="old-code")
+    ana, bob = await h.player("ana"), await h.player("bob")
+    await h.join(table, ana, seat=0, invite_code="old-code")
+    await h.join(table, bob, seat=1, invite_code="old-code")
+    assert (await h.manager.kick(table.id, 1)).kicked
+    for _ in range(20):
+        if table.status == "finished":
+            break
+        await h.advance(table, 5.0)
+    assert table.status == "finished"
+    await rematch(h, table, bob)
+    print("bob after kick:", [m.type + ":" + str(getattr(m, "code", "")) for m in bob.messages])
