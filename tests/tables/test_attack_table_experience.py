@@ -286,3 +286,24 @@ async def test_a_crash_between_the_buy_in_and_its_commit_mints_nothing(lands: bo
         assert store.chips.get(rec.id, 1000) + stack == 1000
     finally:
         await n2.stop()
+
+
+async def test_the_chat_flood_limit_is_not_reset_by_a_new_socket(h: Harness) -> None:
+    """Ana floods the chat, is refused ``chat.flood``, then speaks again from a second tab (or
+    after reconnecting: every socket is a new connection)."""
+    table = await h.manager.create("toy_duel", num_seats=2)
+    ana = await h.player("ana")
+    await h.join(table, ana, spectate=True)
+    for i in range(6):
+        table.post(_req(ana, p.Chat(type="chat", table_id=table.id, text=f"spam {i}")))
+    await h.settle(table)
+    assert errors(ana) == ["chat.flood"]
+    for _ in range(5):
+        tab = RecordingConnection(ana.player)
+        await h.join(table, tab, spectate=True)
+        table.post(_req(tab, p.Chat(type="chat", table_id=table.id, text="more spam")))
+        await h.settle(table)
+        table.post(_req(tab, p.Leave(type="leave", table_id=table.id)))
+        await h.settle(table)
+    assert len(table.chat_log) == 5, [line.text for line in table.chat_log]
+    assert len(table._chat_times) <= 1  # one speaker, whatever the number of her sockets
