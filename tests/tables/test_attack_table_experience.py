@@ -307,3 +307,26 @@ async def test_the_chat_flood_limit_is_not_reset_by_a_new_socket(h: Harness) -> 
         await h.settle(table)
     assert len(table.chat_log) == 5, [line.text for line in table.chat_log]
     assert len(table._chat_times) <= 1  # one speaker, whatever the number of her sockets
+
+
+async def test_a_poker_table_paused_by_sitting_out_is_not_over(h: Harness) -> None:
+    """Ana sits out one hand of a heads-up table (it waits for her); Bob's ``rematch`` is
+    refused ``rematch.not_over``: both seats still have chips (docs: a poker match is over
+    when fewer seats *with chips* than the game needs are left, or the sender is out of
+    chips)."""
+    table = await h.manager.create("palace_poker", num_seats=2, turn_timeout_seconds=10.0)
+    ana, bob = await h.player("ana"), await h.player("bob")
+    join(h, table, ana, seat=0)
+    join(h, table, bob, seat=1)
+    await handled(h, table)
+    table.post(_req(ana, p.SitOut(type="sit_out", table_id=table.id, sit_out=True)))
+    await h.settle(table)
+    await until_between_hands(h, table, 1)
+    await h.advance(table, 2.0)
+    assert table.status == "waiting" and table.hand == 1
+    await rematch(h, table, bob)
+    assert bob.last("error").code == "rematch.not_over"
+    assert ana.of_type("rematch_offer") == [] and len(h.manager.list()) == 1
+    table.post(_req(ana, p.SitOut(type="sit_out", table_id=table.id, sit_out=False)))
+    await h.settle(table)
+    assert table.status == "playing" and table.hand == 2  # the match goes on
