@@ -23,6 +23,9 @@ async def test_bad_messages_of_the_new_types_are_refused_and_change_nothing() ->
                                       "bots": [{"seat": 1, "kind": "rule"}]})
             assert r.status_code == 201, r.text
             tid = r.json()["id"]
+        async with client(live) as anon:  # before hello
+            await anon.send({"type": "rematch", "table_id": tid})
+            assert (await anon.expect("error"))["code"] == "auth.required"
         bad: list[dict[str, Any] | str] = [
             *({"type": "join", "table_id": tid, "seat": 0, "buy_in": v}
               for v in (0, -5, 10**7 + 1, 2**70, 100.0, 1e3, "100", True, [100],
@@ -60,6 +63,11 @@ async def test_bad_messages_of_the_new_types_are_refused_and_change_nothing() ->
             assert state["seats"][0]["stack"] == 100  # the table plays on
             await c.send({"type": "join", "table_id": tid, "buy_in": 50})  # not out of chips
             assert (await c.expect("error"))["code"] == "chips.no_rebuy"
+            await c.send({"type": "rematch", "table_id": tid, "rid": "early"})
+            err = await c.expect("error")
+            assert (err["code"], err["request"]["rid"]) == ("rematch.not_over", "early")
+            await c.send({"type": "rematch", "table_id": "no-such-table"})
+            assert (await c.expect("error"))["code"] == "table.not_found"
             r = await _chips(live, {"Authorization": f"Bearer {token}"})
             assert r.json() == {"player_id": pid, "balance": 900, "enabled": True,
                                 "top_up_to": 1000, "top_up_every_seconds": 600.0}
