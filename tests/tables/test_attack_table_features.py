@@ -4,10 +4,13 @@ runtime: each test is an attack that must hold."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
 from tablekit import Harness
+from test_chip_holds import GatedStore
+from test_chip_holds import manager as chips_manager
 
 from cardhall.protocol import messages as p
 from cardhall.tables.connections import RecordingConnection
@@ -244,7 +247,6 @@ async def test_a_players_own_bot_identity_cannot_feed_him_house_chips(h: Harness
 async def test_a_crash_between_the_buy_in_and_its_commit_mints_nothing(lands: bool) -> None:
     """The process dies while the commit of a buy-in (and of a rebuy) waits for the database;
     a new process over the same store restores the table: balance + stack is what it was."""
-    from test_chip_holds import GatedStore
     from test_durable_restore import Node
 
     from cardhall.tables.clock import FakeClock
@@ -330,3 +332,41 @@ async def test_a_poker_table_paused_by_sitting_out_is_not_over(h: Harness) -> No
     table.post(_req(ana, p.SitOut(type="sit_out", table_id=table.id, sit_out=False)))
     await h.settle(table)
     assert table.status == "playing" and table.hand == 2  # the match goes on
+
+
+class SlowBalanceReads(GatedStore):
+    """Each chip balance read takes 0.2 s (a loaded database, not yet a failing one)."""
+
+    async def chip_balance(self, player_id: str, **kw: Any) -> int:
+        await asyncio.sleep(0.2)
+        return await super().chip_balance(player_id, **kw)
+
+
+async def test_a_strangers_join_spam_does_not_hold_up_the_players_requests() -> None:
+    """Mallory sends ten ``join``s to a full poker table: each waits for her balance read.
+    Ana's ``leave`` (or a move) posted after them must not wait for all of those reads."""
+    store = SlowBalanceReads()
+    async with chips_manager(store) as (m, log):
+        conns = [RecordingConnection((await store.create_player(n))[0])
+                 for n in ("ana", "bob", "mallory")]
+        ana, bob, mallory = conns
+        table = await m.create("palace_poker", num_seats=2)
+        m.post_request(table, ana, p.Join(type="join", table_id=table.id, seat=0))
+        m.post_request(table, bob, p.Join(type="join", table_id=table.id, seat=1))
+        while m._lookups:
+            await asyncio.gather(*m._lookups.values(), return_exceptions=True)
+        await table.inbox.join()
+        assert table.status == "playing"
+        for _ in range(10):
+            m.post_request(table, mallory, p.Join(type="join", table_id=table.id))
+        started = time.monotonic()
+        m.post_request(table, ana, p.Leave(type="leave", table_id=table.id))
+        while not ana.of_type("left"):
+            await asyncio.sleep(0.01)
+            assert await log.flush(1.0)
+        assert time.monotonic() - started < 1.0  # not 10 reads x 0.2 s
+        while m._lookups:
+            await asyncio.gather(*m._lookups.values(), return_exceptions=True)
+        await table.inbox.join()
+        assert await log.flush(1.0)
+        assert errors(mallory) == ["table.no_free_seat"] * 10
