@@ -88,3 +88,30 @@ async def test_the_chips_endpoint_answers_only_the_bearers_balance() -> None:
                 assert r.status_code in (200, 404, 405, 422), (path, r.status_code)
                 assert r.status_code != 200 or bob_id not in r.text or "balance" not in r.text, (
                     path, r.text)
+
+
+async def test_two_sockets_buying_in_at_two_tables_at_once_cannot_spend_a_chip_twice() -> None:
+    async with live_server() as live:
+        pid, token = await live.player("ana")
+        live.store.chips[pid] = 300
+        auth = {"Authorization": f"Bearer {token}"}
+        tids = []
+        async with live.http as http:
+            for _ in range(2):  # three seats, one bot: nothing is dealt while ana waits
+                r = await http.post("/api/tables", headers=auth, json={
+                    "game": "palace_poker", "seats": 3, "bots": [{"seat": 1, "kind": "rule"}]})
+                assert r.status_code == 201, r.text
+                tids.append(r.json()["id"])
+        async with client(live, token) as a, client(live, token) as b:
+            await a.send({"type": "join", "table_id": tids[0], "seat": 0, "buy_in": 200})
+            await b.send({"type": "join", "table_id": tids[1], "seat": 0, "buy_in": 200})
+            answers = [(await c.until(lambda m: m["type"] in ("joined", "error")))
+                       for c in (a, b)]
+            kinds = sorted(m.get("code", m["type"]) for m in answers)
+            assert kinds == ["chips.insufficient", "joined"], answers
+            assert (await _chips(live, auth)).json()["balance"] == 100
+            for c, tid, m in zip((a, b), tids, answers, strict=True):
+                if m["type"] == "joined":
+                    await c.send({"type": "leave", "table_id": tid})
+                    await c.expect("left")
+        assert (await _chips(live, auth)).json()["balance"] == 300
