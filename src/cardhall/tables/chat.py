@@ -9,8 +9,8 @@ Mixed into :class:`~.actor.Table`; runs only inside the table's task.
 - **Chat**: a joined connection's ``chat`` text (1-200 characters, plain text) goes to every
   connection at the table, seats and spectators, as ``chat`` with a rising ``id``, the
   speaker's seat, name and player id, and the time (Unix ms). At most :data:`CHAT_BURST`
-  lines per :data:`CHAT_WINDOW_SECONDS` per connection: the next one is refused
-  ``chat.flood``. The last :data:`CHAT_KEPT` lines are kept in memory (not in the durable log:
+  lines per :data:`CHAT_WINDOW_SECONDS` per player (all its sockets together: a new socket
+  does not start a new window): the next one is refused ``chat.flood``. The last :data:`CHAT_KEPT` lines are kept in memory (not in the durable log:
   a restart forgets the chat) and sent to a connection when it joins; an admin may remove a
   line (``chat_removed`` to everyone).
 """
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .seats import Seat
 
 CHAT_BURST = 5
-"""Chat lines a connection may send within :data:`CHAT_WINDOW_SECONDS`."""
+"""Chat lines a player (all its sockets together) may send within :data:`CHAT_WINDOW_SECONDS`."""
 CHAT_WINDOW_SECONDS = 10.0
 CHAT_KEPT = 50
 """Chat lines a table keeps for connections that join later."""
@@ -54,6 +54,7 @@ class TableChat:
         self.chat_log: deque[p.ChatOut] = deque(maxlen=CHAT_KEPT)
         self.chat_next_id = 1
         self._chat_times: dict[str, deque[float]] = {}
+        """player id -> the times of its latest chat lines here."""
 
     def presence(self, seat: Seat, connected: bool) -> None:
         """Tell every connection at the table but the seat's own that ``seat``'s holder is
@@ -77,7 +78,7 @@ class TableChat:
             self._error(conn, "table.not_joined", "join the table before chatting", m)
             return
         now = self.clock.now()
-        times = self._chat_times.setdefault(conn.id, deque())
+        times = self._chat_times.setdefault(conn.player.id, deque())
         while times and now - times[0] >= CHAT_WINDOW_SECONDS:
             times.popleft()
         if len(times) >= CHAT_BURST:

@@ -130,8 +130,9 @@ class Chips:
         assert m.buy_in is not None
         _, most = self.buy_in_range()
         stack = seat.stack or 0
-        if (not seat.funded or balance is None or not self.out_of_chips(seat.index)
-                or self._mid_hand(seat) or stack + m.buy_in > most):
+        if (not seat.funded or balance is None or seat.player_id != conn.player.id
+                or not self.out_of_chips(seat.index) or self._mid_hand(seat)
+                or stack + m.buy_in > most):  # the balance read is the sender's own
             self._error(conn, "chips.no_rebuy", f"no rebuy of {m.buy_in} now: the stack is "
                         f"{stack} chips (a rebuy while below the ante, between hands, up to "
                         f"{most})", m)

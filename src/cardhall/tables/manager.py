@@ -69,8 +69,9 @@ class TableManager(Recovery):
         self.log = log
         self.balances = Balances(settings, store, log)
         """Chip balance lookups and holds of poker joins (:mod:`.balances`)."""
-        self._lookups: dict[str, asyncio.Task[None]] = {}
-        """table id -> the latest request waiting for a balance lookup (:meth:`post_request`)."""
+        self._lookups: dict[tuple[str, str], asyncio.Task[None]] = {}
+        """(table id, connection id) -> the connection's latest request to that table waiting
+        for a balance lookup (:meth:`post_request`)."""
         self.tables_restored = 0
         """Tables rebuilt from the log at start-up (since start; never goes down)."""
         self.tables_aborted = 0
@@ -280,13 +281,16 @@ class TableManager(Recovery):
 
     def post_request(self, table: Table, conn: Connection, msg: Any) -> None:
         """Post a socket's request to ``table`` (never blocks). A poker ``join`` waits for
-        its balance lookup (:meth:`request`) on a task, and every later request to that table
-        posted here waits behind it, so a table sees its requests in arrival order. A
-        ``rematch`` is served beside the table (:mod:`.rematch`: it makes a table)."""
+        its balance lookup (:meth:`request`) on a task, and every later request of the same
+        connection to that table waits behind it, so a table sees each connection's requests
+        in their order (another connection's requests never wait for this one's lookups: a
+        stranger's joins must not hold up the players' moves). A ``rematch`` is served beside
+        the table (:mod:`.rematch`: it makes a table)."""
         if isinstance(msg, p.Rematch):
             self.rematches.request(table, conn, msg)
             return
-        prev = self._lookups.get(table.id)
+        key = (table.id, conn.id)
+        prev = self._lookups.get(key)
         if prev is None and not (self.settings.chip_balances
                                  and needs_balance(table, msg, conn.player.is_bot)):
             table.post(ClientRequest(conn, msg))
@@ -299,11 +303,11 @@ class TableManager(Recovery):
             table.post(await self.request(table, conn, msg))
 
         task = asyncio.get_running_loop().create_task(post_in_order())
-        self._lookups[table.id] = task
+        self._lookups[key] = task
 
         def done(t: asyncio.Task[None]) -> None:
-            if self._lookups.get(table.id) is t:
-                del self._lookups[table.id]
+            if self._lookups.get(key) is t:
+                del self._lookups[key]
         task.add_done_callback(done)
 
     async def request(self, table: Table, conn: Connection, msg: Any) -> ClientRequest:

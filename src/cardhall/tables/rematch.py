@@ -89,8 +89,11 @@ def is_over(table: Table, player_id: str) -> bool:
         return True
     if not table.rules.uses_stacks or table.hand == 0:
         return False
-    if table.status == "waiting":  # dealt before, and cannot deal now
-        return True
+    if table.status == "waiting":  # dealt before, and cannot deal now ...
+        with_chips = [s for s in table.seats if s.taken and not table.out_of_chips(s.index)]
+        if not (all(s.taken for s in table.seats)
+                and len(with_chips) >= table.rules.min_players(table.config)):
+            return True  # ... for want of seats with chips (not a seat sitting out)
     own = next((s for s in table.seats if s.player_id == player_id and s.bot_kind is None), None)
     if own is None or not table.out_of_chips(own.index):
         return False
