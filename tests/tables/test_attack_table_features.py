@@ -203,7 +203,11 @@ async def test_a_kicked_player_cannot_rematch_his_way_back(h: Harness) -> None:
         await h.advance(table, 5.0)
     assert table.status == "finished"
     await rematch(h, table, bob)
-    print("bob after kick:", [m.type + ":" + str(getattr(m, "code", "")) for m in bob.messages])
+    assert bob.last("error").code == "rematch.not_a_player"  # kicked: no way back this way
+    await rematch(h, table, ana)
+    new_id = ana.last("rematch_ready").rematch_table_id
+    assert not [m for m in bob.messages if m.type == "rematch_offer"]  # nor an offer
+    assert "old-code" not in str(bob.messages[-1]) and new_id not in str(bob.messages)
 
 
 @pytest.mark.xfail(strict=True, reason="open: bot identities play on house chips by design "

@@ -134,6 +134,8 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
         self.clock = clock
         self.seats = [Seat(i) for i in range(spec.num_seats)]
         self.spectators: dict[str, Connection] = {}
+        self.kicked: set[str] = set()
+        """Player ids kicked from this table: never offered, nor granted, its rematch."""
         self.version = 0
         self.status: str = "waiting"
         self.inbox: asyncio.Queue[InboxMessage] = asyncio.Queue()

@@ -43,6 +43,7 @@ class Departures:
         id: str
         seats: list[Seat]
         spectators: dict[str, Connection]
+        kicked: set[str]
         version: int
         status: str
         keep_log: bool
@@ -107,13 +108,16 @@ class Departures:
         which the seat is dealt, a stand-in bot plays it until that game ends
         (:meth:`~.standin.StandIns.stand_in` with ``reason``), then it is freed; otherwise it is
         freed now. Idempotent: an empty seat, or one a stand-in already plays, is answered
-        ``kicked=False`` with why."""
+        ``kicked=False`` with why. The holder is never offered nor granted this table's
+        rematch (``kicked``)."""
         seat = self.seats[index]
         if not seat.taken:
             return KickResult(False, "seat empty")
         if seat.stand_in is not None:
             return KickResult(False, f"already {seat.stand_in}: a stand-in plays the seat "
                                      f"until the game ends")
+        if seat.player_id is not None:
+            self.kicked.add(seat.player_id)
         old = seat.conn
         if old is not None:
             self.send(old, p.TableClosed(table_id=self.id, version=self.version, reason="kicked"))

@@ -74,8 +74,9 @@ class RematchLink:
 def players_of(table: Table) -> set[str]:
     """The player ids that may ask for a rematch of ``table``: every seat holder who is not a
     built-in bot, and every player of its last game (the one whose history the table holds)
-    who is not one of the table's built-in bot identities (runs inside the table's task)."""
-    builtin = {s.player_id for s in table.seats if s.bot_kind is not None}
+    who is not one of the table's built-in bot identities, less the players kicked from it
+    (runs inside the table's task)."""
+    builtin = {s.player_id for s in table.seats if s.bot_kind is not None} | table.kicked
     out = {s.player_id for s in table.seats if s.taken and s.bot_kind is None}
     if table.recorder is not None:
         out |= {s.player_id for s in table.recorder.history.seats if s.player_id is not None}
