@@ -2,7 +2,7 @@
 // (name, my games, log out). The token stays in localStorage as for guests (api.js).
 
 import { h, clear, fill } from "./util.js";
-import { t } from "./i18n.js";
+import { t, onLang } from "./i18n.js";
 import { me, forget, createAccount, logIn, logOut, changePassword, listSessions, revokeSession } from "./api.js";
 
 /** The header's identity line: name, "my games", the account (password, sessions) and log
