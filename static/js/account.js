@@ -2,7 +2,7 @@
 // (name, my games, log out). The token stays in localStorage as for guests (api.js).
 
 import { h, clear, fill } from "./util.js";
-import { t } from "./i18n.js";
+import { t, onLang } from "./i18n.js";
 import { me, forget, createAccount, logIn, logOut, changePassword, listSessions, revokeSession } from "./api.js";
 
 /** The header's identity line: name, "my games", the account (password, sessions) and log
@@ -11,7 +11,7 @@ export function drawMe(el, onChange) {
   const who = me();
   clear(el);
   if (who) {
-    el.append(t("me.as", { name: who.name }), " ",
+    el.append(t("me.as", { name: who.name }), " · ",
       h("a", { href: `#/player/${who.id}`, "data-my-games": "1" }, t("nav.my_games")), " · ");
   }
   if (who?.username) {
@@ -53,14 +53,17 @@ function form(kind, submit) {
 /** #/account: register (upgrading the guest held here) and log in, side by side; signed in
  * with an account, the password change and the list of sessions instead. */
 export function accountScreen(root, onDone) {
-  const who = me();
-  if (who?.username) return manageScreen(root, who);
   const done = (p) => { onDone(); location.hash = `#/player/${p.id}`; };
-  fill(root, h("section", { class: "account" }, h("h1", {}, t("acct.title")),
-    h("div", { class: "account-forms" },
-      form("register", async (u, p) => done(await createAccount(u, p))),
-      form("login", async (u, p) => done(await logIn(u, p))))));
-  return () => {};
+  const draw = () => {  // again on a language switch
+    const who = me();
+    if (who?.username) { manageScreen(root, who); return; }
+    fill(root, h("section", { class: "account" }, h("h1", {}, t("acct.title")),
+      h("div", { class: "account-forms" },
+        form("register", async (u, p) => done(await createAccount(u, p))),
+        form("login", async (u, p) => done(await logIn(u, p))))));
+  };
+  draw();
+  return onLang(draw);
 }
 
 /** The password change: the current password, the new one; other sessions are logged out. */
@@ -110,5 +113,4 @@ function manageScreen(root, who) {
     h("h1", {}, t("acct.manage", { username: who.username })),
     h("p", {}, h("a", { href: `#/player/${who.id}` }, t("nav.my_games"))),
     h("div", { class: "account-forms" }, passwordForm(() => sessions.load()), sessions.el)));
-  return () => {};
 }

@@ -195,7 +195,8 @@ export function dealSummary(d, ctx) {
         line(t("blot.tricks"), d.tricks),
         line(t("blot.card_points"), d.card_points),
         line(t("blot.small"), d.card_small),
-        line(t("blot.combinations"), d.combinations),
+        // in small points like the rows around it (the event counts them in card points: 20 = 2)
+        line(t("blot.combinations"), d.combinations.map((x) => Math.floor(x / 10))),
         line(t("blot.scores"), d.scores),
         line(t("blot.totals"), d.totals))));
 }
