@@ -367,6 +367,29 @@ async def test_tables_everyone_left_after_a_game_close_within_a_second(h: Harnes
     assert conns[0].last("left") and ana.last("left")
 
 
+async def test_quick_seat_never_offers_a_table_everyone_left(h: Harness) -> None:
+    """A poker table between hands whose only person left is about to close (abandoned):
+    quick seat makes a new table rather than send the next player to it, over the manager and
+    over lobby summaries (the cluster's rule) alike."""
+    from cardhall.cluster.hall import pick_quick_seat
+    poker = await h.manager.create("toy_stacks", num_seats=2, starting_stack=50,
+                                   bots={1: "rule"})
+    ana = await h.player("ana")
+    await h.join(poker, ana, seat=0)
+    for _ in range(100):
+        if poker.status == "between_hands":
+            break
+        await h.advance(poker, 1.0)
+    assert poker.status == "between_hands"
+    poker.post(ClientRequest(ana, p.Leave(type="leave", table_id=poker.id)))
+    await h.settle(poker)
+    assert poker.abandoned() and not poker.seats[0].taken  # a free seat ...
+    assert h.manager.get(poker.id) is poker  # ... at a table not reaped yet
+    assert pick_quick_seat([poker.summary()]) is None
+    fresh, seat = await h.manager.quick_seat("toy_stacks")
+    assert fresh is not poker and seat == 0
+
+
 @pytest.mark.parametrize(("game", "config"), [
     ("palace_poker", {"small_bet": 10}),  # ante 5: the table used to close with reason error
     ("soldiers_bluff", {"ante": 3}),

@@ -33,13 +33,20 @@ OPEN_STATUSES = ("waiting", "between_hands")
 """Statuses in which a table deals a newcomer in (quick seat)."""
 
 
+def _abandoned(summary: dict[str, Any]) -> bool:
+    """A table that dealt hands and whose seats hold only built-in bots (or nobody): everyone
+    who played left, and it closes within seconds (``Timers.abandoned``, over a summary)."""
+    return summary["hand"] > 0 and summary["status"] != "playing" and not any(
+        seat["player_id"] is not None and not seat.get("bot_level") for seat in summary["seats"])
+
+
 def pick_quick_seat(summaries: list[dict[str, Any]]) -> tuple[dict[str, Any], int] | None:
-    """The open table with a free seat closest to starting (most seats taken), and the seat;
-    ``None`` when there is none (``TableManager.quick_seat``'s rule, over summaries)."""
+    """The open table with a free seat closest to starting (most seats taken), and the seat,
+    never an abandoned one (:func:`_abandoned`); ``None`` when there is none (``TableManager.quick_seat``'s rule, over summaries)."""
     best: tuple[int, dict[str, Any], int] | None = None
     for s in summaries:
         free = [seat["seat"] for seat in s["seats"] if seat["player_id"] is None]
-        if s["status"] in OPEN_STATUSES and free:
+        if s["status"] in OPEN_STATUSES and free and not _abandoned(s):
             taken = s["num_seats"] - len(free)
             if best is None or taken > best[0]:
                 best = (taken, s, free[0])

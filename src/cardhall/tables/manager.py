@@ -376,7 +376,8 @@ class TableManager(Recovery):
 
         Prefers a live table of ``game`` that deals the player in: ``waiting`` (or, poker,
         ``between_hands``) with a free seat, the one with the most seats taken first (the
-        closest to starting). When there is none, creates a table with the server's defaults
+        closest to starting), never one everyone who played there has left (it is about to
+        close: :meth:`~.timers.Timers.abandoned`). When there is none, creates a table with the server's defaults
         (the game's minimum seats) whose other seats are taken at once by built-in ``rule``
         bots, so the game starts as soon as the player joins seat 0.
 
@@ -390,7 +391,8 @@ class TableManager(Recovery):
         best: tuple[int, Table, int] | None = None
         for t in self.list(game):
             free = [s.index for s in t.seats if not s.taken]
-            if t.status in open_statuses and free and not t.spec.private:
+            # an abandoned table (everyone who played left) closes within seconds: not offered
+            if t.status in open_statuses and free and not t.spec.private and not t.abandoned():
                 taken = len(t.seats) - len(free)
                 if best is None or taken > best[0]:
                     best = (taken, t, free[0])
