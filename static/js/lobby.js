@@ -94,7 +94,7 @@ function drawTables(list, tables) {
           : h("a", { href: `#/watch/${tb.id}`, class: "button", "data-watch": tb.id }, t("lobby.watch"))),
       h("ul", { class: "seat-list" }, tb.seats.map((s) => h("li", {},
         `${t("lobby.seat_n", { n: s.seat + 1 })}: `,
-        s.name ? `${s.name}${s.bot ? ` (${t("table.bot")})` : ""}`
+        s.name ? `${s.name}${s.bot ? ` (${s.bot_level ? t(`lobby.bot_${s.bot_level}`) : t("table.bot")})` : ""}`
           : (seated ? t("lobby.free") : h("a", { href: `#/table/${tb.id}/${s.seat}`, class: "button small",
             "data-join": `${tb.id}:${s.seat}` }, t("lobby.join")))))));
   })));

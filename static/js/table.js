@@ -264,7 +264,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   function leaveToLobby(e) {
     e?.preventDefault?.();
     // mid-game a stand-in plays the seat until you come back or the game ends: ask first
-    if (state?.status === "playing" && state.seat !== null && !window.confirm(t("table.leave_confirm"))) return;
+    // (poker: the stand-in finishes the hand only, then the stack is cashed out)
+    const ask = state?.max_buy_in !== null && state?.max_buy_in !== undefined ? "table.leave_confirm_poker" : "table.leave_confirm";
+    if (state?.status === "playing" && state.seat !== null && !window.confirm(t(ask))) return;
     conn.close(true);
     location.hash = "#/";
   }
@@ -311,7 +313,10 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     el.logTitle.textContent = t("table.log");
     chips.redraw(state);
     clear(el.invite);
-    if (code && state && state.status !== "closed") el.invite.append(inviteBox(tableId, code));
+    // the invite link while a seat is free (a full table has nobody to invite)
+    if (code && state && state.status !== "closed" && state.seats.some((x) => !x.player_id && !x.bot)) {
+      el.invite.append(inviteBox(tableId, code));
+    }
     chat.redraw();
     drawStatus();  // in the current language
   }
