@@ -119,14 +119,17 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     if (!state) { pending.push(msg); return; }  // the game module is known from the first state
     let prefixed = false;
     let prevKind = null;
-    for (const ev of msg.events) {
+    for (const ev of mod()?.orderEvents?.(msg.events) ?? msg.events) {
       if (ev.kind === "game_started") {
         seatMap = ev.seat_map;
         log.hand = ev.hand;
         prevKind = ev.kind;
         summaryBuild = null;  // the last hand's summary does not stay open into the next hand
         const dealer = state?.seats?.[ev.dealer]?.name;
-        log.add(dealer ? t("ev.game_started", { n: ev.hand, name: dealer }) : t("ev.hand_begins", { n: ev.hand }), "sep");
+        // a game module may name its game (Bazaar Blot: a match of many deals), else "Hand n"
+        const line = GAMES[state?.game]?.startedText?.(ev.hand, dealer)
+          || (dealer ? t("ev.game_started", { n: ev.hand, name: dealer }) : t("ev.hand_begins", { n: ev.hand }));
+        log.add(line, "sep");
         continue;
       }
       const m = mod();

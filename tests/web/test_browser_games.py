@@ -46,6 +46,10 @@ def test_bazaar_blot_deal(server: Any, new_page: Any, artifacts: Path) -> None:
                        options={"c-target": "101"})
     _wait_my_turn(page)
     assert page.locator(".hand [data-card]").count() == 8
+    # the log names the match (not "Hand 1") and its dealer once, then the own cards
+    lines = page.locator(".log-list li").all_inner_texts()
+    assert re.fullmatch(r"Match 1 begins; \S+ deals\.", lines[0]), lines[:3]
+    assert lines[1].startswith("You get ") and sum("deals" in x for x in lines) == 1, lines[:3]
     # the bidding box or the play controls come from the legal actions only (wait: a bot's
     # out-of-turn move may redraw the screen between the banner and the controls)
     page.wait_for_selector(".controls [data-act], .board [data-act]", timeout=20_000)
@@ -105,6 +109,13 @@ def test_bazaar_blot_deal(server: Any, new_page: Any, artifacts: Path) -> None:
     log = page.locator(".log-list").inner_text()
     assert "plays" in log and "takes the trick" in log
     page.screenshot(path=str(artifacts / "bazaar_blot-summary.png"))
+    # deal 2: who deals, then the own cards
+    page.wait_for_function("[...document.querySelectorAll('.log-list li')]"
+                           ".filter((e) => e.textContent.startsWith('You get ')).length === 2",
+                           timeout=20_000)
+    lines = page.locator(".log-list li").all_inner_texts()
+    second = [i for i, x in enumerate(lines) if x.startswith("You get ")][1]
+    assert re.fullmatch(r"\S+ deals\.", lines[second - 1]), lines[second - 3:second + 1]
 
 
 def test_soldiers_bluff_hand_languages_and_replay(server: Any, new_page: Any,

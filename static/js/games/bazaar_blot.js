@@ -148,6 +148,22 @@ export function controls(ctx) {
   return out.childNodes.length ? out : null;
 }
 
+/** A frame's events in log order: a deal's public "dealt" (who deals) before the own cards
+ * it dealt (the engine lists the private ones first). */
+export function orderEvents(events) {
+  const pub = events.findIndex((e) => e.kind === "dealt" && !e.cards);
+  const own = events.findIndex((e) => e.kind === "dealt" && e.cards);
+  if (own < 0 || pub < own) return events;
+  const out = [...events];
+  out.splice(own, 0, ...out.splice(pub, 1));
+  return out;
+}
+
+/** The log's line for a new table game: a Blot game is a match of many deals. */
+export function startedText(n, dealer) {
+  return dealer ? t("blot.match_begins", { n, name: dealer }) : t("blot.match_begins_nodealer", { n });
+}
+
 export function describe(ev, ctx) {
   const name = ev.seat !== undefined ? ctx.name(ev.seat) : "";
   switch (ev.kind) {
