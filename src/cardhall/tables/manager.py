@@ -3,13 +3,12 @@
 The only in-process registry of the server. It owns every table task and cancels them all on
 :meth:`TableManager.stop`. A table lives in exactly one process: in cluster mode the one
 holding its lease (:mod:`.ownership`, ``docs/scaling.md``); recovery from the table log is in
-:mod:`.recovery`.
+:mod:`.recovery`; closing, kicking and the admin's figures in :mod:`.moderation`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import builtins
 import contextlib
 import functools
 import hashlib
@@ -30,22 +29,20 @@ from .balances import Balances, needs_balance
 from .bots import BotConnection, bot_name
 from .clock import Clock, RealClock
 from .connections import Connection
-from .departures import KickResult
 from .errors import (
     LogBacklogError,
-    SeatNotFoundError,
     TableLimitError,
-    TableNotFoundError,
     TableQuotaError,
 )
 from .messages import ClientRequest, Close, Control
+from .moderation import Moderation
 from .ownership import Ownership
 from .recovery import Recovery
 from .rematch import Rematches
 
 log = logging.getLogger(__name__)
 
-class TableManager(Recovery):
+class TableManager(Recovery, Moderation):
     """Registry of live tables.
 
     Args:
@@ -326,50 +323,6 @@ class TableManager(Recovery):
     def list(self, game: str | None = None) -> list[Table]:
         return [t for t in self.tables.values() if game is None or t.rules.name == game]
 
-    async def close(self, table_id: str, reason: p.TableClosedReason = "closed") -> bool:
-        """Close a table and wait for its task to end; False if there is no such table."""
-        table = self.tables.get(table_id)
-        task = self.tasks.get(table_id)
-        if table is None or task is None:
-            return False
-        table.post(Close(reason))
-        await asyncio.wait({task}, timeout=2.0)
-        return True
-
-    async def kick(self, table_id: str, seat: int, reason: str = "kicked") -> KickResult:
-        """Remove a seat's holder (told ``table_closed``/``kicked``; mid-game a stand-in bot
-        plays the seat until the game ends, see :meth:`Table.kick_now`). Returns what it did
-        (``kicked=False`` with why for an empty seat or one already kicked).
-
-        Raises:
-            TableNotFoundError: no such table (:class:`TableClosedError`: it closed meanwhile).
-            SeatNotFoundError: no such seat.
-        """
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TableNotFoundError(f"no live table {table_id!r}")
-        if not 0 <= seat < len(table.seats):
-            raise SeatNotFoundError(f"no seat {seat} at table {table_id} "
-                                    f"(seats 0-{len(table.seats) - 1})")
-        result: KickResult = await table.call(lambda t: t.kick_now(seat, reason))
-        return result
-
-    async def kick_player(self, player_id: str, reason: str = "kicked") -> builtins.list[str]:
-        """Kick every seat ``player_id`` holds at every live table (a person's, an SDK bot's or
-        a built-in bot identity's seats alike); returns ``"<table id>:<seat>"`` of each seat
-        this call kicked. Tables that close meanwhile are skipped."""
-        kicked: builtins.list[str] = []
-        for table in self.list():
-            held = [s.index for s in table.seats if s.player_id == player_id]
-            for seat in held:
-                try:
-                    result = await self.kick(table.id, seat, reason)
-                except TableNotFoundError:  # the table closed meanwhile
-                    break
-                if result.kicked:
-                    kicked.append(f"{table.id}:{seat}")
-        return kicked
-
     async def quick_seat(self, game: str, *,
                          created_by: str | None = None) -> tuple[Table, int]:
         """A seat for a lone player. Returns ``(table, free seat index)``.
@@ -402,24 +355,6 @@ class TableManager(Recovery):
         table = await self.create(game, created_by=created_by,
                                   bots={s: "rule" for s in range(1, seats)})
         return table, 0
-
-    def stats(self) -> dict[str, Any]:
-        """Server figures for the admin: tables by status, seats, connections, saved games."""
-        by_status: dict[str, int] = {}
-        for t in self.tables.values():
-            by_status[t.status] = by_status.get(t.status, 0) + 1
-        return {
-            "tables": len(self.tables),
-            "tables_by_status": by_status,
-            "tables_closed": self.closed_count,
-            "seats_taken": sum(sum(1 for s in t.seats if s.taken) for t in self.tables.values()),
-            "connections": sum(len(t.connections()) for t in self.tables.values()),
-            "games_saved": self.games_saved_closed + sum(t.games_saved
-                                                         for t in self.tables.values()),
-            "inbox_backlog": sum(t.inbox.qsize() for t in self.tables.values()),
-            "tables_restored": self.tables_restored,
-            "tables_aborted": self.tables_aborted,
-        }
 
 
 def _seat_bot(seat: int, bot: BotConnection, kind: str) -> Callable[[Table], Awaitable[None]]:
