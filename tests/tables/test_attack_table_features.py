@@ -11,6 +11,7 @@ import pytest
 from tablekit import Harness
 from test_chip_holds import GatedStore
 from test_chip_holds import manager as chips_manager
+from test_table_rematch import finished_duel
 
 from cardhall.protocol import messages as p
 from cardhall.tables.connections import RecordingConnection
@@ -128,21 +129,6 @@ async def test_sit_out_spam_changes_no_chips_and_the_table_plays_on(h: Harness) 
     table.post(_req(spectator, p.SitOut(type="sit_out", table_id=table.id, sit_out=True)))
     await h.settle(table)
     assert errors(spectator) == ["table.not_seated"]
-
-
-async def finished_duel(h: Harness, **kw: Any) -> tuple[Any, list[RecordingConnection]]:
-    table = await h.manager.create("toy_duel", num_seats=3, bots={2: "random"},
-                                   config={"cards_each": 1}, turn_timeout_seconds=5.0, **kw)
-    ana, bob = await h.player("ana"), await h.player("bob")
-    code = table.spec.invite_code
-    await h.join(table, ana, seat=0, invite_code=code)
-    await h.join(table, bob, seat=1, invite_code=code)
-    for _ in range(20):
-        if table.status == "finished":
-            break
-        await h.advance(table, 5.0)
-    assert table.status == "finished"
-    return table, [ana, bob]
 
 
 async def rematch(h: Harness, table: Any, *conns: RecordingConnection, times: int = 1) -> None:
