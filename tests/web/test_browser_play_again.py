@@ -67,6 +67,14 @@ def test_play_again_seats_both_at_a_new_table(server: Any, new_page: Any,
 
     _play_both([anna, boris])
     assert server.table(old).status == "finished"
+    # each side reads the score with its own team first (Anna and Boris are opponents)
+    scores = []
+    for page in (anna, boris):
+        text = page.locator(".infobar .kv:has(.k:text-is('Match')) .v").inner_text()
+        found = re.match(r"Us (\d+) : (\d+) Them", text)
+        assert found, text
+        scores.append((int(found.group(1)), int(found.group(2))))
+    assert scores[0] == scores[1][::-1], scores
     anna.click(PLAY_AGAIN)
     anna.wait_for_url(re.compile(r"#/table/(?!" + old + r")\w+$"))
     new = anna.url.split("#/table/")[1]

@@ -11,6 +11,12 @@ const POS = ["bottom", "left", "top", "right"];
 
 function teamOf(seat) { return seat % 2; }
 
+/** The teams in the order a seated player reads them: their own first ("Us : Them"). */
+function teamOrder(ctx) {
+  if (ctx.mySeat === null || ctx.mySeat === undefined) return [0, 1];
+  return [teamOf(ctx.mySeat), 1 - teamOf(ctx.mySeat)];
+}
+
 function teamLabel(team, ctx) {
   if (ctx.mySeat === null || ctx.mySeat === undefined) return t("blot.team", { n: team + 1 });
   return team === teamOf(ctx.mySeat) ? t("blot.we") : t("blot.they");
@@ -43,13 +49,14 @@ export function board(ctx) {
     plays.get(e.card).push(e);
   }
   const trick = v.trick?.cards || [];
+  const [a, b] = teamOrder(ctx);
   const info = h("div", { class: "infobar" },
     row(t("blot.contract_label"), v.contract
       ? `${contractText(v.contract)} — ${ctx.name(v.contract.declarer)}`
       : (v.auction?.standing ? `(${contractText({ ...v.auction.standing, multiplier: v.auction.multiplier })} — ${ctx.name(v.auction.standing.seat)})` : t("blot.none"))),
-    row(t("blot.match"), `${teamLabel(0, ctx)} ${v.match_score[0]} : ${v.match_score[1]} ${teamLabel(1, ctx)} (${t("blot.target", { n: v.target_score })})`),
-    row(t("blot.tricks"), `${v.tricks_won[0]} : ${v.tricks_won[1]}`),
-    row(t("blot.points"), `${v.card_points[0]} : ${v.card_points[1]}`));
+    row(t("blot.match"), `${teamLabel(a, ctx)} ${v.match_score[a]} : ${v.match_score[b]} ${teamLabel(b, ctx)} (${t("blot.target", { n: v.target_score })})`),
+    row(t("blot.tricks"), `${v.tricks_won[a]} : ${v.tricks_won[b]}`),
+    row(t("blot.points"), `${v.card_points[a]} : ${v.card_points[b]}`));
 
   const seats = [0, 1, 2, 3].map((s) => {
     const isMe = ctx.mySeat === s;
@@ -196,8 +203,8 @@ function resultFor(winnerTeam, ctx) {
 
 /** The end-of-deal summary (from the public deal_scored event or a scored deal in the view). */
 export function dealSummary(d, ctx) {
-  const teams = [0, 1];
-  const line = (label, vals) => h("tr", {}, h("th", { scope: "row" }, label), vals.map((x) => h("td", {}, String(x))));
+  const teams = teamOrder(ctx);  // columns: the own team first
+  const line = (label, vals) => h("tr", {}, h("th", { scope: "row" }, label), teams.map((tm) => h("td", {}, String(vals[tm]))));
   return h("div", { class: "deal-summary", "data-deal": d.deal },
     h("h2", {}, t("blot.deal_summary", { n: d.deal })),
     h("p", {}, `${t("blot.contract_label")}: ${contractText(d.contract)} — ${ctx.name(d.contract.declarer)} (${t("blot.declarer")})`),
