@@ -24,6 +24,16 @@ async def join(n: Node, table: Table, conn: RecordingConnection, **kw: object) -
     await n.settle(table)
 
 
+async def seated_poker(n: Node, store: MemoryStore,
+                       k: int = 3) -> tuple[Table, list[RecordingConnection]]:
+    """A ``k``-seat Palace Poker table with ``k`` players seated on their default buy-in."""
+    conns = await players(store, k)
+    table = await n.manager.create("palace_poker", num_seats=k)
+    for conn in conns:
+        await join(n, table, conn)
+    return table, conns
+
+
 async def leave(n: Node, table: Table, conn: RecordingConnection) -> None:
     table.post(ClientRequest(conn, p.Leave(type="leave", table_id=table.id)))
     await n.settle(table)
@@ -56,10 +66,7 @@ async def test_buy_in_comes_from_the_balance_and_leaving_returns_it() -> None:
 async def test_winnings_stay_with_the_player_after_a_hand() -> None:
     store, clock = MemoryStore(), FakeClock()
     async with node(store, clock) as n:
-        conns = await players(store, 3)
-        table = await n.manager.create("palace_poker", num_seats=3)
-        for conn in conns:
-            await join(n, table, conn)
+        table, conns = await seated_poker(n, store)
         assert table.status == "playing"
         await play(n, table, conns)
         assert table.status == "between_hands"

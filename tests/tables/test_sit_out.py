@@ -4,7 +4,7 @@ table with too few seats in waits, coming back in deals again; a rebuy below the
 
 from __future__ import annotations
 
-from test_chips import errors, join, leave
+from test_chips import errors, join, leave, seated_poker
 from test_durable_restore import Node, node, play, players
 
 from cardhall.protocol import messages as p
@@ -33,10 +33,7 @@ def seat_flags(conn: RecordingConnection, table: Table) -> list[bool]:
 async def test_a_seat_sitting_out_keeps_its_stack_and_is_not_dealt_in() -> None:
     store, clock = MemoryStore(), FakeClock()
     async with node(store, clock) as n:
-        conns = await players(store, 3)
-        table = await n.manager.create("palace_poker", num_seats=3)
-        for conn in conns:
-            await join(n, table, conn)
+        table, conns = await seated_poker(n, store)
         assert table.status == "playing" and table.seat_map == [0, 1, 2]
         await sit_out(n, table, conns[0])  # mid-hand: this hand is played to its end
         assert table.seat_map == [0, 1, 2] and table.status == "playing"
@@ -58,10 +55,7 @@ async def test_a_seat_sitting_out_keeps_its_stack_and_is_not_dealt_in() -> None:
 async def test_too_few_seats_in_make_the_table_wait_until_one_is_back() -> None:
     store, clock = MemoryStore(), FakeClock()
     async with node(store, clock) as n:
-        conns = await players(store, 3)
-        table = await n.manager.create("palace_poker", num_seats=3)
-        for conn in conns:
-            await join(n, table, conn)
+        table, conns = await seated_poker(n, store)
         await sit_out(n, table, conns[0])
         await sit_out(n, table, conns[1])
         await play(n, table, conns)
@@ -98,10 +92,7 @@ async def test_sit_out_refusals_and_leaving_ends_it() -> None:
 async def test_a_rebuy_below_the_ante_adds_chips_from_the_balance() -> None:
     store, clock = MemoryStore(), FakeClock()
     async with node(store, clock) as n:
-        conns = await players(store, 3)
-        table = await n.manager.create("palace_poker", num_seats=3)
-        for conn in conns:
-            await join(n, table, conn)
+        table, conns = await seated_poker(n, store)
         await play(n, table, conns)
         assert table.status == "between_hands"
 
