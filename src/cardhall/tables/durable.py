@@ -84,6 +84,8 @@ class Durability:
         writer: Any
         created_by: str | None
         created_at: Any
+        idle_since: Any
+        clock: Any
 
         def step_chips(self) -> list[Any]: ...
         def step_holds(self) -> list[Any]: ...
