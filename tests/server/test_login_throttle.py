@@ -14,7 +14,6 @@ from fastapi import FastAPI
 
 from cardhall.config import Settings
 from cardhall.server.app import create_app
-from cardhall.server.loginthrottle import network_of
 
 PASSWORD = "correct horse battery"
 OWNER = "198.51.100.7"
@@ -126,6 +125,8 @@ async def test_the_public_profile_does_not_show_the_login_name(
     ("2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"), ("::ffff:192.0.2.1", "192.0.2.1"),
     ("unknown", "unknown")])
 def test_ipv6_addresses_count_by_their_64(address: str, network: str) -> None:
+    from cardhall.server.loginthrottle import network_of
+
     assert network_of(address) == network
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from cardhall.storage.accounts import UsernameConfusableError, UsernameTakenError
+from cardhall.storage import accounts
 from cardhall.storage.sql import SqlStore, downgrade_connection, upgrade_connection
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -49,10 +49,10 @@ async def _check_kept_and_guarded(store: SqlStore) -> None:
     found = await store.credentials("abc")  # its key is now NFKC: both forms find it
     assert found is not None and found[0].id == ids["\uff41bc"]
     for twin in ("BOB", "\uff42\uff4f\uff42", "abc"):
-        with pytest.raises(UsernameTakenError):
+        with pytest.raises(accounts.UsernameTakenError):
             await store.register("x", twin, "h")
     for twin in ("\u0430nn\u0430", "\u0410nn\u0430", "b\u043eb"):
-        with pytest.raises(UsernameConfusableError):
+        with pytest.raises(accounts.UsernameConfusableError):
             await store.register("x", twin, "h")
     rec, _ = await store.register("Carl", "carl", "h")
     assert (await store.credentials("CARL")) is not None and rec.username == "carl"

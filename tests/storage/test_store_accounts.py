@@ -8,11 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from cardhall.storage import GameRecord, SeatResult, Store
-from cardhall.storage.accounts import (
-    AlreadyRegisteredError,
-    UsernameConfusableError,
-    UsernameTakenError,
-)
+from cardhall.storage.accounts import AlreadyRegisteredError, UsernameTakenError
 from cardhall.storage.rating import Skill
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -168,6 +164,8 @@ async def test_the_leaderboard_pages_people_and_lists_bots_apart(store: Store) -
 async def test_usernames_compare_in_nfkc_and_look_alikes_are_refused(store: Store) -> None:
     """Issue 24, row 6: a fullwidth ``ａnna`` is ``anna`` (taken); a Cyrillic ``аnna`` looks
     like it (confusable); a log-in by any compatibility form finds the account."""
+    from cardhall.storage.accounts import UsernameConfusableError
+
     rec, _ = await store.register("Anna", "anna", "h")
     with pytest.raises(UsernameTakenError):
         await store.register("Twin", "\uff41nna", "h")
