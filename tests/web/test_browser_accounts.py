@@ -25,8 +25,8 @@ def register(page: Any, username: str) -> None:
     page.wait_for_selector("[data-profile]")
 
 
-def test_the_register_form_shows_why_a_password_is_too_weak(server: Any,
-                                                            new_page: Any) -> None:
+def test_the_register_form_shows_why_a_password_is_too_weak(server: Any, new_page: Any,
+                                                            console: Any) -> None:
     """Issue 24, row 6: the server's 422 ``account.weak_password`` reason, on the form."""
     page = new_page()
     enter(page, server.url, "Wes")
@@ -39,6 +39,9 @@ def test_the_register_form_shows_why_a_password_is_too_weak(server: Any,
     page.wait_for_function(
         "document.querySelector('[data-form=register] .error-line').textContent.length > 0")
     assert "too easy to guess" in error.inner_text() and "common password" in error.inner_text()
+    refused = [e for e in console.errors if "status of 422" in e]  # the browser logs the 422
+    assert len(refused) == 1, console.errors
+    console.errors[:] = [e for e in console.errors if e not in refused]
 
 
 def test_register_play_a_hand_and_see_the_rating_and_the_marker(server: Any,
