@@ -87,10 +87,25 @@ class Settings(BaseSettings):
     login_rate_limit: str = "10/minute"
     """``POST /api/sessions`` (log-ins) and ``POST /api/accounts`` (registrations) per client
     address, on top of ``rest_rate_limit``; beyond, 429 ``rate.limited``."""
-    login_failure_rate_limit: str = "20/hour"
-    """Failed log-ins per username (whatever the address: a password guessed from many
-    addresses); beyond, that username's log-ins are 429 ``rate.limited`` until the window
-    lets one more in (a right password then works again)."""
+    login_failure_rate_limit: str = "5/minute"
+    """Failed log-ins of one username from one network (an IPv4 address, an IPv6 /64);
+    beyond, that network's log-ins of that username are 429 ``rate.limited`` until the window
+    lets one more in. Other networks' log-ins of the name are not touched
+    (``server/loginthrottle.py``)."""
+    login_username_failure_rate_limit: str = "100/hour"
+    """Failed log-ins of one username from every network together; beyond, the username is
+    guarded: a network it logged in from before is not slowed, any other gets
+    ``login_guarded_rate_limit``. The username is never locked."""
+    login_guarded_rate_limit: str = "1/10 minutes"
+    """Failed log-ins of a guarded username from one network it never logged in from (the
+    first try always goes through, so the owner with the right password gets in)."""
+    login_known_network_days: Annotated[float, Field(gt=0, le=3650)] = 30.0
+    """How long a network an account logged in from stays known to it (not slowed when the
+    account is guarded)."""
+    password_min_score: Annotated[int, Field(ge=0, le=4)] = 3
+    """The least zxcvbn strength (0-4) a new password needs (register, password change, the
+    admin's reset); below it, 422 ``account.weak_password`` says why. 3: about 10^8 guesses
+    or more; 0 turns the check off."""
     password_hash_time_cost: Annotated[int, Field(ge=1, le=100)] = 3
     """Argon2id passes over the memory (pwdlib's default 3; each log-in costs about this
     times the memory pass)."""
@@ -177,7 +192,8 @@ class Settings(BaseSettings):
     (``pip install .``, the Docker image; see ``setup.py``)."""
 
     @field_validator("rest_rate_limit", "guest_rate_limit", "login_rate_limit",
-                     "login_failure_rate_limit")
+                     "login_failure_rate_limit", "login_username_failure_rate_limit",
+                     "login_guarded_rate_limit")
     @classmethod
     def _one_rate(cls, value: str) -> str:
         """A rate must be one rate in the ``limits`` notation (``"10/minute"``)."""

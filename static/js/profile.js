@@ -81,7 +81,7 @@ export function profileScreen(root, playerId) {
       const since = p.created_at ? new Date(p.created_at).toLocaleDateString() : "";
       fill(root, h("section", { class: "profile", "data-profile": p.id },
         h("h1", {}, t("prof.title", { name: p.name })),
-        h("p", { class: "muted" }, p.username ? `@${p.username}` : t("prof.guest"),
+        h("p", { class: "muted" }, t(p.registered ? "prof.account" : "prof.guest"),
           since ? ` · ${t("prof.since", { date: since })}` : ""),
         err, h("h2", {}, t("prof.ratings")), ratingsBlock(p, chartBox, chart), chartBox,
         h("h2", {}, t("prof.games")), filterForm(),

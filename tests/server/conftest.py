@@ -16,6 +16,7 @@ GENEROUS_LIMITS: dict[str, object] = {
     "max_live_tables_per_player": 100_000, "max_sockets_per_player": 100_000,
     "rest_rate_limit": "1000000/minute", "guest_rate_limit": "1000000/minute",
     "login_rate_limit": "1000000/minute", "login_failure_rate_limit": "1000000/minute",
+    "login_username_failure_rate_limit": "1000000/minute",
     "password_hash_time_cost": 1, "password_hash_memory_kib": 64}
 """Quotas and rates far above what a test does (the quota tests pass their own), and cheap
 Argon2id parameters (the account tests check the PHC string, not the cost)."""

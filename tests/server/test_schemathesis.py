@@ -40,6 +40,9 @@ CHECKED_BEYOND_THE_SCHEMA = {
     "POST /api/tables": "the game validates config, seat count, stack and timeout bounds",
     "POST /api/players": "a name must hold no control or format character (no JSON Schema)",
     "POST /api/admin/bots": "a name must hold no control or format character (no JSON Schema)",
+    "POST /api/accounts": "a password must be strong enough for zxcvbn; a username not like another",
+    "POST /api/accounts/password": "the new password must be strong enough for zxcvbn",
+    "POST /api/admin/players/{player_id}/password": "the password must be strong enough for zxcvbn",
 }
 """Operations whose schema-valid input may still be refused (422 with a typed code): they skip
 ``positive_data_acceptance`` only; every other check runs on them."""

@@ -159,3 +159,22 @@ async def test_the_leaderboard_pages_people_and_lists_bots_apart(store: Store) -
     assert bot_row.player_id == bot.id and bot_row.is_bot and bot_row.games == 15
     await store.set_banned(players[0], True)
     assert (await store.leaderboard("palace_poker", limit=1))[0].player_id == players[1]
+
+
+async def test_usernames_compare_in_nfkc_and_look_alikes_are_refused(store: Store) -> None:
+    """Issue 24, row 6: a fullwidth ``ａnna`` is ``anna`` (taken); a Cyrillic ``аnna`` looks
+    like it (confusable); a log-in by any compatibility form finds the account."""
+    from cardhall.storage.accounts import UsernameConfusableError
+
+    rec, _ = await store.register("Anna", "anna", "h")
+    with pytest.raises(UsernameTakenError):
+        await store.register("Twin", "\uff41nna", "h")
+    for twin in ("\u0430nna", "\u0410NNA", "\u0430nn\u0430"):
+        with pytest.raises(UsernameConfusableError):
+            await store.register("Twin", twin, "h")
+    found = await store.credentials("\uff21NNA")
+    assert found is not None and found[0].id == rec.id
+    other, _ = await store.register("Lan", "lan", "h")  # looks different from anna: fine
+    with pytest.raises(UsernameConfusableError):
+        await store.register("Ian", "Ian", "h")  # capital I looks like l
+    assert other.username == "lan"

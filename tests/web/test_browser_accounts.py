@@ -25,6 +25,25 @@ def register(page: Any, username: str) -> None:
     page.wait_for_selector("[data-profile]")
 
 
+def test_the_register_form_shows_why_a_password_is_too_weak(server: Any, new_page: Any,
+                                                            console: Any) -> None:
+    """Issue 24, row 6: the server's 422 ``account.weak_password`` reason, on the form."""
+    page = new_page()
+    enter(page, server.url, "Wes")
+    page.click("header [data-account]")
+    page.fill("#register-username", "wes_weak")
+    page.fill("#register-password", "password")
+    page.click("[data-form=register] button[type=submit]")
+    error = page.locator("[data-form=register] .error-line")
+    error.wait_for()
+    page.wait_for_function(
+        "document.querySelector('[data-form=register] .error-line').textContent.length > 0")
+    assert "too easy to guess" in error.inner_text() and "common password" in error.inner_text()
+    refused = [e for e in console.errors if "status of 422" in e]  # the browser logs the 422
+    assert len(refused) == 1, console.errors
+    console.errors[:] = [e for e in console.errors if e not in refused]
+
+
 def test_register_play_a_hand_and_see_the_rating_and_the_marker(server: Any,
                                                                  new_page: Any) -> None:
     page = new_page()
@@ -33,7 +52,8 @@ def test_register_play_a_hand_and_see_the_rating_and_the_marker(server: Any,
     register(page, "lia_plays")
     held = page.evaluate("JSON.parse(localStorage.getItem('cardhall.player'))")
     assert held["id"] == guest_id and held["username"] == "lia_plays"
-    assert "lia_plays" in page.locator("[data-profile]").inner_text()
+    shown = page.locator("[data-profile]").inner_text()
+    assert "registered player" in shown and "lia_plays" not in shown  # no login name (issue 24)
     page.goto(f"{server.url}/#/")
     page.wait_for_selector("#c-game")
     create_table(page, "soldiers_bluff", seats=2, roles={1: "rule"}, turn_seconds=5)

@@ -18,6 +18,7 @@ from .errors import install_error_handlers
 from .health import Liveness
 from .lifespan import make_lifespan
 from .limits import BodySizeLimit
+from .loginthrottle import LoginThrottle, ThrottleRates
 from .observability import install_metrics, install_request_id
 from .passwords import Passwords
 from .quotas import (
@@ -99,8 +100,9 @@ def _cluster_state(app: FastAPI, settings: Settings) -> None:
     """The parts of ``app.state`` that cluster mode shares over Redis: ``node_id``, ``redis``
     (the client, ``None`` without ``redis_url``), ``redis_health``, ``socket_quota``
     (:class:`~.clusterquota.RedisSocketQuota` in cluster mode, else
-    :class:`~.quotas.LocalSocketQuota`) and ``rate_limits`` (counted in Redis in cluster mode
-    unless ``rate_limit_storage_uri`` names another storage)."""
+    :class:`~.quotas.LocalSocketQuota`), ``rate_limits`` (counted in Redis in cluster mode
+    unless ``rate_limit_storage_uri`` names another storage) and ``login_throttle`` (the
+    failed log-ins, :class:`~.loginthrottle.LoginThrottle`, in the same storage)."""
     app.state.node_id = node_name(settings)
     app.state.redis_health = RedisHealth()
     client = make_redis(settings.redis_url) if settings.redis_url else None
@@ -121,9 +123,12 @@ def _cluster_state(app: FastAPI, settings: Settings) -> None:
     options = redis_storage_options(uri, settings.redis_prefix, pool=pool)
     app.state.rate_limits = RateLimits(uri, rest=settings.rest_rate_limit,
                                        guests=settings.guest_rate_limit,
-                                       logins=settings.login_rate_limit,
-                                       login_failures=settings.login_failure_rate_limit,
-                                       **options)
+                                       logins=settings.login_rate_limit, **options)
+    app.state.login_throttle = LoginThrottle(app.state.rate_limits, ThrottleRates(
+        per_network=settings.login_failure_rate_limit,
+        per_username=settings.login_username_failure_rate_limit,
+        guarded=settings.login_guarded_rate_limit,
+        known_days=settings.login_known_network_days))
 
 
 def _include_routers(app: FastAPI) -> None:

@@ -1,6 +1,6 @@
 """Request dependencies as annotated aliases (``StoreDep``, ``SettingsDep``, ``HallDep``,
 ``PlayerDep``, ``OptionalPlayerDep``, ``AdminDep``, ``PasswordsDep``, ``RatesDep``,
-``TokenDep``) for the REST routers.
+``ThrottleDep``, ``TokenDep``) for the REST routers.
 
 ``get_store``/``get_settings`` take an ``HTTPConnection`` so they also work in WebSocket
 endpoints. Bearer credentials are read with FastAPI's ``HTTPBearer`` so OpenAPI documents them.
@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 from ..cluster.hall import LocalHall
 from ..config import Settings
 from ..storage.interface import PlayerRecord, Store
+from .loginthrottle import LoginThrottle
 from .passwords import Passwords
 from .quotas import RateLimits
 from .security import authenticate, check_admin
@@ -60,6 +61,12 @@ def get_rates(conn: HTTPConnection) -> RateLimits:
     return rates
 
 
+def get_login_throttle(conn: HTTPConnection) -> LoginThrottle:
+    """The app's failed log-in throttle (``app.state.login_throttle``)."""
+    throttle: LoginThrottle = conn.app.state.login_throttle
+    return throttle
+
+
 def bearer_token(creds: Annotated[Credentials, Depends(player_bearer)]) -> str | None:
     """The bearer token sent, if any (not checked)."""
     return None if creds is None else creds.credentials
@@ -68,6 +75,7 @@ def bearer_token(creds: Annotated[Credentials, Depends(player_bearer)]) -> str |
 StoreDep = Annotated[Store, Depends(get_store)]
 PasswordsDep = Annotated[Passwords, Depends(get_passwords)]
 RatesDep = Annotated[RateLimits, Depends(get_rates)]
+ThrottleDep = Annotated[LoginThrottle, Depends(get_login_throttle)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 HallDep = Annotated[LocalHall, Depends(get_hall)]

@@ -101,8 +101,8 @@ class RateLimits:
         rest: the rate of every ``/api/*`` request per client address.
         guests: the rate of ``POST /api/players`` per client address.
         logins: the rate of ``POST /api/sessions`` and ``POST /api/accounts`` per client
-            address (``None``: not limited).
-        login_failures: the rate of failed log-ins per username (``None``: not limited).
+            address (``None``: not limited). Failed log-ins are counted by
+            :class:`~.loginthrottle.LoginThrottle` over the same storage.
         options: more arguments of the ``limits`` storage (:func:`redis_storage_options` for
             a Redis one).
 
@@ -112,36 +112,13 @@ class RateLimits:
     """
 
     def __init__(self, storage_uri: str, *, rest: str, guests: str, logins: str | None = None,
-                 login_failures: str | None = None, **options: Any) -> None:
+                 **options: Any) -> None:
         storage = limits.storage.storage_from_string(async_storage_uri(storage_uri), **options)
         assert isinstance(storage, Storage)  # an async+ scheme always gives an asyncio storage
         self.storage = storage
         self.limiter = SlidingWindowCounterRateLimiter(self.storage)
         self.rest, self.guests = parse_rate(rest), parse_rate(guests)
         self.logins = None if logins is None else parse_rate(logins)
-        self.login_failures = None if login_failures is None else parse_rate(login_failures)
-
-    async def check_login(self, username_key: str) -> None:
-        """Refuse a log-in of ``username_key`` (case-folded) while its failures are over
-        :attr:`login_failures` (counts nothing).
-
-        Raises:
-            ApiError: 429 ``rate.limited`` with ``Retry-After``.
-        """
-        item = self.login_failures
-        if item is None or await self.limiter.test(item, "login-failures", username_key):
-            return
-        window = await self.storage.get_sliding_window(  # type: ignore[attr-defined]
-            item.key_for("login-failures", username_key), item.get_expiry())
-        wait = max(1, math.floor(sliding_wait(item.amount, item.get_expiry(), *window)
-                                 + WAIT_MARGIN_SECONDS) + 1)
-        raise ApiError("rate.limited", f"more than {item} failed log-ins of this username; "
-                       f"retry in {wait} s", headers={"Retry-After": str(wait)})
-
-    async def failed_login(self, username_key: str) -> None:
-        """Count one failed log-in of ``username_key`` (case-folded)."""
-        if self.login_failures is not None:
-            await self.limiter.hit(self.login_failures, "login-failures", username_key)
 
     async def retry_after(self, item: limits.RateLimitItem, *keys: str) -> int | None:
         """Count one hit of ``item`` for ``keys``; ``None`` if it is allowed, else the whole

@@ -6,22 +6,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from .usernames import username_key
+
+__all__ = ["AccountError", "AlreadyRegisteredError", "PlayerRating", "RatingPoint",
+           "SessionRecord", "UsernameConfusableError", "UsernameTakenError", "username_key"]
+
 
 class AccountError(Exception):
     """A registration the store refuses (the message names the value)."""
 
 
 class UsernameTakenError(AccountError):
-    """Another account already has this username (compared case-folded)."""
+    """Another account already has this username (compared by :func:`username_key`: NFKC
+    and case-folded)."""
+
+
+class UsernameConfusableError(AccountError):
+    """Another account's username looks like this one (one confusable skeleton,
+    ``storage/usernames.py``)."""
 
 
 class AlreadyRegisteredError(AccountError):
     """The identity to upgrade already is an account, or is a bot."""
-
-
-def username_key(username: str) -> str:
-    """The case-insensitive key of a username (``str.casefold``): ``Ann`` and ``aNN`` are one."""
-    return username.casefold()
 
 
 @dataclass(frozen=True, slots=True)

@@ -319,13 +319,17 @@ class Store(Protocol):
                        upgrade: str | None = None) -> tuple[PlayerRecord, str]:
         """Create an account (or make the guest ``upgrade`` one, keeping its id, games and
         its guest token, which becomes a ``guest`` session); returns it and a new session
-        token. Raises :class:`~.accounts.UsernameTakenError` (the case-folded name is taken)
-        or :class:`~.accounts.AlreadyRegisteredError` (``upgrade`` is an account or a bot, or
+        token. ``username`` is stored as given (the REST layer passes its NFKC form,
+        ``storage/usernames.py``). Raises :class:`~.accounts.UsernameTakenError` (its
+        :func:`~.usernames.username_key` is taken), :class:`~.accounts.UsernameConfusableError`
+        (its :func:`~.usernames.username_skeleton` is another account's) or
+        :class:`~.accounts.AlreadyRegisteredError` (``upgrade`` is an account or a bot, or
         does not exist); nothing is changed then."""
 
     async def credentials(self, username: str) -> tuple[PlayerRecord, str] | None:
-        """The account named ``username`` (case-insensitive) and its password hash, or
-        ``None``."""
+        """The account named ``username`` (by :func:`~.usernames.username_key`: case and
+        compatibility forms do not matter) and its password hash, or ``None``. An account
+        that kept its pre-0007 key (``docs/security.md``) is found by that key first."""
 
     async def open_session(self, player_id: str, kind: str) -> str:
         """Issue a new bearer token of ``player_id`` (a ``kind`` session); only its hash is

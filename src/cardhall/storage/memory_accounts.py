@@ -13,12 +13,13 @@ from .accounts import (
     PlayerRating,
     RatingPoint,
     SessionRecord,
+    UsernameConfusableError,
     UsernameTakenError,
-    username_key,
 )
 from .interface import GameRecord, PlayerRecord, SeatResult
 from .rating import Skill, rate_game, rated, seat_marks
 from .tokens import hash_token, new_token
+from .usernames import username_key, username_skeleton
 
 
 class MemoryAccounts:
@@ -40,10 +41,12 @@ class MemoryAccounts:
 
     async def register(self, name: str, username: str, password_hash: str, *,
                        upgrade: str | None = None) -> tuple[PlayerRecord, str]:
-        key = username_key(username)
-        if any(p.username is not None and username_key(p.username) == key
-               for p in self.players.values()):
+        key, skeleton = username_key(username), username_skeleton(username)
+        names = [p.username for p in self.players.values() if p.username is not None]
+        if any(username_key(n) == key for n in names):
             raise UsernameTakenError(f"username {username!r} is taken")
+        if any(username_skeleton(n) == skeleton for n in names):
+            raise UsernameConfusableError(f"username {username!r} looks like an existing one")
         now = datetime.now(UTC)
         if upgrade is None:
             rec = PlayerRecord(uuid.uuid4().hex, name, created_at=now)

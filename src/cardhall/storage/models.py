@@ -27,6 +27,8 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
+from .usernames import SKELETON_LEN
+
 ID_LEN = 64
 """Width of id columns (player ids are 32 hex digits; game and table ids come from the runtime)."""
 NAME_LEN = 64
@@ -96,7 +98,13 @@ class Player(Base):
     """The account's login name as registered (``None``: a guest or a bot)."""
     username_key: Mapped[str | None] = mapped_column(String(NAME_LEN), nullable=True,
                                                      unique=True, index=True)
-    """``username`` case-folded: one account per name whatever its case."""
+    """``username`` NFKC and case-folded (``storage/usernames.py``): one account per name
+    whatever its case or compatibility form (an account whose key collided with an older
+    one's at migration 0007 kept its plain case-folded key)."""
+    username_skeleton: Mapped[str | None] = mapped_column(String(SKELETON_LEN), nullable=True,
+                                                          unique=True, index=True)
+    """The confusable skeleton of ``username``: no two accounts look alike (``None`` for
+    guests, bots, and an account whose skeleton an older one held at migration 0007)."""
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     """The Argon2id PHC string (``$argon2id$v=19$m=...``); never the password."""
     disabled: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

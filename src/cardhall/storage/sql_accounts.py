@@ -16,10 +16,16 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Table, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .accounts import AlreadyRegisteredError, SessionRecord, UsernameTakenError, username_key
+from .accounts import (
+    AlreadyRegisteredError,
+    SessionRecord,
+    UsernameConfusableError,
+    UsernameTakenError,
+)
 from .interface import PlayerRecord
 from .models import Player, Session
 from .tokens import hash_token, new_token
+from .usernames import legacy_username_key, username_key, username_skeleton
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
@@ -57,17 +63,17 @@ class SqlAccounts:
 
     async def register(self, name: str, username: str, password_hash: str, *,
                        upgrade: str | None = None) -> tuple[PlayerRecord, str]:
-        """See :meth:`Store.register`: one transaction (the unique index on ``username_key``
-        settles two registrations of one name at once)."""
+        """See :meth:`Store.register`: one transaction (the unique indexes on
+        ``username_key`` and ``username_skeleton`` settle two registrations at once)."""
         now = datetime.now(UTC)
         token = new_token()
-        key = username_key(username)
-        values: dict[str, Any] = {"username": username, "username_key": key, "name": name,
+        key, skeleton = username_key(username), username_skeleton(username)
+        values: dict[str, Any] = {"username": username, "username_key": key,
+                                  "username_skeleton": skeleton, "name": name,
                                   "password_hash": password_hash, "registered_at": now}
         try:
             async with self._writing(), self.engine.begin() as conn:
-                if await self._name_taken(conn, key):
-                    raise UsernameTakenError(f"username {username!r} is taken")
+                await self._check_name(conn, username, key, skeleton)
                 player_id = await (self._insert_account(conn, values, now) if upgrade is None
                                    else self._upgrade(conn, upgrade, values))
                 await conn.execute(SESSIONS.insert(), _session_row(player_id, token,
@@ -78,9 +84,16 @@ class SqlAccounts:
         assert rec is not None
         return rec, token
 
-    async def _name_taken(self, conn: AsyncConnection, key: str) -> bool:
+    async def _check_name(self, conn: AsyncConnection, username: str, key: str,
+                          skeleton: str) -> None:
+        """Raise if ``key`` is taken or ``skeleton`` is another account's."""
         found = await conn.scalar(select(PLAYERS.c.id).where(PLAYERS.c.username_key == key))
-        return found is not None
+        if found is not None:
+            raise UsernameTakenError(f"username {username!r} is taken")
+        found = await conn.scalar(select(PLAYERS.c.id).where(
+            PLAYERS.c.username_skeleton == skeleton))
+        if found is not None:
+            raise UsernameConfusableError(f"username {username!r} looks like an existing one")
 
     async def _insert_account(self, conn: AsyncConnection, values: dict[str, Any],
                               now: datetime) -> str:
@@ -108,9 +121,12 @@ class SqlAccounts:
         return player_id
 
     async def credentials(self, username: str) -> tuple[PlayerRecord, str] | None:
-        query = select(Player).where(Player.username_key == username_key(username))
+        key, legacy = username_key(username), legacy_username_key(username)
+        query = select(Player).where(Player.username_key.in_({key, legacy}))
         async with self.sessions() as session:
-            row = await session.scalar(query)
+            rows = list(await session.scalars(query))
+        rows.sort(key=lambda r: r.username_key != legacy)  # a kept legacy key first
+        row = rows[0] if rows else None
         if row is None or row.password_hash is None:
             return None
         return player_record(row), row.password_hash

@@ -12,20 +12,47 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
-from ...storage.accounts import AlreadyRegisteredError, UsernameTakenError, username_key
-from ..deps import OptionalPlayerDep, PasswordsDep, PlayerDep, RatesDep, StoreDep, TokenDep
+from ...storage.accounts import (
+    AlreadyRegisteredError,
+    UsernameConfusableError,
+    UsernameTakenError,
+    username_key,
+)
+from ...storage.usernames import normalize_username
+from ..deps import (
+    OptionalPlayerDep,
+    PasswordsDep,
+    PlayerDep,
+    SettingsDep,
+    StoreDep,
+    ThrottleDep,
+    TokenDep,
+)
 from ..errors import ApiError, responses
+from ..passwords import password_weakness
+from ..quotas import client_address
 from .players import PlayerName, _printable
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"])
 sessions_router = APIRouter(prefix="/api/sessions", tags=["accounts"])
 
+
+
+def _normal_username(username: str) -> str:
+    """The NFKC form of a username, still 3-24 characters (NFKC may lengthen or shorten)."""
+    normal = normalize_username(username)
+    if not 3 <= len(normal) <= 24:
+        raise ValueError(f"username must be 3-24 characters in NFKC form, not {len(normal)}")
+    return normal
+
+
 Username = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=24),
-                     AfterValidator(_printable)]
-"""A login name: 3-24 printable characters after trimming; unique whatever its case."""
+                     AfterValidator(_printable), AfterValidator(_normal_username)]
+"""A login name: 3-24 printable characters after trimming, stored in NFKC form; unique
+whatever its case or compatibility form, and refused if it looks like another account's."""
 Password = Annotated[str, StringConstraints(min_length=8, max_length=256)]
 """A password: 8-256 characters, taken as sent (not trimmed)."""
 BAD_CREDENTIALS = "wrong username or password"
@@ -105,41 +132,66 @@ class Revoked(BaseModel):
     revoked: int
 
 
+def check_strength(password: str, settings: SettingsDep, *user_inputs: str) -> None:
+    """Refuse a new password zxcvbn scores below ``password_min_score``.
+
+    Raises:
+        ApiError: 422 ``account.weak_password`` saying why (``passwords.password_weakness``).
+    """
+    why = password_weakness(password, user_inputs, settings.password_min_score)
+    if why is not None:
+        raise ApiError("account.weak_password", why)
+
+
 @router.post("", status_code=201, responses=responses(
-    "request.invalid", "account.username_taken", "account.not_guest", "auth.invalid_token",
+    "request.invalid", "account.weak_password", "account.username_taken",
+    "account.username_confusable", "account.not_guest", "auth.invalid_token",
     "auth.banned", "auth.disabled", "rate.limited"),
     openapi_extra={"security": [{}, {"PlayerToken": []}]})
 async def register(body: AccountCreate, store: StoreDep, passwords: PasswordsDep,
-                   guest: OptionalPlayerDep) -> AccountCreated:
+                   guest: OptionalPlayerDep, settings: SettingsDep) -> AccountCreated:
     """Register an account; with a guest's bearer token, upgrade that guest (its id, games
-    and chips stay). 409 ``account.username_taken`` (any case), 409 ``account.not_guest``
-    (the token is an account's or a bot's)."""
+    and chips stay). 422 ``account.weak_password`` (zxcvbn, the username and name count as
+    known words), 409 ``account.username_taken`` (any case, any compatibility form), 409
+    ``account.username_confusable`` (looks like an existing username), 409
+    ``account.not_guest`` (the token is an account's or a bot's)."""
     if guest is not None and (guest.is_bot or guest.username is not None):
         raise ApiError("account.not_guest", f"player {guest.id} is not a guest")
     name = body.name or (guest.name if guest is not None else body.username)
+    check_strength(body.password, settings, body.username, name)
     hashed = await passwords.hash(body.password)
     try:
         rec, token = await store.register(name, body.username, hashed,
                                           upgrade=None if guest is None else guest.id)
     except UsernameTakenError as exc:
         raise ApiError("account.username_taken", str(exc)) from exc
+    except UsernameConfusableError as exc:
+        raise ApiError("account.username_confusable", str(exc)) from exc
     except AlreadyRegisteredError as exc:
         raise ApiError("account.not_guest", str(exc)) from exc
     return AccountCreated(id=rec.id, username=body.username, name=rec.name, token=token)
 
 
 @router.post("/password", responses=responses(
-    "request.invalid", "auth.bad_credentials", "account.not_registered", "auth.missing_token",
-    "auth.invalid_token", "auth.banned", "auth.disabled"))
-async def change_password(body: PasswordChange, player: PlayerDep, token: TokenDep,
-                          store: StoreDep, passwords: PasswordsDep) -> PasswordChanged:
+    "request.invalid", "account.weak_password", "auth.bad_credentials",
+    "account.not_registered", "auth.missing_token", "auth.invalid_token", "auth.banned",
+    "auth.disabled", "rate.limited"))
+async def change_password(body: PasswordChange, request: Request, player: PlayerDep,
+                          token: TokenDep, store: StoreDep, passwords: PasswordsDep,
+                          throttle: ThrottleDep, settings: SettingsDep) -> PasswordChanged:
     """Change the caller's password (the current one is checked: 401
-    ``auth.bad_credentials``); every other session of the account is revoked."""
+    ``auth.bad_credentials``, counted as a failed log-in, 429 ``rate.limited`` when
+    throttled; 422 ``account.weak_password``); every other session of the account is
+    revoked."""
     if player.username is None:
         raise ApiError("account.not_registered", f"player {player.id} has no account")
+    key, address = username_key(player.username), client_address(request.scope)
+    await throttle.check(key, address)
     found = await store.credentials(player.username)
     if found is None or not (await passwords.verify(body.password, found[1]))[0]:
+        await throttle.failed(key, address)
         raise ApiError("auth.bad_credentials", "wrong password")
+    check_strength(body.new_password, settings, player.username, player.name)
     await store.set_password(player.id, await passwords.hash(body.new_password))
     return PasswordChanged(sessions_revoked=await store.revoke_sessions(player.id,
                                                                         keep_token=token))
@@ -148,20 +200,22 @@ async def change_password(body: PasswordChange, player: PlayerDep, token: TokenD
 @sessions_router.post("", responses=responses("request.invalid", "auth.bad_credentials",
                                               "auth.banned", "auth.disabled", "rate.limited"),
                       openapi_extra={"security": [{}]})
-async def log_in(body: Credentials, store: StoreDep, passwords: PasswordsDep,
-                 rates: RatesDep) -> SessionCreated:
+async def log_in(body: Credentials, request: Request, store: StoreDep,
+                 passwords: PasswordsDep, throttle: ThrottleDep) -> SessionCreated:
     """Log in: a new bearer token. 401 ``auth.bad_credentials`` for a wrong password and for
     an unknown username alike (same answer, same time); 429 ``rate.limited`` past the login
-    rate of the address or the failure rate of the username."""
-    key = username_key(body.username.strip())
-    await rates.check_login(key)
-    found = await store.credentials(body.username.strip())
+    rate of the address or the failed log-ins of this username from this network
+    (``server/loginthrottle.py``: throttled per username and network, never locked)."""
+    username = body.username.strip()
+    key, address = username_key(username), client_address(request.scope)
+    await throttle.check(key, address)
+    found = await store.credentials(username)
     if found is None:
         await passwords.verify_unknown(body.password)
     ok, rehash = (False, None) if found is None else await passwords.verify(body.password,
                                                                           found[1])
     if found is None or not ok:
-        await rates.failed_login(key)
+        await throttle.failed(key, address)
         raise ApiError("auth.bad_credentials", BAD_CREDENTIALS, headers={
             "WWW-Authenticate": "Bearer"})
     player = found[0]
@@ -169,6 +223,7 @@ async def log_in(body: Credentials, store: StoreDep, passwords: PasswordsDep,
         raise ApiError("auth.banned", f"player {player.id} is banned")
     if player.disabled:
         raise ApiError("auth.disabled", f"player {player.id} is disabled")
+    await throttle.succeeded(key, address)
     if rehash is not None:
         await store.set_password(player.id, rehash)
     token = await store.open_session(player.id, "login")

@@ -9,9 +9,10 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from ..audit import AuditDep
-from ..deps import PasswordsDep, StoreDep, require_admin
+from ..deps import PasswordsDep, SettingsDep, StoreDep, require_admin
 from ..errors import ApiError, responses
 from ..ws import close_sessions
+from .accounts import check_strength
 
 router = APIRouter(
     prefix="/api/admin", tags=["admin"], dependencies=[Depends(require_admin)],
@@ -45,15 +46,19 @@ class DisableResult(BaseModel):
 
 
 @router.post("/players/{player_id}/password", responses=responses(
-    "player.not_found", "account.not_registered", "request.invalid"))
+    "player.not_found", "account.not_registered", "account.weak_password", "request.invalid"))
 async def reset_password(player_id: str, body: PasswordReset, store: StoreDep,
-                         passwords: PasswordsDep, audit: AuditDep) -> PasswordResetResult:
+                         passwords: PasswordsDep, audit: AuditDep,
+                         settings: SettingsDep) -> PasswordResetResult:
     """Set an account's password and revoke every session of it (its guest token included):
     the owner logs in again with the new password. 409 ``account.not_registered`` for a
-    guest or a bot."""
+    guest or a bot; 422 ``account.weak_password`` as for a registration."""
     rec = await store.get_player(player_id)
     if rec is None:
         raise ApiError("player.not_found", f"no player {player_id!r}")
+    if rec.username is None:
+        raise ApiError("account.not_registered", f"player {player_id} has no account")
+    check_strength(body.password, settings, rec.username, rec.name)
     if not await store.set_password(player_id, await passwords.hash(body.password)):
         raise ApiError("account.not_registered", f"player {player_id} has no account")
     revoked = await store.revoke_sessions(player_id)

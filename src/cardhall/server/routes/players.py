@@ -14,10 +14,28 @@ from ..errors import responses
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
+INVISIBLE = frozenset(
+    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164, 0xFFA0,
+     *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
+"""Default-ignorable code points outside category C (Unicode's ``DerivedCoreProperties``):
+the combining grapheme joiner, the Hangul fillers, the Khmer inherent vowels and the
+variation selectors. They draw nothing, so a name of them looks empty or like another."""
+
+
 def _printable(name: str) -> str:
-    """Refuse control and format characters (category C*) in a display name."""
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ValueError("name must not contain control or format characters")
+    """Refuse what a name must not hold: control, format (the bidi overrides and isolates
+    U+202A-U+202E, U+2066-U+2069, zero-width characters), surrogate, private-use and
+    unassigned characters (category C*), line and paragraph separators (Zl, Zp) and the
+    other invisible characters (:data:`INVISIBLE`).
+
+    Raises:
+        ValueError: naming the first such character (``U+202E``).
+    """
+    for ch in name:
+        if (unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp")
+                or ord(ch) in INVISIBLE):
+            raise ValueError(f"name must not contain control, format or invisible characters "
+                             f"(U+{ord(ch):04X})")
     return name
 
 

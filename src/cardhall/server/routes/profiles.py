@@ -76,13 +76,14 @@ class Leaderboard(BaseModel):
 
 
 class PlayerProfile(BaseModel):
-    """A player's public page: who (``username`` only for accounts), since when
-    (``created_at``, UTC), the rating per game and the last games (newest first)."""
+    """A player's public page: who (``registered``: an account, not a guest; never the
+    login name, which only the owner and the admin see), since when (``created_at``, UTC),
+    the rating per game and the last games (newest first)."""
 
     id: str
     name: str
     bot: bool
-    username: str | None
+    registered: bool
     created_at: datetime | None
     ratings: list[RatingPublic]
     recent_games: list[GameSummaryPublic]
@@ -143,7 +144,8 @@ async def profile(player_id: str, store: StoreDep) -> PlayerProfile:
     rec = await _player(store, player_id)
     ratings = [RatingPublic.of(r) for r in await store.player_ratings(player_id)]
     games = await store.list_games(player_id=player_id, limit=RECENT_GAMES)
-    return PlayerProfile(id=rec.id, name=rec.name, bot=rec.is_bot, username=rec.username,
+    return PlayerProfile(id=rec.id, name=rec.name, bot=rec.is_bot,
+                         registered=rec.username is not None,
                          created_at=rec.created_at, ratings=ratings,
                          recent_games=[GameSummaryPublic.of(g) for g in games])
 
