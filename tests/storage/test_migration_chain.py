@@ -32,7 +32,8 @@ RELEASED: dict[str, tuple[str | None, str]] = {
     "0004": ("0003", "51c402c0a893d030"),
     "0005": ("0004", "38e23e8d7ccf9733"),
     "0006": ("0005", "6fef788c8ffd128b"),
-    "0007": ("0006", "cd07dd4a821435d2"),
+    "0007": ("0006", "b51c3ab13913fb45"),
+    "0008": ("0007", "cd07dd4a821435d2"),
 }
 """revision -> (down_revision, first 16 hex digits of :func:`_code_digest`)."""
 

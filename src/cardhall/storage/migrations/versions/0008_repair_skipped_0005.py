@@ -6,8 +6,8 @@ tables) before it. A database migrated by ``b8083cd`` is stamped 0006 without ev
 they are missing, and does nothing on every other database. Released migrations are never
 rewritten (``tests/storage/test_migration_chain.py`` pins them); repairs are new steps like this.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-02
 """
 
@@ -21,8 +21,8 @@ from types import ModuleType
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007"
-down_revision: str | None = "0006"
+revision: str = "0008"
+down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
