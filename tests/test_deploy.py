@@ -4,6 +4,7 @@ logs JSON and takes its secrets from an env file."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,48 @@ def test_the_balancers_replace_a_client_s_x_forwarded_for() -> None:
     assert haproxy.index("http-request del-header X-Forwarded-For") \
         < haproxy.index("option forwardfor")
     assert "option redispatch" in haproxy
+
+
+PROMETHEUS = ROOT / "deploy" / "prometheus"
+GRAFANA = ROOT / "deploy" / "grafana" / "cardhall.json"
+
+
+def _promql_metrics(expr: str) -> set[str]:
+    """The cardhall/process metric names a PromQL expression reads (bucket/count/sum suffixes
+    dropped)."""
+    names = set(re.findall(r"\b((?:cardhall|process)_[a-z_]+)\b", expr))
+    return {re.sub(r"_(bucket|count|sum)$", "", n) for n in names}
+
+
+def _documented_metrics() -> set[str]:
+    text = (ROOT / "docs" / "operations.md").read_text()
+    section = text.split("## Metrics", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"`((?:cardhall|process)_[a-z_]+)`", section))
+
+
+def test_alerts_and_dashboard_read_only_documented_metrics() -> None:
+    rules = yaml.safe_load((PROMETHEUS / "alerts.yml").read_text())
+    exprs = [r["expr"] for g in rules["groups"] for r in g["rules"]]
+    dashboard = json.loads(GRAFANA.read_text())
+    exprs += [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    used = set().union(*map(_promql_metrics, exprs))
+    assert used, "no metric found"
+    assert used <= _documented_metrics(), used - _documented_metrics()
+    for group in rules["groups"]:
+        for rule in group["rules"]:
+            assert rule["labels"]["severity"] in ("page", "ticket"), rule["alert"]
+            assert rule["annotations"]["summary"], rule["alert"]
+
+
+@pytest.mark.parametrize("args", [["check", "rules", "alerts.yml"],
+                                  ["test", "rules", "alerts.test.yml"]])
+def test_promtool_checks_and_unit_tests_the_alert_rules(args: list[str]) -> None:
+    import shutil
+    import subprocess
+
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        pytest.skip("promtool not installed (Debian's prometheus package; .ci/run installs it)")
+    done = subprocess.run([promtool, *args], cwd=PROMETHEUS, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -89,5 +89,5 @@ async def test_a_hanging_redis_is_not_ready_within_the_ping_bound() -> None:
 async def test_without_redis_there_is_no_redis_check_nor_gauge(stack: AsyncExitStack) -> None:
     http = await started(stack)
     assert set((await http.get("/readyz")).json()["checks"]) == {
-        "database", "writer", "log", "draining"}
+        "database", "writer", "log", "schema", "draining"}
     assert gauge((await http.get("/metrics")).text) is None

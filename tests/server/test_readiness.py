@@ -39,7 +39,7 @@ def state(**overrides: Any) -> SimpleNamespace:
 async def test_all_checks_pass_without_an_action_log() -> None:
     body = await readiness(state())
     assert body["status"] == "ready"
-    assert set(body["checks"]) == {"database", "writer", "log", "draining"}
+    assert set(body["checks"]) == {"database", "writer", "log", "schema", "draining"}
     assert body["checks"]["log"] == {"ok": True, "present": False}
     assert body["checks"]["writer"] == {"ok": True, "running": True, "queued": 0,
                                         "max_queued": 100}

@@ -10,7 +10,11 @@ seat that gave none). :func:`verify_history` checks:
   engine's ``abandon``), ``state.chance_action(shuffler)`` equals the logged action, where
   ``shuffler = SeededShuffler(shuffle_seed(shuffle, seed, client_seeds))`` numbers the game's
   shuffles 0, 1, 2, ... in order;
-* every logged action is accepted, and the replay ends with the stored ``outcome``.
+* every logged action is accepted, and the replay ends with the stored ``outcome``: every field
+  the history recorded has the value the replay computes (:func:`outcome_matches`). A release
+  may add fields to an outcome's ``detail`` (Soldier's Bluff ``decided_by``, Blot's
+  ``last_trick_*``); a game saved before them still verifies, since it recorded none of them.
+  ``reason`` and ``returns`` are always compared whole.
 
 A mismatching chance entry is still applied as logged, so one bad deal does not hide later
 ones; a rejected action ends the replay.
@@ -132,10 +136,33 @@ def verify_history(doc: Any) -> Verification:
             return out
     stored = doc.get("outcome")
     got = None if state.outcome is None else state.outcome.to_json()
-    if stored is not None and got != stored:
+    if stored is not None and not outcome_matches(stored, got):
         out.mismatches.append(Mismatch(None, f"the replay ends with outcome {got!r}, the history "
                                              f"stores {stored!r}"))
     return out
+
+
+def outcome_matches(stored: Any, replayed: Any) -> bool:
+    """Whether the ``replayed`` outcome (``Outcome.to_json()``) has every field the ``stored``
+    one recorded, with the same value: dicts are compared on the stored keys (recursively),
+    lists element by element with equal lengths, anything else by equality. So ``reason`` and
+    ``returns`` must be equal, and fields a later release added to ``detail`` are ignored.
+
+    >>> outcome_matches({"reason": "showdown", "returns": [1, -1], "detail": {"winner": 0}},
+    ...                 {"reason": "showdown", "returns": [1, -1],
+    ...                  "detail": {"winner": 0, "decided_by": "sum"}})
+    True
+    >>> outcome_matches({"returns": [1, -1]}, {"returns": [-1, 1]})
+    False
+    """
+    if isinstance(stored, dict):
+        return isinstance(replayed, dict) and all(
+            key in replayed and outcome_matches(value, replayed[key])
+            for key, value in stored.items())
+    if isinstance(stored, list):
+        return (isinstance(replayed, list) and len(stored) == len(replayed)
+                and all(outcome_matches(a, b) for a, b in zip(stored, replayed, strict=True)))
+    return bool(stored == replayed)
 
 
 def _difference(drawn: dict[str, Any], logged: dict[str, Any]) -> str:

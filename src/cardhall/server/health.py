@@ -9,6 +9,9 @@ after these checks, each ``{"ok": bool, ...figures}``:
   :data:`BACKLOG_LIMIT` of ``max_queued``;
 * ``log``: when the app has an action log (``app.state.log``), it reports itself healthy and its
   backlog is at most :data:`BACKLOG_LIMIT` of ``max_backlog``;
+* ``schema``: the migrated database matches this release's models (the store's
+  ``schema_drift``, found at start-up: :mod:`cardhall.storage.schema`); a store that does not
+  check (the memory store) passes;
 * ``draining``: the server is not shutting down (``app.state.draining``);
 * ``redis`` (cluster mode only, when ``app.state.redis`` is a client): Redis answers a PING
   within :data:`PING_TIMEOUT_SECONDS` (also reported to ``app.state.redis_health``, the
@@ -84,6 +87,17 @@ def _error_text(exc: BaseException) -> str:
     return f"{kind}: {first[:200]}".rstrip(": ")
 
 
+def check_schema(store: Any) -> Check:
+    """``{"ok": True}`` while the store found no schema drift at start-up, else
+    ``{"ok": False, "drift": [...lines], "error": "..."}`` naming what differs."""
+    drift = list(getattr(store, "schema_drift", None) or [])
+    if not drift:
+        return {"ok": True}
+    return {"ok": False, "drift": drift,
+            "error": "the database schema differs from this release's models; see "
+                     "docs/operations.md, 'Schema drift'"}
+
+
 def check_writer(writer: Any, limit: float = BACKLOG_LIMIT) -> Check:
     """``ok`` while the writer runs (``running``, when it has that attribute) and
     ``queued <= limit * max_queued``; reports ``queued`` and ``max_queued`` (games)."""
@@ -110,8 +124,8 @@ def check_log(log: Any, limit: float = BACKLOG_LIMIT) -> Check:
 
 async def readiness(state: Any, *, ping_timeout: float = PING_TIMEOUT_SECONDS) -> dict[str, Any]:
     """Run every check on an app's ``state``; ``{"status": "ready" | "not_ready",
-    "checks": {"database": ..., "writer": ..., "log": ..., "draining": ...}}``, plus
-    ``"redis"`` in cluster mode (``state.redis`` set); the two pings run at once."""
+    "checks": {"database": ..., "writer": ..., "log": ..., "schema": ...,
+    "draining": ...}}``, plus ``"redis"`` in cluster mode (``state.redis`` set); the two pings run at once."""
     draining = bool(getattr(state, "draining", False))
     redis = getattr(state, "redis", None)
     pings = [check_database(getattr(state, "store", None), ping_timeout)]
@@ -122,6 +136,7 @@ async def readiness(state: Any, *, ping_timeout: float = PING_TIMEOUT_SECONDS) -
         "database": database,
         "writer": check_writer(getattr(state, "writer", None)),
         "log": check_log(getattr(state, "log", None)),
+        "schema": check_schema(getattr(state, "store", None)),
         "draining": {"ok": not draining, "draining": draining},
     }
     if cluster:
@@ -144,8 +159,8 @@ class Readiness(BaseModel):
 
     status: Literal["ready", "not_ready"]
     checks: dict[str, dict[str, Any]]
-    """``database``, ``writer``, ``log``, ``draining``; ``redis`` in cluster mode (see the
-    module)."""
+    """``database``, ``writer``, ``log``, ``schema``, ``draining``; ``redis`` in cluster mode
+    (see the module)."""
 
 
 @router.get("/readyz", response_model=Readiness, responses={

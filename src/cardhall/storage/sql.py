@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
@@ -38,11 +39,14 @@ from sqlalchemy.sql import Select
 
 from .interface import GameRecord, GameSummary, PlayerRecord, SeatResult
 from .models import Game, GameResult, Player, as_utc
+from .schema import schema_drift
 from .sql_accounts import SqlAccounts, player_record
 from .sql_audit import SqlModeration
 from .sql_log import SqlDurability
 from .sql_ratings import SqlRatings, batch_marks
 from .tokens import hash_token, new_token
+
+_log = logging.getLogger(__name__)
 
 GAMES: Table = Game.__table__  # type: ignore[assignment]
 RESULTS: Table = GameResult.__table__  # type: ignore[assignment]
@@ -212,6 +216,9 @@ class SqlStore(SqlDurability, SqlModeration, SqlAccounts, SqlRatings):
         self.engine = make_engine(url, schema=schema, timeout_seconds=timeout_seconds)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.backend = backend
+        self.schema_drift: list[str] = []
+        """What :meth:`start` found different between the migrated database and the models
+        (:func:`~cardhall.storage.schema.schema_drift`); ``/readyz`` is not ready while any."""
         self._write_lock = asyncio.Lock() if self.backend == "sqlite" else None
         """SQLite has one writer at a time: writes queue here instead of spinning on the file
         lock (``busy_timeout``) when two transactions of this process would write at once."""
@@ -232,16 +239,23 @@ class SqlStore(SqlDurability, SqlModeration, SqlAccounts, SqlRatings):
 
     async def start(self) -> None:
         """Apply the migrations up to head (idempotent; :func:`migrate`, which on PostgreSQL
-        holds the migration lock). PostgreSQL migrates on an engine of its own without the
+        holds the migration lock), then compare the schema with the models into
+        :attr:`schema_drift` (logged as an error when not empty; the server still starts, and
+        ``/readyz`` reports it). PostgreSQL migrates on an engine of its own without the
         statement timeout (a migration may take longer than a request may)."""
         if self.backend != "postgresql":
             await migrate(self.engine)
-            return
-        engine = make_engine(self.url, schema=self.schema)
-        try:
-            await migrate(engine)
-        finally:
-            await engine.dispose()
+        else:
+            engine = make_engine(self.url, schema=self.schema)
+            try:
+                await migrate(engine)
+            finally:
+                await engine.dispose()
+        async with self.engine.connect() as conn:
+            self.schema_drift = await conn.run_sync(schema_drift)
+        if self.schema_drift:
+            _log.error("database schema differs from this release's models after migrating "
+                       "(docs/operations.md, 'Schema drift'): %s", "; ".join(self.schema_drift))
 
     async def close(self) -> None:
         await self.close_log()

@@ -155,6 +155,9 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
         self.created_at: datetime = clock.wall()
         """When the table was created (UTC; survives a restore)."""
         self.last_active_at: datetime = self.created_at
+        self.idle_since: datetime | None = None
+        """Wall time since which the table has been idle (:meth:`arm_reap`); kept in the
+        snapshot, so a restart does not start its time to live again."""
         """The last time a client's request reached the table or its version changed (UTC;
         a restored table starts from the restore)."""
         self.abandon_watch = AbandonWatch(clock, self.post)

@@ -13,9 +13,9 @@ The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow
   the per-player table quota counts), the next game's server seed (its commitment is public),
   the running game's id and every seat (holder, bot kind, the seat token's SHA-256, stack,
   leaving, client seed, stand-in reason and the action it took over from, the take id, whether
-  the stack came from the holder's chip balance, the rebuys and sitting out), written whenever
-  one of
-  them changed. The snapshot that opens a game compacts the table's older entries away.
+  the stack came from the holder's chip balance, the rebuys and sitting out), and since when the
+  table has been idle (``idle_since``, ``null`` while not idle), written whenever one of them
+  changed, with the time it was logged (``at``: a restored table's last activity). The snapshot that opens a game compacts the table's older entries away.
 * ``game``: a game started: its id, ``started_at``, the history header (seats, dealer, stacks,
   config) and the seat map, the seed (server side only: it is never sent before the game
   ends), the seed derivation ``shuffle`` and the seats' ``client_seeds`` (``docs/fairness.md``).
@@ -84,6 +84,8 @@ class Durability:
         writer: Any
         created_by: str | None
         created_at: Any
+        idle_since: Any
+        clock: Any
 
         def step_chips(self) -> list[Any]: ...
         def step_holds(self) -> list[Any]: ...
@@ -212,7 +214,8 @@ class Durability:
         rec = self.recorder
         new_game = rec is not None and self.game_id is not None and self.game_id != self.logged_game
         if snap != self.logged_snapshot or new_game:
-            rows.append(self._row("snapshot", dict(snap)))
+            # ``at``: when it was logged (a restore's last activity); not compared.
+            rows.append(self._row("snapshot", {**snap, "at": self.clock.wall().isoformat()}))
             self.logged_snapshot = snap
             if new_game:
                 compact = self.log_seq
@@ -237,6 +240,7 @@ class Durability:
             "next_seed": self.next_seed.hex(),
             "created_by": self.created_by,
             "created_at": self.created_at.isoformat(),
+            "idle_since": None if self.idle_since is None else self.idle_since.isoformat(),
             "game_id": self.game_id if self.status == "playing" else None,
             "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.bot,
                        "bot_kind": s.bot_kind, "token_hash": s.token_hash, "stack": s.stack,

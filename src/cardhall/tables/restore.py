@@ -12,7 +12,9 @@ the crash is current); the
 decision that was interrupted gets its full time again (downtime never becomes a timeout);
 built-in bots and stand-in bots (:mod:`.standin`) take their seats again, and clients resume
 theirs with their seat tokens. The table keeps who created it and when (``created_by`` still
-counts towards that player's live-table quota); ``last_active_at`` starts again at the restore.
+counts towards that player's live-table quota), its last activity (``last_active_at``: the
+latest the log shows) and how long it has been idle (``idle_since``), so an idle table closes
+when its time to live runs out however often the server restarts.
 
 A table whose log cannot be replayed is recorded as ``aborted``: its partial history is saved as
 a finished game with outcome ``{"reason": "aborted", "returns": [0, ...]}`` (through the outbox),
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
@@ -134,6 +136,9 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
     table.created_by = snap.get("created_by")  # absent in logs written before the quota
     if snap.get("created_at"):
         table.created_at = datetime.fromisoformat(snap["created_at"])
+    if snap.get("idle_since"):  # absent in logs written before it, and while not idle
+        table.idle_since = datetime.fromisoformat(snap["idle_since"])
+    table.last_active_at = _last_activity(table, snap, image)
     if image.game_running:
         _replay(table, image)
     table.version = image.version + RESTORE_VERSION_GAP
@@ -145,6 +150,19 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
         elif seat.bot_kind is not None:
             _seat_bot(table, seat)
     return table
+
+
+def _last_activity(table: Table, snap: dict[str, Any], image: TableImage) -> datetime:
+    """The latest activity the log shows: when the latest snapshot was logged (``at``), the
+    running game's start plus its last action's ``t_ms``, or the creation time."""
+    times = [table.created_at]
+    if snap.get("at"):
+        times.append(datetime.fromisoformat(snap["at"]))
+    if image.game_running and image.game is not None and image.game.get("started_at"):
+        started = datetime.fromisoformat(image.game["started_at"])
+        last_ms = max((int(a.get("t_ms") or 0) for a in image.acts), default=0)
+        times.append(started + timedelta(milliseconds=last_ms))
+    return max(times)
 
 
 def _seat(seat: Seat, data: dict[str, Any]) -> None:
@@ -240,7 +258,7 @@ def resume_timers(table: Table) -> None:
         table.arm_deadline()
     elif table.status == "between_hands":
         table.arm_pause(table.spec.next_hand_pause_seconds)
-    table.arm_reap()
+    table.arm_reap(resumed=True)
     table.watch_abandon()
     for seat in table.seats:
         if (seat.bot_kind is not None or seat.stand_in is not None) and seat.conn is not None:

@@ -5,11 +5,13 @@ Mixed into :class:`~.actor.Table`; runs only inside the table's task. One deadli
 armed through the injected clock for the current decision point: when it expires it posts a
 versioned :class:`~.messages.DeadlineExpired` and the actor applies the game's timeout action,
 logged with ``timeout=True``. An idle table (finished, or waiting with no client connected)
-posts :class:`~.messages.Reap` after its time to live.
+posts :class:`~.messages.Reap` after its time to live, counted from ``idle_since`` (the wall
+time it became idle), which the table's snapshot keeps: a restart does not start it again.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .clock import Handle
@@ -37,6 +39,7 @@ class TableTimers:
         _deadline_version: int | None
         _pause_handle: Handle | None
         _reap_handle: Handle | None
+        idle_since: datetime | None
 
         def post(self, msg: Any) -> None: ...
         def t_ms(self) -> int: ...
@@ -114,15 +117,24 @@ class TableTimers:
         return any(c.player.id == seat.player_id and not c.closed
                    for c in self.spectators.values())
 
-    def arm_reap(self) -> None:
-        """(Re-)arm the idle timer if the table is idle now, else cancel it."""
+    def arm_reap(self, *, resumed: bool = False) -> None:
+        """(Re-)arm the idle timer if the table is idle now, else cancel it (and forget
+        ``idle_since``). The time to live counts from ``idle_since``: now, or, when a restored
+        table ``resumed``, the time it had been idle since before the restart (so restarts
+        never keep an idle table alive)."""
         if self._reap_handle is not None:
             self._reap_handle.cancel()
             self._reap_handle = None
-        if self.idle():
-            ttl = self.spec.abandoned_ttl_seconds if self.abandoned() \
-                else self.spec.idle_ttl_seconds
-            self._reap_handle = self.clock.call_later(ttl, self.post, Reap(self.version))
+        if not self.idle():
+            self.idle_since = None
+            return
+        now = self.clock.wall()
+        if not resumed or self.idle_since is None or self.idle_since > now:
+            self.idle_since = now
+        ttl = self.spec.abandoned_ttl_seconds if self.abandoned() \
+            else self.spec.idle_ttl_seconds
+        left = ttl - (now - self.idle_since).total_seconds()
+        self._reap_handle = self.clock.call_later(max(0.0, left), self.post, Reap(self.version))
 
     def _cancel_timers(self) -> None:
         for h in (self._deadline_handle, self._pause_handle, self._reap_handle):
