@@ -16,6 +16,11 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite+aiosqlite:///./cardhall.db"
     """SQLAlchemy async URL; a SQLite file under the working directory by default."""
+    migrate_on_start: bool = True
+    """Apply the migrations at start-up (the embedded default). Off for several nodes: a
+    one-shot ``cardhall db upgrade`` migrates before a rolling deploy and each node only checks
+    that the schema serves it (``/readyz`` check ``schema``; ``docs/storage.md``, "Expand and
+    contract")."""
     db_timeout_seconds: Annotated[float, Field(gt=0, le=600)] = 5.0
     """Bound of every wait on the database: connecting, a statement, a pool checkout, SQLite's
     lock, one log commit or game save. Past it a REST call answers 503 ``store.unavailable``;
