@@ -30,3 +30,18 @@ def test_bad_settings_from_the_environment_are_refused(monkeypatch: pytest.Monke
 def test_abandon_after_seconds_defaults_to_a_minute() -> None:
     assert Settings().abandon_after_seconds == 60.0
     assert Settings(abandon_after_seconds=0.5).abandon_after_seconds == 0.5
+
+
+@pytest.mark.parametrize("url", ["postgresql+asyncpg://cardhall:change-me@db:5432/cardhall",
+                                 "postgresql+asyncpg://cardhall:Password@db/cardhall"])
+def test_the_example_database_password_is_refused_at_start(url: str) -> None:
+    """Issue 27 (deploy files): ``change-me`` worked as the database password."""
+    with pytest.raises(ValidationError, match="placeholder"):
+        Settings(database_url=url)
+
+
+def test_a_real_password_and_no_password_are_accepted() -> None:
+    assert Settings(database_url="postgresql+asyncpg://u:x8Jq2-Tz@db/c").database_url
+    assert Settings(database_url="postgresql+asyncpg://postgres@127.0.0.1/test").database_url
+    with pytest.raises(ValidationError, match="placeholder"):
+        Settings(admin_token="change-me")

@@ -8,6 +8,22 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+PLACEHOLDER_SECRETS = frozenset({"change-me", "changeme", "change_me", "password", "secret",
+                                 "postgres", "admin", "example"})
+"""Passwords and tokens refused at start-up: the example files' placeholder and well-known
+defaults (``docs/operations.md``, "Deployment files")."""
+
+
+def _url_password(url: str) -> str | None:
+    """The password of a SQLAlchemy URL, or ``None`` (none, or not a URL)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).password
+    except ArgumentError:
+        return None
+
 
 class Settings(BaseSettings):
     """Every operator-facing knob. Units are in the names."""
@@ -16,6 +32,11 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite+aiosqlite:///./cardhall.db"
     """SQLAlchemy async URL; a SQLite file under the working directory by default."""
+    migrate_on_start: bool = True
+    """Apply the migrations at start-up (the embedded default). Off for several nodes: a
+    one-shot ``cardhall db upgrade`` migrates before a rolling deploy and each node only checks
+    that the schema serves it (``/readyz`` check ``schema``; ``docs/storage.md``, "Expand and
+    contract")."""
     db_timeout_seconds: Annotated[float, Field(gt=0, le=600)] = 5.0
     """Bound of every wait on the database: connecting, a statement, a pool checkout, SQLite's
     lock, one log commit or game save. Past it a REST call answers 503 ``store.unavailable``;
@@ -205,6 +226,27 @@ class Settings(BaseSettings):
             raise ValueError(f"not a rate such as '10/minute': {value!r}") from exc
         if len(items) != 1:
             raise ValueError(f"expected one rate such as '10/minute', got {value!r}")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _no_placeholder_password(cls, value: str) -> str:
+        """Refuse a database URL whose password is the example file's placeholder (or another
+        well-known default): a copied ``deploy/compose.env`` must get a real password."""
+        password = _url_password(value)
+        if password is not None and password.lower() in PLACEHOLDER_SECRETS:
+            raise ValueError(f"the database password is the placeholder {password!r}: set a "
+                             "real one (deploy/compose.env: POSTGRES_PASSWORD and "
+                             "CARDHALL_DATABASE_URL)")
+        return value
+
+    @field_validator("admin_token")
+    @classmethod
+    def _no_placeholder_admin_token(cls, value: str | None) -> str | None:
+        """Refuse a placeholder admin token (``change-me`` ...); unset disables the admin."""
+        if value is not None and value.lower() in PLACEHOLDER_SECRETS:
+            raise ValueError(f"CARDHALL_ADMIN_TOKEN is the placeholder {value!r}: set a long "
+                             "random one (python -c 'import secrets; print(secrets.token_urlsafe(32))')")
         return value
 
     def resolved_static_dir(self) -> Path | None:

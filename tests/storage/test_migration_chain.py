@@ -142,3 +142,37 @@ async def test_drift_is_found_at_start_and_reported_not_ready(tmp_path: Path) ->
         assert check["ok"] is False and check["drift"] == store.schema_drift
     finally:
         await store.close()
+
+
+async def test_a_newer_releases_expansion_is_no_drift(tmp_path: Path) -> None:
+    """Expand and contract: a column and a table a newer release added do not take an old
+    node out of the balancer during a rolling deploy."""
+    store = SqlStore(f"sqlite+aiosqlite:///{tmp_path / 'expanded.db'}")
+    try:
+        await store.start()
+        async with store.engine.begin() as conn:
+            await conn.exec_driver_sql("ALTER TABLE players ADD COLUMN nickname VARCHAR(32)")
+            await conn.exec_driver_sql("CREATE TABLE tournaments (id VARCHAR(64) PRIMARY KEY)")
+        await store.start()
+        assert store.schema_drift == []
+    finally:
+        await store.close()
+
+
+async def test_without_migrate_on_start_a_node_only_checks(tmp_path: Path) -> None:
+    """``CARDHALL_MIGRATE_ON_START=false``: a node on an unmigrated database changes nothing and
+    reports what is missing; after the one-shot ``db upgrade`` it serves."""
+    from cardhall.storage.sql import upgrade_database
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'oneshot.db'}"
+    store = SqlStore(url, migrate_on_start=False)
+    try:
+        await store.start()
+        assert "table games missing" in store.schema_drift
+        async with store.engine.connect() as conn:
+            assert await conn.run_sync(_tables) == set()
+        await upgrade_database(url)
+        await store.start()
+        assert store.schema_drift == []
+    finally:
+        await store.close()

@@ -35,7 +35,8 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = make_store(settings.database_url, timeout_seconds=settings.db_timeout_seconds,
-                           schema=settings.database_schema)
+                           schema=settings.database_schema,
+                           migrate_on_start=settings.migrate_on_start)
         await store.start()
         app.state.store = store
         writer, table_log = _durability(settings, store)

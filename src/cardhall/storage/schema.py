@@ -42,12 +42,26 @@ def _describe(diff: Any) -> str:
     return f"{kind} {name or subject!r}"
 
 
+EXPANSIONS = ("remove_table", "remove_column", "remove_index", "remove_constraint", "remove_fk")
+"""Differences that are a newer release's *expansion* (tables, columns, indexes the models do
+not know): this release works beside them, so they are not drift. During a rolling deploy the
+old nodes run on the schema the new release expanded (``docs/storage.md``, "Expand and
+contract")."""
+
+
+def _expansion(diff: Any) -> bool:
+    return not isinstance(diff, list) and str(diff[0]) in EXPANSIONS
+
+
 def schema_drift(connection: Connection) -> list[str]:
-    """What differs between the database on ``connection`` and the models, one readable line per
-    difference (``"table chip_balances missing"``), at most :data:`DRIFT_LINES`; ``[]`` when the
-    schema matches. Compares types too (``compare_type``). Raises what the driver raises."""
+    """What this release's models need that the database on ``connection`` lacks or has
+    otherwise, one readable line per difference (``"table chip_balances missing"``), at most
+    :data:`DRIFT_LINES`; ``[]`` when the schema serves the models. What the database has beyond
+    the models (:data:`EXPANSIONS`) is no drift. Compares types too (``compare_type``). Raises
+    what the driver raises."""
     context = MigrationContext.configure(connection, opts={"compare_type": True})
-    lines = [_describe(d) for d in compare_metadata(context, Base.metadata)]
+    lines = [_describe(d) for d in compare_metadata(context, Base.metadata)
+             if not _expansion(d)]
     if len(lines) > DRIFT_LINES:
         lines = [*lines[:DRIFT_LINES], f"... and {len(lines) - DRIFT_LINES} more"]
     return lines

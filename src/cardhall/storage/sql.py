@@ -204,13 +204,16 @@ class SqlStore(SqlDurability, SqlModeration, SqlAccounts, SqlRatings):
     """
 
     def __init__(self, url: str, *, schema: str | None = None,
-                 timeout_seconds: float | None = None) -> None:
+                 timeout_seconds: float | None = None, migrate_on_start: bool = True) -> None:
         backend = make_url(url).get_backend_name()
         if backend not in ("sqlite", "postgresql"):
             raise ValueError(f"the SQL store supports SQLite and PostgreSQL, not {backend!r}")
         self.url = url
         self.schema = schema
         self.timeout_seconds = timeout_seconds
+        self.migrate_on_start = migrate_on_start
+        """``False``: :meth:`start` only checks the schema (a one-shot ``cardhall db upgrade``
+        migrates, ``docs/storage.md`` "Expand and contract")."""
         """Bound of every wait on the database (:func:`make_engine`) and on the SQLite write
         turn, in seconds; ``None``: the drivers' defaults and no bound on the turn."""
         self.engine = make_engine(url, schema=schema, timeout_seconds=timeout_seconds)
@@ -241,9 +244,11 @@ class SqlStore(SqlDurability, SqlModeration, SqlAccounts, SqlRatings):
         """Apply the migrations up to head (idempotent; :func:`migrate`, which on PostgreSQL
         holds the migration lock), then compare the schema with the models into
         :attr:`schema_drift` (logged as an error when not empty; the server still starts, and
-        ``/readyz`` reports it). PostgreSQL migrates on an engine of its own without the
+        ``/readyz`` reports it). With ``migrate_on_start`` off it only checks. PostgreSQL migrates on an engine of its own without the
         statement timeout (a migration may take longer than a request may)."""
-        if self.backend != "postgresql":
+        if not self.migrate_on_start:
+            pass
+        elif self.backend != "postgresql":
             await migrate(self.engine)
         else:
             engine = make_engine(self.url, schema=self.schema)
