@@ -37,7 +37,7 @@ def test_a_directory_of_saved_games_gives_a_line_each_and_the_worst_status(
     lines = capsys.readouterr().out.splitlines()
     assert [ln.split()[0] for ln in lines[:3]] == ["verified", "verified", "table"]
     assert "palace_poker g1" in lines[0] and "g1.json" in lines[0]
-    assert lines[3] == "3 games: 2 verified, 1 table copies, 0 unreadable, 0 mismatched; exit 3"
+    assert lines[3] == "3 games: 2 verified, 1 table copy, 0 unreadable, 0 mismatched; exit 3"
     (games / "broken.json").write_text("{not json")
     assert main(["verify", str(games)]) == 2
     assert "unreadable" in capsys.readouterr().out
@@ -69,6 +69,9 @@ def test_ndjson_on_stdin_is_one_game_a_line(
     assert [(r["source"], r["game_id"], r["verified"]) for r in rows[:-1]] == [
         ("-:1", "g7", True), ("-:2", "g8", True), ("-:3", "g9", True)]
     assert rows[-1]["summary"]["verified"] == 3
+    _stdin(monkeypatch, "".join(json.dumps(d) for d in docs))  # `cat`: no newlines between
+    assert main(["verify"]) == 0
+    assert capsys.readouterr().out.count("verified ") == 3
     _stdin(monkeypatch, json.dumps(docs[0]) + "\n{oops\n")
     assert main(["verify", "-"]) == 2
     out = capsys.readouterr().out.splitlines()

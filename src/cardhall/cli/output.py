@@ -75,8 +75,8 @@ def _bar(console: Console, unit: str) -> Progress:
             speed = task.finished_speed or task.speed
             return Text("" if speed is None else f"{speed:,.1f} {unit}/s")
 
-    return Progress(TextColumn("{task.description}"), BarColumn(bar_width=20), MofNCompleteColumn(),
-                    Rate(), TimeElapsedColumn(), TextColumn("elapsed,"),
+    return Progress(TextColumn("{task.description}"), BarColumn(bar_width=10), MofNCompleteColumn(),
+                    Rate(), TimeElapsedColumn(), TextColumn("|"),
                     TimeRemainingColumn(), TextColumn("left"),
                     console=console, redirect_stdout=sys.stdout.isatty())
 
@@ -98,8 +98,8 @@ def progress(args: argparse.Namespace, description: str, total: int | None,
 @contextlib.contextmanager
 def live(args: argparse.Namespace, description: str, total: int,
          view: Callable[[], RenderableType], unit: str = "games") -> Iterator[Advance | None]:
-    """A progress bar with ``view()`` (e.g. a standings table) under it, redrawn on every
-    advance, on stderr and cleared at the end (the command then prints its own result). Yields
+    """A progress bar with ``view()`` (e.g. a standings table) under it, redrawn 4 times a
+    second, on stderr and cleared at the end (the command then prints its own result). Yields
     the advance function, or ``None`` when nothing is drawn (:func:`wants_progress`)."""
     if not wants_progress(args):
         yield None
@@ -110,11 +110,11 @@ def live(args: argparse.Namespace, description: str, total: int,
     console = _console()
     bar = _bar(console, unit)
     task = bar.add_task(description, total=total)
-    with Live(Group(bar, view()), console=console, refresh_per_second=4, transient=True,
-              redirect_stdout=sys.stdout.isatty()) as screen:
+    with Live(console=console, refresh_per_second=4, transient=True,
+              redirect_stdout=sys.stdout.isatty(), get_renderable=lambda: Group(bar, view())):
+        # view() runs at each refresh (4 a second, rich's thread), not once per unit
 
         def advance() -> None:
             bar.advance(task)
-            screen.update(Group(bar, view()))
 
         yield advance

@@ -1,11 +1,10 @@
 """``cardhall verify``: recompute finished games' deals from their revealed seeds
 (``docs/fairness.md``), over any number of games.
 
-Inputs, in the order given: history files (``.json``: one ``cardhall-history/1`` document),
-NDJSON files (``.ndjson``/``.jsonl``, or any file that is not one JSON document: one document
-per line), directories (every ``.json``, ``.ndjson`` and ``.jsonl`` file under them, sorted),
-and ``-`` for standard input, read the same way; no argument at all reads standard input when
-it is not a terminal. A line of a player's export (``GET /api/players/{id}/games.ndjson``: a
+Inputs, in the order given: files holding one ``cardhall-history/1`` document or several
+(NDJSON: one a line, or simply one after the other), directories (every ``.json``,
+``.ndjson`` and ``.jsonl`` file under them, sorted), and ``-`` for standard input, read the
+same way; no argument at all reads standard input when it is not a terminal. A line of a player's export (``GET /api/players/{id}/games.ndjson``: a
 game summary, no history) is fetched from ``--url`` (``GET /api/games/{id}``, with
 ``?full=1`` when a ``--token`` is given: the full copy for a player of the game, otherwise the
 table copy, or the full copy once the server publishes it) and checked like a file.
@@ -56,23 +55,32 @@ class Inputs:
 
 
 def _split(text: str, source: str) -> tuple[list[Item], bool]:
-    """The games of ``text``: one JSON document, or failing that one per non-empty line."""
-    if not source.endswith((".ndjson", ".jsonl")):
+    """The games of ``text``: JSON documents one after the other (one document, NDJSON, or
+    documents simply concatenated), each labelled ``source:line``; a single document keeps
+    ``source`` alone. A document that does not parse is an unreadable item and reading goes
+    on at the next line."""
+    decoder, items, at = json.JSONDecoder(), [], 0
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at >= len(text):
+            break
+        where = f"{source}:{text.count(chr(10), 0, at) + 1}"
         try:
-            return [Item(source, json.loads(text))], True
+            doc, at = decoder.raw_decode(text, at)
         except (ValueError, RecursionError) as exc:
-            lines = [ln for ln in text.splitlines() if ln.strip()]
-            if len(lines) < 2:
-                return [Item(source, error=("cli.bad_file", str(exc) or type(exc).__name__))], True
-    items = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            items.append(Item(f"{source}:{n}", json.loads(line)))
-        except (ValueError, RecursionError) as exc:
-            items.append(Item(f"{source}:{n}", error=("cli.bad_file", f"not JSON: {exc}")))
-    return items, False
+            items.append(Item(where, error=("cli.bad_file", f"not JSON: {exc}")))
+            newline = text.find("\n", at)
+            if newline < 0:
+                break
+            at = newline + 1
+        else:
+            items.append(Item(where, doc))
+    if not items:
+        return [Item(source, error=("cli.bad_file", "empty: no JSON document"))], True
+    if len(items) == 1:
+        items[0].source = source
+    return items, len(items) == 1
 
 
 def _read(path: Path) -> tuple[list[Item], bool]:
@@ -223,6 +231,6 @@ def verify(args: argparse.Namespace) -> int:
     else:
         print(json.dumps({"summary": total}) if args.json else
               f"{total['games']} games: {total['verified']} verified, {total['table_copy']} "
-              f"table copies, {total['unreadable']} unreadable, {total['mismatch']} mismatched"
-              f"; exit {total['exit']}")
+              f"table cop{'y' if total['table_copy'] == 1 else 'ies'}, {total['unreadable']} "
+              f"unreadable, {total['mismatch']} mismatched; exit {total['exit']}")
     return total["exit"]
