@@ -42,6 +42,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arms import load_arm, timer_anchor
 from runkit import guarded, median_of, note, pg_arm, postgres_unreachable, ratio
 
+from cardhall.cli.output import progress
 from cardhall.engine import game_names, get_game
 from cardhall.selfplay import run as selfplay
 from cluster import cluster as cluster_part
@@ -323,27 +325,30 @@ def meta(plan: Plan, quick: bool) -> dict[str, Any]:
             "loadavg_start": os.getloadavg(), "plan": asdict(plan)}
 
 
-async def run_all(plan: Plan, quick: bool, only: set[str]) -> dict[str, Any]:
-    """Every part in order; a failing arm lands in ``errors``."""
+async def run_all(plan: Plan, quick: bool, only: set[str],
+                  advance: Callable[[], None] = lambda: None) -> dict[str, Any]:
+    """Every part in order; a failing arm lands in ``errors``; ``advance`` after each part
+    (the progress bar of ``main``)."""
     from saves import run_all as saves_all
 
     t0 = time.perf_counter()
     out: dict[str, Any] = {"meta": meta(plan, quick), "errors": []}
     errors: list[str] = out["errors"]
-    if "closed" in only:
-        out["closed_loop"] = await closed_loop(plan, errors)
-    if "open" in only:
-        out["open_loop"] = await open_loop(plan, errors)
-    if "log" in only:
-        out["log_latency"] = await log_latency(plan, errors)
-    if "timer" in only:
-        out["timer"] = await timers(plan, errors)
-    if "cluster" in only:
-        out["cluster"] = await cluster_part(plan, errors)
-    if "saves" in only:
-        out["saves"] = await guarded(errors, "saves", saves_all(quick))
+    parts: dict[str, tuple[str, Callable[[], Awaitable[Any]]]] = {
+        "closed": ("closed_loop", lambda: closed_loop(plan, errors)),
+        "open": ("open_loop", lambda: open_loop(plan, errors)),
+        "log": ("log_latency", lambda: log_latency(plan, errors)),
+        "timer": ("timer", lambda: timers(plan, errors)),
+        "cluster": ("cluster", lambda: cluster_part(plan, errors)),
+        "saves": ("saves", lambda: guarded(errors, "saves", saves_all(quick))),
+    }
+    for part, (key, coro) in parts.items():
+        if part in only:
+            out[key] = await coro()
+            advance()
     if "engine" in only:
         engine(plan, out)
+        advance()
     out["summary"] = summary(out)
     out["meta"]["seconds"] = round(time.perf_counter() - t0, 1)
     out["meta"]["loadavg_end"] = os.getloadavg()
@@ -359,6 +364,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--quick", action="store_true", help="small CI sanity run (< 2 minutes)")
     ap.add_argument("--only", default=",".join(PARTS),
                     help=f"comma-separated parts to run (default: all of {','.join(PARTS)})")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress bar on stderr (drawn only when stderr is a terminal)")
     ap.add_argument("--log-tables", type=int, help="tables of the log_latency part "
                     "(default: 1,000; 100 with --quick)")
     a = ap.parse_args(argv)
@@ -371,7 +378,8 @@ def main(argv: list[str] | None = None) -> None:
     plan = QUICK if a.quick else Plan()
     if a.log_tables:
         plan = replace(plan, log_tables=a.log_tables)
-    out = asyncio.run(run_all(plan, a.quick, only))
+    with progress(a, "bench", len(only), unit="parts") as advance:
+        out = asyncio.run(run_all(plan, a.quick, only, advance))
     print(json.dumps(out, indent=2))
 
 

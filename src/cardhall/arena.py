@@ -28,7 +28,7 @@ import contextlib
 import statistics
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,9 +198,12 @@ class _Arena:
                 "errors": sum(len(s.errors) for s in sessions)}
 
 
-async def run(spec: ArenaSpec) -> dict[str, Any]:
+async def run(spec: ArenaSpec,
+              on_game: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play the arena; returns ``{"game", "games", "lineup", "url", "concurrency", "seconds",
-    "ci", "bots": {name: stats}, "game_ids", "games_played": [...]}``.
+    "ci", "bots": {name: stats}, "game_ids", "games_played": [...]}``. ``on_game`` (if given)
+    is called with each game's entry of ``games_played`` as it ends (the command's live
+    standings: :func:`summarize` over the games so far).
 
     Raises:
         UnknownGameError: no such game.
@@ -223,7 +226,10 @@ async def run(spec: ArenaSpec) -> dict[str, Any]:
 
         async def one(g: int) -> dict[str, Any]:
             async with limit:
-                return await arena.play(g)
+                played = await arena.play(g)
+            if on_game is not None:
+                on_game(played)
+            return played
 
         played = await asyncio.gather(*(one(g) for g in range(spec.games)))
     lineup = list(spec.bots)

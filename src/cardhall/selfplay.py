@@ -11,6 +11,7 @@ import hashlib
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,8 +155,9 @@ def final_violations(rec: Recorder) -> list[str]:
 
 
 def run(game: str, games: int, seed: int, seats: int | None = None, *, check: bool = True,
-        probe: float = 0.0) -> SelfplayReport:
-    """Play ``games`` random games from ``seed`` and total them up."""
+        probe: float = 0.0, on_game: Callable[[], None] | None = None) -> SelfplayReport:
+    """Play ``games`` random games from ``seed`` and total them up; ``on_game`` (if given) is
+    called after each game (the command's progress bar)."""
     rules = get_game(game)
     install_evaluators()
     n = seats if seats is not None else rules.min_seats
@@ -168,6 +170,8 @@ def run(game: str, games: int, seed: int, seats: int | None = None, *, check: bo
         report.units += units_played(rec)
         report.longest_game_steps = max(report.longest_game_steps, steps)
         report.violations += violations
+        if on_game is not None:
+            on_game()
     report.seconds = time.perf_counter() - start
     return report
 

@@ -109,7 +109,8 @@ def test_arena_loads_module_class_from_the_current_directory_and_reports_load_er
     for bots, words in [("no_such_module_xyz:Plain,rule", "No module named"),
                         ("cwd_arena_bots:Missing,rule", "has no 'Missing'"),
                         ("cwd_arena_bots:NeedsArgs,rule", "no arguments")]:
-        assert main(["arena", "--game", "soldiers_bluff", "--bots", bots, "--games", "1"]) == 2
+        assert main(["arena", "--game", "soldiers_bluff", "--bots", bots, "--games", "1",
+                     "--json"]) == 2
         out = capsys.readouterr().out
         err = json.loads(out)["error"]
         assert err["code"] == "cli.bad_bot" and words in err["message"], err
@@ -138,7 +139,7 @@ def test_arena_at_a_stopped_server_prints_one_json_error(capsys: pytest.CaptureF
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     status = main(["arena", "--game", "soldiers_bluff", "--bots", "rule,random", "--games", "1",
-                   "--url", f"http://127.0.0.1:{port}"])
+                   "--url", f"http://127.0.0.1:{port}", "--json"])
     out = capsys.readouterr()
     assert status == 1
     lines = out.out.strip().splitlines()

@@ -55,7 +55,7 @@ def test_design_4_null_config_and_actions_take_their_defaults() -> None:
 def _replay(tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
     path = tmp_path / "h.json"
     path.write_bytes(content)
-    code = main(["replay", str(path), "--seat", "0"])
+    code = main(["replay", str(path), "--seat", "0", "--json"])
     out = capsys.readouterr().out
     return code, json.loads(out)
 
@@ -128,5 +128,5 @@ def test_design_4_recorder_logs_a_copy_of_the_action() -> None:
 def test_cli_selfplay_bad_game_or_seats_is_a_json_error(
     capsys: pytest.CaptureFixture[str], argv: list[str], code: str
 ) -> None:
-    assert main(["selfplay", "--games", "1", *argv]) == 2
+    assert main(["selfplay", "--games", "1", *argv, "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == code

@@ -196,11 +196,11 @@ def test_cardhall_verify_checks_a_table_copy_as_far_as_it_can(
     assert any("deals" in n and "needs the seed" in n for n in result.not_checked)
     path = tmp_path / "table.json"
     path.write_text(json.dumps(copy))
-    assert main(["verify", str(path)]) == 3
+    assert main(["verify", str(path), "--json"]) == 3
     out = json.loads(capsys.readouterr().out)
     assert out["copy"] == "table" and out["mismatches"] == [] and out["not_checked"]
     stock = copy["actions"][1]["action"]["stock"]
     stock[-1] = stock[-2] = "2c"  # one card face up twice in the palace deal
     path.write_text(json.dumps(copy))
-    assert main(["verify", str(path)]) == 1
+    assert main(["verify", str(path), "--json"]) == 1
     assert "dealt twice" in json.loads(capsys.readouterr().out)["mismatches"][0]["reason"]

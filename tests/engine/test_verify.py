@@ -67,13 +67,13 @@ def test_unreadable_seeds_are_invalid_histories(change: dict[str, Any], words: s
         verify_history(doc)
     path = tmp_path / "h.json"
     path.write_text(json.dumps(doc))
-    assert cli_main(["verify", str(path)]) == 2
+    assert cli_main(["verify", str(path), "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "engine.invalid_history"
 
 
 def test_a_file_that_is_not_json_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "h.json"
     path.write_text("{not json")
-    assert cli_main(["verify", str(path)]) == 2
+    assert cli_main(["verify", str(path), "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "cli.bad_file"
-    assert cli_main(["verify", str(tmp_path / "missing.json")]) == 2
+    assert cli_main(["verify", str(tmp_path / "missing.json"), "--json"]) == 2

@@ -70,10 +70,10 @@ async def test_a_game_played_with_a_client_seed_verifies_over_rest_and_cli(
     path = tmp_path / "game.json"
     path.write_text(json.dumps(history))
     capsys.readouterr()
-    assert cli_main(["verify", str(path)]) == 0
+    assert cli_main(["verify", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == verify_history(history).to_json()
     path.write_text(json.dumps(doc))
-    assert cli_main(["verify", str(path)]) == 1
+    assert cli_main(["verify", str(path), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["mismatches"][0]["index"] == index
 
 

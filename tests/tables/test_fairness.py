@@ -104,14 +104,14 @@ async def test_saved_games_recompute_from_the_revealed_seed(
     out = json.loads(capsys.readouterr().out)
     assert out["finished"] and out["outcome"] == history["outcome"] == summary.outcome
     capsys.readouterr()
-    assert cli_main(["verify", str(path)]) == 0
+    assert cli_main(["verify", str(path), "--json"]) == 0
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["verified"] and verdict["mismatches"] == []
     assert verdict["chance_actions"] == sum(1 for e in history["actions"] if e["seat"] is None)
     # two dealt cards swapped (between two hands, or within one): the verification fails
     index, swapped = swap_two_dealt_cards(history)
     path.write_text(json.dumps(swapped))
-    assert cli_main(["verify", str(path)]) == 1
+    assert cli_main(["verify", str(path), "--json"]) == 1
     verdict = json.loads(capsys.readouterr().out)
     assert not verdict["verified"] and verdict["mismatches"][0]["index"] == index
     assert "chance action differs" in verdict["mismatches"][0]["reason"]

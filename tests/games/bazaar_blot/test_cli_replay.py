@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def replay(path: Path, seat: int | None = None) -> tuple[int, dict[str, Any]]:
-    args = [sys.executable, "-m", "cardhall", "replay", str(path)]
+    args = [sys.executable, "-m", "cardhall", "replay", str(path), "--json"]
     if seat is not None:
         args += ["--seat", str(seat)]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}

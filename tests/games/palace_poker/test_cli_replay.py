@@ -20,7 +20,8 @@ SRC = Path(__file__).resolve().parents[3] / "src"
 
 def replay(path: Path, *args: str) -> tuple[int, dict[str, Any]]:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
-    proc = subprocess.run([sys.executable, "-m", "cardhall", "replay", str(path), *args],
+    proc = subprocess.run([sys.executable, "-m", "cardhall", "replay", str(path), *args,
+                           "--json"],
                           capture_output=True, text=True, env=env, timeout=60, check=False)
     return proc.returncode, json.loads(proc.stdout)
 
