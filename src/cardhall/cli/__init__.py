@@ -19,7 +19,8 @@ Sub-commands (each ``--help`` gives an example; one module each, this one builds
   against each other through a real server (``cardhall.arena``) and prints each bot's mean
   return with its 95% confidence interval; a terminal sees the standings live.
 * ``cardhall db upgrade [--url URL] [--revision REV]`` applies the Alembic migrations
-  (:mod:`.db`; the server also does this at start-up).
+  (:mod:`.db`; the server also does this at start-up); ``db downgrade REV`` refuses to drop
+  data unless ``--allow-data-loss``; ``db backup FILE`` / ``db restore FILE`` (SQLite).
 
 Output (:mod:`.output`): ``--json`` makes stdout one JSON object (``verify`` of many games:
 one per line, then a summary), errors included (``{"error": {"code", "message"}}``, a stable
@@ -196,7 +197,7 @@ def _arena_parser(sub: Subparsers) -> None:
 
 
 def _db_parser(sub: Subparsers) -> None:
-    from .db import upgrade
+    from .db import backup, downgrade, restore, upgrade
 
     d = _add(sub, "db", "database maintenance", "Database maintenance.",
              "cardhall db upgrade --url sqlite+aiosqlite:///hall.db")
@@ -208,6 +209,30 @@ def _db_parser(sub: Subparsers) -> None:
     u.add_argument("--revision", default="head")
     add_output_flags(u, json_help="print one JSON object")
     u.set_defaults(func=upgrade)
+    g = _add(dsub, "downgrade", "go back to a revision, refusing to drop data",
+             "Downgrade to REVISION. First plans what it would drop (on a throw-away copy) and "
+             "refuses when a dropped table or column holds data, unless --allow-data-loss.",
+             "cardhall db downgrade 0005 --dry-run --url sqlite+aiosqlite:///hall.db")
+    g.add_argument("revision", help="target revision (e.g. 0005, base)")
+    g.add_argument("--url", default=None, help="database URL (default: CARDHALL_DATABASE_URL)")
+    g.add_argument("--dry-run", action="store_true", help="only say what it would drop")
+    g.add_argument("--allow-data-loss", action="store_true",
+                   help="drop tables and columns that hold data")
+    add_output_flags(g, json_help="print one JSON object")
+    g.set_defaults(func=downgrade)
+    for name, func, summary, text, example in (
+            ("backup", backup, "copy the live SQLite database to a new file",
+             "Copy the live SQLite database (the server may keep running) to FILE.",
+             "cardhall db backup backups/hall-2026-12-02.db"),
+            ("restore", restore, "put a SQLite backup in place of the database",
+             "Put the backup FILE in place of the SQLite database (stop the server first; the "
+             "replaced file is kept beside it).", "cardhall db restore backups/hall.db")):
+        b = _add(dsub, name, summary, text, example)
+        b.add_argument("file")
+        b.add_argument("--url", default=None,
+                       help="database URL (default: CARDHALL_DATABASE_URL)")
+        add_output_flags(b, json_help="print one JSON object")
+        b.set_defaults(func=func)
 
 
 def build_parser() -> argparse.ArgumentParser:
