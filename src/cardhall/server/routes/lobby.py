@@ -44,7 +44,7 @@ class CreateTable(BaseModel):
     """Partial rules config; validated by the game."""
     seats: int | None = Field(default=None, ge=1, le=64)
     """Seat count (default: the game's minimum)."""
-    bots: list[BotSeat] = Field(default_factory=list)
+    bots: list[BotSeat] = Field(default_factory=list, max_length=64)
     """Seats taken at once by built-in bots."""
     turn_timeout_seconds: float | None = None
     """Decision deadline (default ``CARDHALL_TURN_TIMEOUT_SECONDS``, 10)."""
