@@ -52,7 +52,15 @@ def bounded(default: Any, lo: int, hi: int, unit: str) -> Any:
 
 def bounds(cls: type) -> dict[str, Bound]:
     """The bounds of every bounded field of the config class ``cls``, in field order."""
-    return {f.name: f.metadata["bound"] for f in dataclasses.fields(cls) if "bound" in f.metadata}
+    return {name: bound for name, bound, _ in _bounds(cls)}
+
+
+@cache
+def _bounds(cls: type) -> tuple[tuple[str, Bound, bool], ...]:
+    """``(field, bound, None allowed)`` of each bounded field of ``cls`` (computed once)."""
+    hints = _schema(cls)[1]
+    return tuple((f.name, f.metadata["bound"], _type_ok(None, hints[f.name]))
+                 for f in dataclasses.fields(cls) if "bound" in f.metadata)
 
 
 SHOW_CHARS = 120
@@ -79,9 +87,9 @@ def check_bounds(config: Any) -> None:
 
     A bounded field holding something other than a whole number (or ``None``) is refused too:
     a config built in Python without :func:`config_from_dict` gets the same check."""
-    for name, bound in bounds(type(config)).items():
+    for name, bound, none_ok in _bounds(type(config)):  # type: ignore[arg-type]
         value = getattr(config, name)
-        if value is None and _type_ok(None, _schema(type(config))[1][name]):
+        if value is None and none_ok:
             continue
         ok = isinstance(value, int) and not isinstance(value, bool) and \
             bound.lo <= value <= bound.hi
