@@ -196,7 +196,8 @@ class ClusterHall(LocalHall):
         instead of failing every create of the hall meanwhile. Should the other node have
         made it after all (only its answer lost), that one is an empty table its idle timer
         closes."""
-        self.manager.spec_for(game, **{k: v for k, v in kwargs.items() if k != "created_by"})
+        self.manager.spec_for(game, **{k: v for k, v in kwargs.items()
+                                       if k not in ("created_by", "created_from")})
         await self._check_quota(kwargs.get("created_by"))
         target = await self._least_loaded()
         if target != self.node.id:

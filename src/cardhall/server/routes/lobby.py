@@ -22,6 +22,7 @@ from ..deps import HallDep, PlayerDep
 from ..drain import refuse_if_draining
 from ..errors import ApiError, responses
 from ..etags import etag_matches, etag_of
+from ..quotas import client_address
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
 NOT_DRAINING = [Depends(refuse_if_draining)]
@@ -203,16 +204,19 @@ async def list_tables(
              response_model_exclude_unset=True,
              responses=responses("engine.invalid_config", "auth.missing_token", "table.limit",
                                  "quota.tables", "rate.limited", "server.draining"))
-async def create_table(body: CreateTable, hall: HallDep, player: PlayerDep) -> dict[str, Any]:
+async def create_table(body: CreateTable, request: Request, hall: HallDep,
+                       player: PlayerDep) -> dict[str, Any]:
     """Create a table; bots take their seats at once. 422 with the engine's code when the
     game, config, seats, bots, timeout or stack are invalid; 429 ``quota.tables`` when the
-    player already has ``max_live_tables_per_player`` live tables; 503 ``table.limit``."""
+    player already has ``max_live_tables_per_player`` live tables, or the client address
+    ``max_waiting_tables_per_address`` tables still waiting for players; 503 ``table.limit``."""
     bots = {b.seat: b.kind for b in body.bots}
     if len(bots) != len(body.bots):
         raise ApiError("engine.invalid_config", "a seat is listed twice in bots")
     code = secrets.token_urlsafe(9) if body.private else None
     try:
-        out = await hall.create(body.game, created_by=player.id, config=body.config,
+        out = await hall.create(body.game, created_by=player.id,
+                                created_from=client_address(request.scope), config=body.config,
                                 num_seats=body.seats,
                                 bots=bots, turn_timeout_seconds=body.turn_timeout_seconds,
                                 starting_stack=body.starting_stack, private=body.private,
