@@ -25,7 +25,8 @@ WAITING = 212
 @pytest.fixture
 async def http() -> AsyncIterator[httpx.AsyncClient]:
     settings = Settings(database_url="memory://", rest_rate_limit="1000000/minute",
-                        guest_rate_limit="1000000/minute", max_live_tables_per_player=1000)
+                        guest_rate_limit="1000000/minute", max_live_tables_per_player=1000,
+                        max_waiting_tables_per_address=1000)
     app = create_app(settings)
     async with AsyncExitStack() as stack:
         await stack.enter_async_context(app.router.lifespan_context(app))

@@ -33,7 +33,8 @@ MAX_EXAMPLES = 25
 APP = create_app(Settings(database_url="memory://", admin_token=ADMIN_TOKEN,
                           metrics_enabled=False,  # the run is one client: no rate or quota
                           rest_rate_limit="1000000/minute", guest_rate_limit="1000000/minute",
-                          max_live_tables_per_player=1_000_000))  # type: ignore[call-arg]
+                          max_live_tables_per_player=1_000_000,
+                          max_waiting_tables_per_address=1_000_000))  # type: ignore[call-arg]
 """Built at import, started (lifespan) by the first request of the run, stopped at teardown."""
 
 CHECKED_BEYOND_THE_SCHEMA = {

@@ -25,7 +25,8 @@ async def nodes(redis_url: str, redis_prefix: str) -> AsyncIterator[list[httpx.A
             app = create_app(Settings(
                 database_url="memory://", redis_url=redis_url, redis_prefix=redis_prefix,
                 node_id=name, rest_rate_limit="1000000/minute",
-                guest_rate_limit="1000000/minute", max_live_tables_per_player=1000))
+                guest_rate_limit="1000000/minute", max_live_tables_per_player=1000,
+                max_waiting_tables_per_address=1000))
             await stack.enter_async_context(app.router.lifespan_context(app))
             out.append(await stack.enter_async_context(httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=app), base_url="http://test")))
