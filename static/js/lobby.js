@@ -32,34 +32,9 @@ export function lobbyScreen(root) {
   const list = h("div", { class: "tables", "aria-live": "polite" });
   const err = h("p", { class: "error-line", role: "alert" });
 
-  // The pages shown: each its cursor (null: the first), ETag, rows and the next page's cursor.
-  // A poll asks for each again with its ETag: an unchanged page is a 304 without a body.
-  let pages = [{ cursor: null, etag: null, rows: [], next: null }];
-  let drawn = false;
-  const redraw = () => drawTables(list, pages, more);
-  async function refresh() {
-    try {
-      let changed = !drawn;
-      for (let i = 0; i < pages.length; i++) {
-        const pg = pages[i];
-        if (i > 0 && pg.cursor !== pages[i - 1].next) { // the page before now ends elsewhere
-          if (!pages[i - 1].next) { pages = pages.slice(0, i); changed = true; break; }
-          Object.assign(pg, { cursor: pages[i - 1].next, etag: null });
-        }
-        const q = new URLSearchParams({ limit: String(PAGE_ROWS) });
-        if (pg.cursor) q.set("cursor", pg.cursor);
-        const got = await apiPage(`/api/tables?${q}`, pg.etag);
-        if (got) { Object.assign(pg, { rows: got.data, etag: got.etag, next: got.next }); changed = true; }
-      }
-      if (changed && !stopped) { drawn = true; redraw(); }
-    } catch (x) { err.textContent = x.message; }
-  }
-  async function more() {
-    const last = pages[pages.length - 1];
-    if (!last.next) return;
-    pages.push({ cursor: last.next, etag: null, rows: [], next: null });
-    await refresh();
-  }
+  const paged = tablePages(() => !stopped, (pages, more) => drawTables(list, pages, more),
+    (x) => { err.textContent = x.message; });
+  const { refresh } = paged;
   function poll() { refresh().finally(() => { if (!stopped) timer = setTimeout(poll, POLL_MS); }); }
 
   // built inside draw(): a language switch redraws every label
@@ -98,9 +73,45 @@ export function lobbyScreen(root) {
       e.value = value;
       e.dispatchEvent(new Event("change"));
     }
-    if (drawn) redraw();
+    paged.redraw();
   });
   return () => { stopped = true; clearTimeout(timer); offLang(); };
+}
+
+/**
+ * The lobby's pages of GET /api/tables: each its cursor (null: the first), ETag, rows and the
+ * next page's cursor. `refresh()` asks for each page again with its ETag (an unchanged page is
+ * a 304 without a body) and calls `draw(pages, more)` when one changed; `more()` adds the next
+ * page; `redraw()` draws again what it has (a language switch).
+ */
+function tablePages(live, draw, fail) {
+  let pages = [{ cursor: null, etag: null, rows: [], next: null }];
+  let drawn = false;
+  const redraw = () => { if (drawn) draw(pages, more); };
+  async function refresh() {
+    try {
+      let changed = !drawn;
+      for (let i = 0; i < pages.length; i++) {
+        const pg = pages[i];
+        if (i > 0 && pg.cursor !== pages[i - 1].next) { // the page before now ends elsewhere
+          if (!pages[i - 1].next) { pages = pages.slice(0, i); changed = true; break; }
+          Object.assign(pg, { cursor: pages[i - 1].next, etag: null });
+        }
+        const q = new URLSearchParams({ limit: String(PAGE_ROWS) });
+        if (pg.cursor) q.set("cursor", pg.cursor);
+        const got = await apiPage(`/api/tables?${q}`, pg.etag);
+        if (got) { Object.assign(pg, { rows: got.data, etag: got.etag, next: got.next }); changed = true; }
+      }
+      if (changed && live()) { drawn = true; draw(pages, more); }
+    } catch (x) { fail(x); }
+  }
+  async function more() {
+    const last = pages[pages.length - 1];
+    if (!last.next) return;
+    pages.push({ cursor: last.next, etag: null, rows: [], next: null });
+    await refresh();
+  }
+  return { refresh, more, redraw };
 }
 
 function drawTables(list, pages, more) {
