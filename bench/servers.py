@@ -30,6 +30,7 @@ CARDHALL_ENV = {
     "CARDHALL_MAX_TABLES": "100000",
     # ... and the quotas and rates: one address creates every player, table and socket
     "CARDHALL_MAX_LIVE_TABLES_PER_PLAYER": "1000000",
+    "CARDHALL_MAX_WAITING_TABLES_PER_ADDRESS": "1000000",
     "CARDHALL_MAX_SOCKETS_PER_PLAYER": "1000000",
     "CARDHALL_REST_RATE_LIMIT": "100000000/minute",
     "CARDHALL_GUEST_RATE_LIMIT": "100000000/minute",

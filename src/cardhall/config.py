@@ -94,6 +94,11 @@ class Settings(BaseSettings):
     max_live_tables_per_player: Annotated[int, Field(ge=1, le=1_000_000)] = 5
     """Live tables one player may have created (``POST /api/tables``, a quick seat that
     creates one); beyond, 429 ``quota.tables`` until one of them closes."""
+    max_waiting_tables_per_address: Annotated[int, Field(ge=1, le=1_000_000)] = 20
+    """Tables created over ``POST /api/tables`` from one client address that are still
+    ``waiting`` (no game started yet); beyond, 429 ``quota.tables`` until one starts or
+    closes. Guests are cheap, so the per-player quota alone let one address keep hundreds of
+    empty tables in the lobby. In cluster mode each node counts its own tables."""
     max_sockets_per_player: Annotated[int, Field(ge=1, le=1_000_000)] = 10
     """Authenticated WebSocket connections one player may hold at once (in this process; in
     cluster mode on all nodes together); beyond, ``hello`` gets ``quota.sockets`` and the

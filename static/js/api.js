@@ -27,6 +27,28 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
+/**
+ * One page of a paged list (GET /api/tables): sends `etag` as If-None-Match and answers
+ * null when the server says 304 (the page is unchanged), else {data, etag, next}: `next` is
+ * the cursor of the following page from the `Link: <...>; rel="next"` header (null: the last).
+ */
+export async function apiPage(path, etag) {
+  const headers = { Accept: "application/json" };
+  if (etag) headers["If-None-Match"] = etag;
+  // no-store: this code keeps the page and its ETag itself (the HTTP cache would answer a
+  // 304 with the cached 200, and the page could not tell an unchanged page from a new one)
+  const r = await fetch(path, { headers, cache: "no-store" });
+  if (r.status === 304) return null;
+  const data = await r.json().catch(() => null);
+  if (!r.ok) {
+    const err = data?.error || {};
+    throw new ApiError(r.status, err.code || "request.error", err.message || r.statusText);
+  }
+  const link = /<([^>]*)>\s*;\s*rel="next"/.exec(r.headers.get("Link") || "");
+  const next = link ? new URL(link[1], location.href).searchParams.get("cursor") : null;
+  return { data, etag: r.headers.get("ETag"), next };
+}
+
 /** Create a guest player named `name`; remembers {id, name, token}. */
 export async function register(name) {
   const saved = me();

@@ -1,12 +1,14 @@
-// Lobby: guest name, live tables (polled), create a table, sit, watch, quick seat.
+// Lobby: guest name, live tables (a page at a time, polled with its ETag), create a table, sit,
+// watch, quick seat.
 
 import { h, clear, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
-import { api, me, register } from "./api.js";
+import { api, apiPage, me, register } from "./api.js";
 import { chipBalance } from "./chips_ui.js";
 
 const GAME_SEATS = { bazaar_blot: [4, 4], soldiers_bluff: [2, 5], palace_poker: [2, 10] };
 const POLL_MS = 2000;
+const PAGE_ROWS = 20; // tables per page of GET /api/tables; "More tables" asks for the next
 
 export function nameForm(root, onDone) {
   const input = h("input", { id: "name", name: "name", required: true, maxlength: 32, autocomplete: "nickname",
@@ -30,12 +32,9 @@ export function lobbyScreen(root) {
   const list = h("div", { class: "tables", "aria-live": "polite" });
   const err = h("p", { class: "error-line", role: "alert" });
 
-  async function refresh() {
-    try {
-      const tables = await api("/api/tables");
-      if (!stopped) drawTables(list, tables);
-    } catch (x) { err.textContent = x.message; }
-  }
+  const paged = tablePages(() => !stopped, (pages, more) => drawTables(list, pages, more),
+    (x) => { err.textContent = x.message; });
+  const { refresh } = paged;
   function poll() { refresh().finally(() => { if (!stopped) timer = setTimeout(poll, POLL_MS); }); }
 
   // built inside draw(): a language switch redraws every label
@@ -74,17 +73,58 @@ export function lobbyScreen(root) {
       e.value = value;
       e.dispatchEvent(new Event("change"));
     }
-    refresh();
+    paged.redraw();
   });
   return () => { stopped = true; clearTimeout(timer); offLang(); };
 }
 
-function drawTables(list, tables) {
+/**
+ * The lobby's pages of GET /api/tables: each its cursor (null: the first), ETag, rows and the
+ * next page's cursor. `refresh()` asks for each page again with its ETag (an unchanged page is
+ * a 304 without a body) and calls `draw(pages, more)` when one changed; `more()` adds the next
+ * page; `redraw()` draws again what it has (a language switch).
+ */
+function tablePages(live, draw, fail) {
+  let pages = [{ cursor: null, etag: null, rows: [], next: null }];
+  let drawn = false;
+  const redraw = () => { if (drawn) draw(pages, more); };
+  async function refresh() {
+    try {
+      let changed = !drawn;
+      for (let i = 0; i < pages.length; i++) {
+        const pg = pages[i];
+        if (i > 0 && pg.cursor !== pages[i - 1].next) { // the page before now ends elsewhere
+          if (!pages[i - 1].next) { pages = pages.slice(0, i); changed = true; break; }
+          Object.assign(pg, { cursor: pages[i - 1].next, etag: null });
+        }
+        const q = new URLSearchParams({ limit: String(PAGE_ROWS) });
+        if (pg.cursor) q.set("cursor", pg.cursor);
+        const got = await apiPage(`/api/tables?${q}`, pg.etag);
+        if (got) { Object.assign(pg, { rows: got.data, etag: got.etag, next: got.next }); changed = true; }
+      }
+      if (changed && live()) { drawn = true; draw(pages, more); }
+    } catch (x) { fail(x); }
+  }
+  async function more() {
+    const last = pages[pages.length - 1];
+    if (!last.next) return;
+    pages.push({ cursor: last.next, etag: null, rows: [], next: null });
+    await refresh();
+  }
+  return { refresh, more, redraw };
+}
+
+function drawTables(list, pages, more) {
   clear(list);
+  const seen = new Set(); // a table that moved from one page to the next is shown once
+  const tables = pages.flatMap((pg) => pg.rows).filter((tb) => !seen.has(tb.id) && seen.add(tb.id));
   if (!tables.length) { list.append(h("p", { class: "muted" }, t("lobby.none"))); return; }
   const mine = me()?.id;
   list.append(h("ul", { class: "table-list" }, tables.map((tb) => {
-    const seated = tb.seats.some((s) => s.player_id === mine);
+    // a lobby row lists the taken seats (`players`); every other seat is free
+    const taken = new Map(tb.players.map((s) => [s.seat, s]));
+    const seats = Array.from({ length: tb.num_seats }, (_, i) => taken.get(i) || { seat: i, name: null });
+    const seated = tb.players.some((s) => s.player_id === mine);
     return h("li", { class: "table-row", "data-table": tb.id },
       h("div", { class: "tr-head" },
         h("strong", {}, t(`game.${tb.game}`)),
@@ -92,12 +132,15 @@ function drawTables(list, tables) {
         h("span", { class: "muted" }, `${tb.seats_taken}/${tb.num_seats}`),
         seated ? h("a", { href: `#/table/${tb.id}`, class: "button primary" }, t("lobby.back"))
           : h("a", { href: `#/watch/${tb.id}`, class: "button", "data-watch": tb.id }, t("lobby.watch"))),
-      h("ul", { class: "seat-list" }, tb.seats.map((s) => h("li", {},
+      h("ul", { class: "seat-list" }, seats.map((s) => h("li", {},
         `${t("lobby.seat_n", { n: s.seat + 1 })}: `,
         s.name ? `${s.name}${s.bot ? ` (${s.bot_level ? t(`lobby.bot_${s.bot_level}`) : t("table.bot")})` : ""}`
           : (seated ? t("lobby.free") : h("a", { href: `#/table/${tb.id}/${s.seat}`, class: "button small",
             "data-join": `${tb.id}:${s.seat}` }, t("lobby.join")))))));
   })));
+  if (pages[pages.length - 1].next) {
+    list.append(h("button", { type: "button", class: "more", "data-more": "", onclick: more }, t("lobby.more")));
+  }
 }
 
 function createForm(err) {

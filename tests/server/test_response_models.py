@@ -18,6 +18,7 @@ from test_replay_api import _save
 
 from cardhall.cluster import ops
 from cardhall.server.routes import admin, games, lobby
+from cardhall.tables.lobby import lobby_row
 from cardhall.tables.manager import TableManager
 
 ADMIN = {"Authorization": "Bearer test-admin-token-0123456789"}  # conftest.ADMIN_TOKEN
@@ -69,6 +70,8 @@ async def test_lobby_and_admin_answers_are_byte_identical(client: httpx.AsyncCli
     assert created.content == raw_bytes(table.summary())
     assert (await client.get(f"/api/tables/{table.id}")).content == raw_bytes(table.summary())
     assert (await client.get("/api/tables")).content == raw_bytes(
+        [lobby_row(t.summary()) for t in manager.list()])
+    assert (await client.get("/api/tables?view=full")).content == raw_bytes(
         [t.summary() for t in manager.list()])
     listed = await admin.admin_list_tables(client._transport.app.state.hall)  # type: ignore[attr-defined]
     assert (await client.get("/api/admin/tables", headers=ADMIN)).content == raw_bytes(listed)

@@ -33,11 +33,13 @@ MAX_EXAMPLES = 25
 APP = create_app(Settings(database_url="memory://", admin_token=ADMIN_TOKEN,
                           metrics_enabled=False,  # the run is one client: no rate or quota
                           rest_rate_limit="1000000/minute", guest_rate_limit="1000000/minute",
-                          max_live_tables_per_player=1_000_000))  # type: ignore[call-arg]
+                          max_live_tables_per_player=1_000_000,
+                          max_waiting_tables_per_address=1_000_000))  # type: ignore[call-arg]
 """Built at import, started (lifespan) by the first request of the run, stopped at teardown."""
 
 CHECKED_BEYOND_THE_SCHEMA = {
     "POST /api/tables": "the game validates config, seat count, stack and timeout bounds",
+    "GET /api/tables": "a cursor must be one the lobby gave (opaque: no JSON Schema)",
     "POST /api/players": "a name must hold no control or format character (no JSON Schema)",
     "POST /api/admin/bots": "a name must hold no control or format character (no JSON Schema)",
     "POST /api/accounts": "a password must be strong enough for zxcvbn; a username not like another",

@@ -56,6 +56,7 @@ class Server:
                                   "idle_table_ttl_seconds": 600.0,
                                   # browsers and tests create guests and tables fast
                                   "max_live_tables_per_player": 100_000,
+                                  "max_waiting_tables_per_address": 100_000,
                                   "max_sockets_per_player": 100_000,
                                   "rest_rate_limit": "1000000/minute",
                                   "guest_rate_limit": "1000000/minute"}

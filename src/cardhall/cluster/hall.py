@@ -20,6 +20,7 @@ from ..engine import get_game
 from ..protocol import messages as p
 from ..tables.connections import QueueConnection
 from ..tables.errors import TableNotFoundError, TableQuotaError
+from ..tables.lobby import Key, lobby_row, page, summary_key, table_key
 from ..tables.manager import TableManager
 from ..tables.messages import Disconnected
 from . import ops
@@ -64,6 +65,17 @@ class LocalHall:
     async def summaries(self, game: str | None = None) -> list[dict[str, Any]]:
         """The lobby: live public tables (private ones are never listed)."""
         return [t.summary() for t in self.manager.list(game) if not t.spec.private]
+
+    async def lobby(self, game: str | None, limit: int, after: Key | None,
+                    full: bool = False) -> tuple[list[dict[str, Any]], Key | None]:
+        """One page of the lobby (:func:`~cardhall.tables.lobby.page`): the rows
+        (:func:`~cardhall.tables.lobby.lobby_row`, or full summaries) of the ``limit`` live
+        public tables after ``after``, and the key to continue after (``None``: the last
+        page). Only the page's tables are summarized."""
+        tables = [t for t in self.manager.list(game) if not t.spec.private]
+        chosen, last = page(tables, table_key, limit, after)
+        summaries = [t.summary() for t in chosen]
+        return [s if full else lobby_row(s) for s in summaries], last
 
     async def summary(self, table_id: str) -> dict[str, Any] | None:
         table = self.manager.get(table_id)
@@ -145,6 +157,18 @@ class ClusterHall(LocalHall):
             log.warning("lobby from this node only: Redis did not answer (%s)", exc)
             return await super().summaries(game)
 
+    async def lobby(self, game: str | None, limit: int, after: Key | None,
+                    full: bool = False) -> tuple[list[dict[str, Any]], Key | None]:
+        """One page of every node's lobby from the registry (:meth:`LocalHall.lobby`); this
+        node's only while Redis does not answer."""
+        try:
+            summaries = await self._registry(game)
+        except RedisError as exc:
+            log.warning("lobby from this node only: Redis did not answer (%s)", exc)
+            return await super().lobby(game, limit, after, full)
+        chosen, last = page(summaries, summary_key, limit, after)
+        return [s if full else lobby_row(s) for s in chosen], last
+
     async def _registry(self, game: str | None) -> list[dict[str, Any]]:
         redis, keys = self.node.redis, self.node.keys
         ids = sorted(await redis.smembers(keys.tables))
@@ -172,7 +196,8 @@ class ClusterHall(LocalHall):
         instead of failing every create of the hall meanwhile. Should the other node have
         made it after all (only its answer lost), that one is an empty table its idle timer
         closes."""
-        self.manager.spec_for(game, **{k: v for k, v in kwargs.items() if k != "created_by"})
+        self.manager.spec_for(game, **{k: v for k, v in kwargs.items()
+                                       if k not in ("created_by", "created_from")})
         await self._check_quota(kwargs.get("created_by"))
         target = await self._least_loaded()
         if target != self.node.id:

@@ -4,6 +4,13 @@ Each game has one frozen dataclass holding every number and provisional choice o
 spec. :func:`config_from_dict` builds one from a partial JSON object (missing fields take their
 defaults) and rejects unknown fields or values of the wrong type with :class:`InvalidConfigError`
 naming the field; the dataclass's own ``__post_init__`` checks value ranges.
+
+**Bounds.** Every whole-number field of a rules config is declared with :func:`bounded`: its
+default, its least and greatest value and its unit, kept in the field's metadata (a
+:class:`Bound`). :func:`check_bounds` (the first thing each config's ``__post_init__`` does)
+refuses a value outside them, naming the field and the bound, so a config never holds a number
+the rules, the fan-out's JSON (64-bit integers) or the database cannot carry. :func:`bounds`
+lists them (the games' documentation tables are checked against it).
 """
 
 from __future__ import annotations
@@ -16,6 +23,79 @@ from typing import Any, TypeVar
 from .errors import InvalidConfigError
 
 C = TypeVar("C")
+
+BIG_DIGITS = 30
+"""An integer of more digits than this is shown by its size, never printed whole (Python
+refuses to print an integer of more than 4300 digits, and a message must not be that long)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Bound:
+    """The documented range of one whole-number config field: ``lo <= value <= hi`` in ``unit``
+    (e.g. ``"chips"``, ``"small points"``). ``None`` stays allowed where the field's type
+    allows it (it means "the default rule", e.g. Palace Poker's ``ante``)."""
+
+    lo: int
+    hi: int
+    unit: str
+
+    def text(self) -> str:
+        """``"1..5000 small points"``."""
+        return f"{self.lo}..{self.hi} {self.unit}"
+
+
+def bounded(default: Any, lo: int, hi: int, unit: str) -> Any:
+    """A dataclass field of a whole-number config value with its documented :class:`Bound`
+    (``field(default=default, metadata={"bound": Bound(lo, hi, unit)})``)."""
+    return dataclasses.field(default=default, metadata={"bound": Bound(lo, hi, unit)})
+
+
+def bounds(cls: type) -> dict[str, Bound]:
+    """The bounds of every bounded field of the config class ``cls``, in field order."""
+    return {name: bound for name, bound, _ in _bounds(cls)}
+
+
+@cache
+def _bounds(cls: type) -> tuple[tuple[str, Bound, bool], ...]:
+    """``(field, bound, None allowed)`` of each bounded field of ``cls`` (computed once)."""
+    hints = _schema(cls)[1]
+    return tuple((f.name, f.metadata["bound"], _type_ok(None, hints[f.name]))
+                 for f in dataclasses.fields(cls) if "bound" in f.metadata)
+
+
+SHOW_CHARS = 120
+"""Longest value text a message quotes (the rest is cut, ending in ``...``)."""
+
+
+def show(value: Any) -> str:
+    """``repr(value)`` for a message: a huge integer is named by its number of digits, a
+    value Python cannot print (an integer of more than 4300 digits inside a list) by its type,
+    and a long text is cut after :data:`SHOW_CHARS` characters."""
+    if isinstance(value, int) and not isinstance(value, bool) and \
+            value.bit_length() > BIG_DIGITS * 3.33:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= SHOW_CHARS else text[:SHOW_CHARS] + "..."
+
+
+def check_bounds(config: Any) -> None:
+    """Raise :class:`InvalidConfigError` naming the first field of ``config`` (a config
+    dataclass instance) whose value is outside its :class:`Bound`, and that bound.
+
+    A bounded field holding something other than a whole number (or ``None``) is refused too:
+    a config built in Python without :func:`config_from_dict` gets the same check."""
+    for name, bound, none_ok in _bounds(type(config)):  # type: ignore[arg-type]
+        value = getattr(config, name)
+        if value is None and none_ok:
+            continue
+        ok = isinstance(value, int) and not isinstance(value, bool) and \
+            bound.lo <= value <= bound.hi
+        if not ok:
+            raise InvalidConfigError(f"config field {name!r} has invalid value {show(value)}: "
+                                     f"must be {bound.text()}")
 
 
 def _type_ok(value: Any, hint: Any) -> bool:
@@ -66,9 +146,9 @@ def config_from_dict(cls: type[C], data: dict[str, Any] | None) -> C:
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
         if key not in fields:
-            raise InvalidConfigError(f"unknown config field {key!r} for {cls.__name__}")
+            raise InvalidConfigError(f"unknown config field {show(key)} for {cls.__name__}")
         if not _type_ok(value, hints[key]):
-            raise InvalidConfigError(f"config field {key!r} has invalid value {value!r}")
+            raise InvalidConfigError(f"config field {key!r} has invalid value {show(value)}")
         kwargs[key] = tuple(value) if isinstance(value, list) else value
     try:
         return cls(**kwargs)
@@ -116,4 +196,4 @@ def _defaults(cls: type) -> dict[str, Any]:
 def require(cond: bool, field: str, value: Any, why: str) -> None:
     """Raise :class:`InvalidConfigError` naming ``field`` and ``value`` unless ``cond`` holds."""
     if not cond:
-        raise InvalidConfigError(f"config field {field!r} has invalid value {value!r}: {why}")
+        raise InvalidConfigError(f"config field {field!r} has invalid value {show(value)}: {why}")

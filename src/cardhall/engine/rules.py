@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from .actions import Action
 from .cardcodes import redact
-from .config import config_from_dict
+from .config import config_diff, config_from_dict
 from .errors import InvalidConfigError
 from .game import GameState
 
@@ -84,7 +84,7 @@ class GameRules(ABC, Generic[C]):
             if starting_stack is None or starting_stack < need:
                 raise InvalidConfigError(
                     f"starting_stack {starting_stack!r} is below the {need} chips a seat needs "
-                    f"to be dealt in to {self.name} with this config")
+                    f"to be dealt in to {self.name} with this config ({config_diff(config)})")
         stacks = None if starting_stack is None else [starting_stack] * num_seats
         self.new_state(config, num_seats, 0, stacks)
 

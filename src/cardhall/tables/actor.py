@@ -152,6 +152,9 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
         self.created_by: str | None = None
         """The id of the player who created the table (``None``: the server, e.g. a test or
         an old log); what ``max_live_tables_per_player`` counts. Survives a restore."""
+        self.created_from: str | None = None
+        """The client address that created the table over REST (``None``: anything else);
+        what ``max_waiting_tables_per_address`` counts. Never in a summary, not restored."""
         self.created_at: datetime = clock.wall()
         """When the table was created (UTC; survives a restore)."""
         self.last_active_at: datetime = self.created_at

@@ -194,7 +194,7 @@ class TableManager(Recovery, Moderation):
         return rules, cfg, spec
 
     async def create(self, game: str, *, created_by: str | None = None,
-                     **kwargs: Any) -> Table:
+                     created_from: str | None = None, **kwargs: Any) -> Table:
         """Create and start a table; its bots take their seats at once.
 
         ``created_by`` is the id of the player asking (``None``: the server itself); the table
@@ -210,11 +210,11 @@ class TableManager(Recovery, Moderation):
             Any store error looking up the bot identities (no table is created then).
         """
         rules, cfg, spec = self.spec_for(game, **kwargs)
-        self._check_room(created_by)
+        self._check_room(created_by, created_from)
         bots = {seat: await self._bot_player(kind, seat) for seat, kind in spec.bots.items()}
-        self._check_room(created_by)  # again: other requests ran while the store answered
+        self._check_room(created_by, created_from)  # again: other requests ran meanwhile
         table = self._new_table(uuid.uuid4().hex[:12], rules, cfg, spec)
-        table.created_by = created_by
+        table.created_by, table.created_from = created_by, created_from
         if self.ownership is not None:
             self._own(table, await self.ownership.claim(table.id))
         self._run(table)
@@ -236,8 +236,15 @@ class TableManager(Recovery, Moderation):
         bounds; a table counts until it closes)."""
         return sum(1 for t in self.tables.values() if t.created_by == player_id and not t.stopped)
 
-    def _check_room(self, created_by: str | None) -> None:
-        """Refuse a new table for ``created_by`` (quota), then for the server (limit, log).
+    def waiting_tables_from(self, address: str) -> int:
+        """How many live tables created from client ``address`` wait for their first game
+        (what ``max_waiting_tables_per_address`` bounds)."""
+        return sum(1 for t in self.tables.values()
+                   if t.created_from == address and t.status == "waiting" and not t.stopped)
+
+    def _check_room(self, created_by: str | None, created_from: str | None = None) -> None:
+        """Refuse a new table for ``created_by`` or its address ``created_from`` (quotas),
+        then for the server (limit, log).
 
         Raises:
             TableQuotaError, TableLimitError, LogBacklogError: see :meth:`create`.
@@ -246,6 +253,10 @@ class TableManager(Recovery, Moderation):
         if created_by is not None and (mine := self.live_tables_created_by(created_by)) >= most:
             raise TableQuotaError(f"player {created_by} already has {mine} live tables "
                                   f"(max_live_tables_per_player={most}); leave or finish one")
+        most = self.settings.max_waiting_tables_per_address
+        if created_from is not None and (n := self.waiting_tables_from(created_from)) >= most:
+            raise TableQuotaError(f"{n} tables created from this address wait for players "
+                                  f"(max_waiting_tables_per_address={most}); play or close one")
         if len(self.tables) >= self.settings.max_tables:
             raise TableLimitError(f"the server already runs {len(self.tables)} tables "
                                   f"(max_tables={self.settings.max_tables})")

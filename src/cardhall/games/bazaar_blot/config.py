@@ -1,7 +1,9 @@
 """The Bazaar Blot rules config: every provisional choice of the spec (section 2, BB-1..BB-42).
 
 One frozen dataclass; defaults are the spec's. Choices the spec names as alternatives but this
-engine does not implement are rejected with :class:`InvalidConfigError` naming the field.
+engine does not implement are rejected with :class:`InvalidConfigError` naming the field. Every
+whole-number field has documented bounds (``bounded(default, lo, hi, unit)``;
+``docs/games/bazaar_blot.md``, "Config"), checked first.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ...engine.config import require
+from ...engine.config import bounded, check_bounds, require
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +22,8 @@ class BlotConfig:
         InvalidConfigError: from ``__post_init__`` for an out-of-range or unimplemented value.
     """
 
-    target_score: int = 101
-    """Rule 1: match target in small points (101, 201, 301 or any positive whole number)."""
+    target_score: int = bounded(101, 1, 5000, "small points")
+    """Rule 1: match target in small points (101, 201, 301 or any whole number 1..5000)."""
 
     dealer_rotation: Literal["left", "right"] = "left"
     """BB-1: the dealer moves one seat left (clockwise, ``"left"``) or right after a deal."""
@@ -29,10 +31,10 @@ class BlotConfig:
     contracts: tuple[str, ...] = ("suit",)
     """BB-4: contract types; only suit contracts (``("suit",)``) are implemented."""
 
-    min_bid: int = 8
+    min_bid: int = bounded(8, 1, 1000, "bid levels")
     """Rule 4: lowest numeric bid level."""
 
-    max_bid: int = 16
+    max_bid: int = bounded(16, 1, 1000, "bid levels")
     """BB-11: highest numeric bid level (16; a larger cap such as 80 is allowed)."""
 
     partner_raise_same_suit: bool = True
@@ -42,7 +44,7 @@ class BlotConfig:
     redeal_rotates_dealer: bool = False
     """BB-10: after four passes the same dealer redeals (``False``) or the dealer rotates."""
 
-    kapot_per_team_max: int = 1
+    kapot_per_team_max: int = bounded(1, 1, 8, "kapot bids")
     """BB-13: kapot bids each team may make per auction."""
 
     undertrump_when_cannot_overtrump: Literal["free", "forced"] = "free"
@@ -53,7 +55,7 @@ class BlotConfig:
     """BB-20 / rule 5.4: void in the led suit while the partner wins: any card, but a played
     trump must beat the top trump when possible; ``"must_ruff"`` treats it like rule 5.3."""
 
-    declarations_per_player: int = 1
+    declarations_per_player: int = bounded(1, 1, 1, "combinations")
     """BB-21: combinations each player may declare in trick 1 (only 1 is implemented)."""
 
     carre_rank_order: Literal["A>10>K>Q", "A>K>Q>10"] = "A>10>K>Q"
@@ -71,7 +73,7 @@ class BlotConfig:
     """BB-27: a complete tie of the strongest declarations goes to the elder hand, or to
     neither team (``"none"``)."""
 
-    belote_bonus: int = 0
+    belote_bonus: int = bounded(0, 0, 0, "big points")
     """BB-29: big points for K+Q of trump; only 0 (absent) is implemented."""
 
     combinations_require_trick: bool = True
@@ -88,7 +90,7 @@ class BlotConfig:
     """BB-35: a failed contract gives the defenders 16 plus all awarded combinations
     (``"defenders"``), plus only their own (``"own"``), or plus none (``"none"``)."""
 
-    all_tricks_card_points: int = 25
+    all_tricks_card_points: int = bounded(25, 0, 1000, "small points")
     """BB-36 / BB-37: card small points of a team that took all eight tricks (and the kapot
     value: a made kapot scores this + the declarers' combinations, a failed one gives it to the
     defenders)."""
@@ -96,10 +98,11 @@ class BlotConfig:
     multiplier_scope: Literal["both"] = "both"
     """BB-38: contra/recontra multiply both teams' deal scores (only ``"both"``)."""
 
-    last_trick_bonus: int = 10
+    last_trick_bonus: int = bounded(10, 0, 1000, "big points")
     """BB-3: big points for the last trick (152 + 10 = 162)."""
 
     def __post_init__(self) -> None:
+        check_bounds(self)
         require(self.target_score > 0, "target_score", self.target_score, "must be positive")
         require(self.dealer_rotation in ("left", "right"), "dealer_rotation",
                 self.dealer_rotation, "expected 'left' or 'right'")

@@ -3,7 +3,9 @@
 Every provisional choice of the spec is one field of :class:`PalacePokerConfig`; each docstring
 names the rule or provisional-choice id it implements. Alternatives the spec only names as
 directions (``alt``) are accepted by the type where they are implemented and otherwise rejected
-with :class:`~cardhall.engine.InvalidConfigError` naming the field.
+with :class:`~cardhall.engine.InvalidConfigError` naming the field. Every whole-number field has
+documented bounds (``bounded(default, lo, hi, unit)``; ``docs/games/palace_poker.md``, "Config"),
+checked first.
 
 PP-3 (rule 3, who deals first) is not a field: a config holds the rules of one hand, and the
 dealer is an input of every hand (``new_state(..., dealer, ...)``); the table layer chooses it
@@ -15,20 +17,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ...engine.config import require
+from ...engine.config import bounded, check_bounds, require
+
+MAX_CHIPS = 1_000_000
+"""Largest bet or ante a config may set (chips). Stacks are bounded by the server
+(``CARDHALL_MAX_STARTING_STACK``, 10 000 000 by default), so every pot stays far below 2**53."""
 
 
 @dataclass(frozen=True, slots=True)
 class PalacePokerConfig:
     """Table and rules settings of one Palace Poker hand. Amounts are whole chips."""
 
-    small_bet: int = 2
+    small_bet: int = bounded(2, 1, MAX_CHIPS, "chips")
     """PP-1 / rule 2: the small bet (chips): price of a Buy and unit of ``f(P)``. >= 1."""
 
-    big_bet: int = 4
+    big_bet: int = bounded(4, 1, MAX_CHIPS, "chips")
     """PP-1, PP-12 / rule 2: the big bet (chips): the limit raise ``R``. >= 1."""
 
-    ante: int | None = None
+    ante: int | None = bounded(None, 1, MAX_CHIPS, "chips")
     """PP-2 / rule 4: ante per player (chips); ``None`` = ``max(1, small_bet // 2)``. >= 1."""
 
     structure: Literal["limit", "no_limit"] = "limit"
@@ -36,7 +42,7 @@ class PalacePokerConfig:
     ``big_bet``, at most ``max_raises_per_battle``. ``no_limit``: an opening extra ``E = 0`` or
     ``E >= big_bet`` and raises ``R >= big_bet``, uncapped (until chips run out)."""
 
-    max_raises_per_battle: int = 3
+    max_raises_per_battle: int = bounded(3, 0, 100, "raises")
     """PP-13 / rule 8: most raises in one battle under ``limit`` (``no_limit``: no cap). >= 0."""
 
     banner_groups: Literal["within_groups"] = "within_groups"
@@ -76,6 +82,7 @@ class PalacePokerConfig:
     implemented."""
 
     def __post_init__(self) -> None:
+        check_bounds(self)
         require(self.small_bet >= 1, "small_bet", self.small_bet, "must be at least 1")
         require(self.big_bet >= 1, "big_bet", self.big_bet, "must be at least 1")
         require(self.ante is None or self.ante >= 1, "ante", self.ante, "must be at least 1")

@@ -3,18 +3,22 @@
 One frozen dataclass; each field's docstring names its rule id, unit and default. Only the
 defaults of the spec must exist; alternatives the spec names but this engine does not implement
 yet are rejected with :class:`InvalidConfigError` naming the field (rather than silently ignored).
+Every whole-number field has documented bounds (``bounded(default, lo, hi, unit)``;
+``docs/games/soldiers_bluff.md``, "Config"), checked first.
 """
 
 # No ``from __future__ import annotations`` here: real (not string) annotations make
 # ``typing.get_type_hints`` in ``config_from_dict`` cheap, which halves the cost of a hand.
 from dataclasses import dataclass
 
-from ...engine.config import require
+from ...engine.config import bounded, check_bounds, require
 from ...engine.errors import InvalidConfigError
 
 DECK_SIZE = 40
 HAND_SIZE = 6
 MAX_SEATS = 5
+MAX_CHIPS = 1_000_000
+"""Largest ante, bet or raise a config may set (chips)."""
 
 
 def _choice(field: str, value: str, implemented: tuple[str, ...], planned: tuple[str, ...]) -> None:
@@ -35,19 +39,19 @@ class SoldiersBluffConfig:
             not implemented yet (the message names the field).
     """
 
-    min_players: int = 2
+    min_players: int = bounded(2, 2, MAX_SEATS, "players")
     """SB-1: fewest players dealt in for a hand to start (at least 2)."""
-    max_players: int = 5
+    max_players: int = bounded(5, 2, MAX_SEATS, "players")
     """SB-1: most seats at the table (at most 5, the source's maximum)."""
-    ante: int = 1
+    ante: int = bounded(1, 0, MAX_CHIPS, "chips")
     """SB-2, rule 4: chips each player posts to be dealt in (0 allowed = no ante)."""
-    min_bet: int = 1
+    min_bet: int = bounded(1, 1, MAX_CHIPS, "chips")
     """SB-10, rule 7: smallest opening bet (``to``) in round 1, chips (>= 1)."""
-    min_raise: int = 1
+    min_raise: int = bounded(1, 1, MAX_CHIPS, "chips")
     """SB-10, rule 7: smallest raise increment over the highest stake ``H``, chips (>= 1)."""
     deal_pattern: str = "one_at_a_time"
     """SB-3, rule 5: cards are dealt one at a time from the dealer's left (only option)."""
-    exchange_max: int = 2
+    exchange_max: int = bounded(2, 0, HAND_SIZE, "cards")
     """SB-4, rule 6: most cards a player may exchange (0..; deck must suffice, SB-7)."""
     exchange_exact: bool = False
     """SB-4: if true a player exchanges either none or exactly ``exchange_max`` cards."""
@@ -87,6 +91,7 @@ class SoldiersBluffConfig:
     """SB-24, rule 11: open cash table (players join/leave between hands)."""
 
     def __post_init__(self) -> None:
+        check_bounds(self)
         require(2 <= self.min_players <= MAX_SEATS, "min_players", self.min_players, "2..5")
         require(
             self.min_players <= self.max_players <= MAX_SEATS,

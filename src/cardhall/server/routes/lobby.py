@@ -8,16 +8,21 @@ passed through (an invalid rules config is ``422 engine.invalid_config``).
 from __future__ import annotations
 
 import secrets
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ...engine import EngineError, game_names
 from ...protocol.messages import SeatPublic
+from ...tables.lobby import MAX_CURSOR_CHARS, decode_cursor, encode_cursor
 from ..deps import HallDep, PlayerDep
 from ..drain import refuse_if_draining
 from ..errors import ApiError, responses
+from ..etags import etag_matches, etag_of
+from ..quotas import client_address
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
 NOT_DRAINING = [Depends(refuse_if_draining)]
@@ -44,7 +49,7 @@ class CreateTable(BaseModel):
     """Partial rules config; validated by the game."""
     seats: int | None = Field(default=None, ge=1, le=64)
     """Seat count (default: the game's minimum)."""
-    bots: list[BotSeat] = Field(default_factory=list)
+    bots: list[BotSeat] = Field(default_factory=list, max_length=64)
     """Seats taken at once by built-in bots."""
     turn_timeout_seconds: float | None = None
     """Decision deadline (default ``CARDHALL_TURN_TIMEOUT_SECONDS``, 10)."""
@@ -96,6 +101,44 @@ class TablePublic(BaseModel):
     """The last request of a client or bot, or version change (UTC; starts again at a restart)."""
 
 
+class LobbyPlayer(BaseModel):
+    """A taken seat as the lobby shows it."""
+
+    seat: int
+    name: str | None
+    player_id: str | None
+    bot: bool
+    bot_level: Literal["random", "rule"] | None = None
+
+
+class LobbyRow(BaseModel):
+    """A table as the lobby lists it (``GET /api/tables``, ``view=row``): a tenth of its
+    summary. ``players`` are the taken seats; a seat not listed is free. The rest of a
+    table's facts: ``GET /api/tables/{id}``."""
+
+    id: str
+    game: str
+    status: Literal["waiting", "playing", "between_hands", "finished", "closed"]
+    version: int
+    num_seats: int
+    seats_taken: int
+    players: list[LobbyPlayer]
+    created_by: str | None
+    created_at: str
+
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 100
+"""Rows of a lobby page: by default and at most (``limit``)."""
+LOBBY_HEADERS: dict[str, Any] = {
+    "ETag": {"description": "Of this page (rows and next link): send it back in "
+                            "``If-None-Match`` for a 304 while it is unchanged",
+             "schema": {"type": "string"}},
+    "Link": {"description": 'The next page: ``<url>; rel="next"`` (absent on the last page)',
+             "schema": {"type": "string"}},
+}
+
+
 class CreatedTable(TablePublic):
     """A new table; a private one with its ``invite_code`` (shown to its creator only)."""
 
@@ -110,32 +153,70 @@ class QuickSeatAnswer(BaseModel):
     table: TablePublic
 
 
+ROW_PAGE = TypeAdapter(list[LobbyRow])
+FULL_PAGE = TypeAdapter(list[TablePublic])
+
+
 def _engine_error(exc: EngineError) -> ApiError:
     code = exc.code if exc.code in ("engine.unknown_game",) else "engine.invalid_config"
     return ApiError(code, exc.message)
 
 
-@router.get("", response_model=list[TablePublic])
-async def list_tables(hall: HallDep, game: str | None = None) -> list[dict[str, Any]]:
-    """Live tables: id, game, status, seats taken, each seat's public facts (in cluster mode
-    every node's, from the shared registry)."""
-    return await hall.summaries(game)
+@router.get("", response_model=None, responses={
+    200: {"model": list[LobbyRow] | list[TablePublic], "headers": LOBBY_HEADERS,
+          "description": "One page of the lobby: rows (``view=row``) or full summaries"},
+    304: {"description": "The page is unchanged since the ``If-None-Match`` ETag (no body)",
+          "headers": {"ETag": LOBBY_HEADERS["ETag"]}},
+    **responses("request.invalid")})
+async def list_tables(
+    request: Request, hall: HallDep, game: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+    cursor: Annotated[str | None, Query(max_length=MAX_CURSOR_CHARS)] = None,
+    view: Literal["row", "full"] = "row",
+    if_none_match: Annotated[str | None, Header(max_length=1024)] = None,
+) -> Response:
+    """One page of the live public tables, oldest first (in cluster mode every node's, from
+    the shared registry): ``limit`` rows (default 50, at most 100) after ``cursor``; a
+    ``Link: <...>; rel="next"`` header points to the next page. ``view=row`` (the default)
+    answers the lobby's small rows, ``view=full`` each table's whole summary. The answer has
+    an ``ETag``; an ``If-None-Match`` naming it gets 304 with no body. 422
+    ``request.invalid`` for a cursor this lobby did not give."""
+    try:
+        after = None if cursor is None else decode_cursor(cursor)
+    except ValueError as exc:
+        raise ApiError("request.invalid", f"cursor: {exc}") from exc
+    rows, last = await hall.lobby(game, limit, after, full=view == "full")
+    shape: TypeAdapter[Any] = FULL_PAGE if view == "full" else ROW_PAGE  # documented fields
+    body = bytes(JSONResponse(shape.dump_python(shape.validate_python(rows), mode="json")).body)
+    headers = {"Cache-Control": "no-cache"}
+    if last is not None:
+        query = {k: v for k, v in (("game", game), ("limit", str(limit)),
+                                   ("view", view if view != "row" else None)) if v}
+        query["cursor"] = encode_cursor(last)
+        headers["Link"] = f'<{request.url.path}?{urlencode(query)}>; rel="next"'
+    headers["ETag"] = etag_of(body, headers.get("Link", ""))
+    if if_none_match is not None and etag_matches(if_none_match, headers["ETag"]):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 @router.post("", status_code=201, response_model=CreatedTable, dependencies=NOT_DRAINING,
              response_model_exclude_unset=True,
              responses=responses("engine.invalid_config", "auth.missing_token", "table.limit",
                                  "quota.tables", "rate.limited", "server.draining"))
-async def create_table(body: CreateTable, hall: HallDep, player: PlayerDep) -> dict[str, Any]:
+async def create_table(body: CreateTable, request: Request, hall: HallDep,
+                       player: PlayerDep) -> dict[str, Any]:
     """Create a table; bots take their seats at once. 422 with the engine's code when the
     game, config, seats, bots, timeout or stack are invalid; 429 ``quota.tables`` when the
-    player already has ``max_live_tables_per_player`` live tables; 503 ``table.limit``."""
+    player already has ``max_live_tables_per_player`` live tables, or the client address
+    ``max_waiting_tables_per_address`` tables still waiting for players; 503 ``table.limit``."""
     bots = {b.seat: b.kind for b in body.bots}
     if len(bots) != len(body.bots):
         raise ApiError("engine.invalid_config", "a seat is listed twice in bots")
     code = secrets.token_urlsafe(9) if body.private else None
     try:
-        out = await hall.create(body.game, created_by=player.id, config=body.config,
+        out = await hall.create(body.game, created_by=player.id,
+                                created_from=client_address(request.scope), config=body.config,
                                 num_seats=body.seats,
                                 bots=bots, turn_timeout_seconds=body.turn_timeout_seconds,
                                 starting_stack=body.starting_stack, private=body.private,
