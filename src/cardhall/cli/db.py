@@ -111,9 +111,7 @@ def downgrade(args: argparse.Namespace) -> int:
 def backup(args: argparse.Namespace) -> int:
     """Back the SQLite database up into the new file ``FILE`` (``storage/backup.py``), with a
     progress bar over its pages on a terminal; exit 1 with ``cli.backup_error``."""
-    from ..storage.backup import BackupError, backup_sqlite
-
-    from ..storage.backup import sqlite_path
+    from ..storage.backup import BackupError, backup_sqlite, sqlite_path
 
     url = _url(args)
     try:
