@@ -100,12 +100,16 @@ async def _seated_on_b_at_c(nodes: list[ProcServer],
     await client.expect("joined")
     await client.until(lambda m: m["type"] == "state" and m["status"] == "playing"
                        and m["to_act"][:1] == [0] and bool(m["legal_actions"]))
+    with contextlib.suppress(TimeoutError):  # whatever is still on its way, before the fault
+        while True:
+            async with asyncio.timeout(0.5):
+                await client.ws.recv()
     return client, table_id
 
 
 async def _told_within(client: Client, table_id: str, seconds: float) -> float | None:
-    """Seconds until ``client`` gets a full state or a ``table_closed`` of ``table_id`` (the
-    socket re-attached or told), or ``None`` if nothing came within ``seconds``."""
+    """Seconds until ``client`` gets a full state (``"full": true``: only a join, a resume or a
+    resync sends one) or a ``table_closed`` of ``table_id`` (the socket re-attached or told), or ``None`` if nothing came within ``seconds``."""
     start = time.monotonic()
     try:
         async with asyncio.timeout(seconds):
@@ -115,7 +119,7 @@ async def _told_within(client: Client, table_id: str, seconds: float) -> float |
                 if frame.get("table_id") != table_id:
                     continue
                 if frame["type"] == "table_closed" or (frame["type"] == "state"
-                                                       and "view" in frame):
+                                                       and frame.get("full")):
                     return time.monotonic() - start
     except TimeoutError:
         return None

@@ -48,6 +48,7 @@ from ..storage.interface import Store
 from ..tables.manager import TableManager
 from ..tables.messages import Disconnected, Fenced
 from .bus import Bus
+from .failover import Failover
 from .keys import Keys
 from .ops import node_ops
 from .remote import Peers, Sockets
@@ -89,7 +90,7 @@ def default_node_id() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class ClusterNode(Routing, Watch):
+class ClusterNode(Routing, Watch, Failover):
     """This process as a member of the hall (see the module docstring).
 
     Args:
@@ -162,8 +163,12 @@ class ClusterNode(Routing, Watch):
             log.warning("cluster node %s: Redis does not answer (%s: %s); joining when it "
                         "does", self.id, type(exc).__name__, exc)
             self._tasks.append(loop.create_task(self._join_later(), name="cluster-join"))
-        self._tasks += [loop.create_task(self._loop(self._tick, self.tick_seconds), name="lease"),
-                        loop.create_task(self._loop(self.scan, self.scan_seconds), name="scan")]
+        lease = self.settings.lease_seconds  # a renewal or a scan never runs past a lease
+        self._tasks += [
+            loop.create_task(self._loop(self._tick, self.tick_seconds, lease, self._link_down),
+                             name="lease"),
+            loop.create_task(self._loop(self.scan, self.scan_seconds, lease, self._link_down),
+                             name="scan")]
 
     async def _join(self) -> None:
         await self.redis.ping()
@@ -224,16 +229,18 @@ class ClusterNode(Routing, Watch):
             log.warning("cluster: %s failed (%s: %s)", task.get_coro().__qualname__,  # type: ignore[union-attr]
                         type(exc).__name__, exc)
 
-    async def _loop(self, step: Callable[[], Any], every: float) -> None:
-        """Run ``step`` every ``every`` seconds (jittered), each run bounded by the lease,
-        logging its failures (a Redis failure marks the link down, :meth:`_link_down`). A
-        failure while the task is being cancelled ends it: redis-py may turn a cancellation
-        into a ``TimeoutError`` (its own timeout around a read), and a loop that took that
-        for a hiccup would never end, and :meth:`stop` would wait for it forever."""
+    @staticmethod
+    async def _loop(step: Callable[[], Any], every: float, bound: float | None = None,
+                    link_down: Callable[[], None] | None = None) -> None:
+        """Run ``step`` every ``every`` seconds (jittered), each run bounded by ``bound``
+        seconds, logging its failures (a Redis failure calls ``link_down``). A failure while
+        the task is being cancelled ends it: redis-py may turn a cancellation into a
+        ``TimeoutError`` (its own timeout around a read), and a loop that took that for a
+        hiccup would never end, and :meth:`stop` would wait for it forever."""
         while True:
             await asyncio.sleep(every * random.uniform(0.9, 1.1))
             try:
-                async with asyncio.timeout(self.settings.lease_seconds):
+                async with asyncio.timeout(bound):
                     await step()
             except asyncio.CancelledError:
                 raise
@@ -241,30 +248,10 @@ class ClusterNode(Routing, Watch):
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
                     raise asyncio.CancelledError from exc
-                if isinstance(exc, RedisError | OSError | TimeoutError):
-                    self._link_down()
+                if link_down is not None and isinstance(exc, RedisError | OSError):
+                    link_down()
                 log.warning("cluster: %s failed (%s: %s)", getattr(step, "__name__", step),
                             type(exc).__name__, exc)
-
-    def _link_down(self) -> None:
-        """A Redis command of the tick or the scan failed."""
-        if self._link_lost_at is None:
-            self._link_lost_at = asyncio.get_running_loop().time()
-
-    def _link_up(self) -> None:
-        """A Redis command answered: after a failure, no takeover for two renewal intervals
-        (every lease may have expired meanwhile while its owner is alive: each owner takes
-        its own back first, as after a Redis restart) and no node's sockets counted gone
-        (their heartbeats may not be written yet), and every remote socket of this node is
-        re-attached at the next renewal (``cluster/watch.py``)."""
-        if self._link_lost_at is None:
-            return
-        now = asyncio.get_running_loop().time()
-        down, self._link_lost_at = now - self._link_lost_at, None
-        self._grace_until = max(self._grace_until, now + 2 * self.tick_seconds)
-        self._fault_here(f"its Redis link was down {down:.1f} s")
-        log.warning("cluster: Redis answers again after %.1f s; no takeover for %.1f s while "
-                    "owners take their leases back", down, 2 * self.tick_seconds)
 
     # ----- ownership (tables/ownership.py) -------------------------------------------------
     async def claim(self, table_id: str) -> int:
@@ -436,60 +423,3 @@ class ClusterNode(Routing, Watch):
                 table = self.manager.get(table_id)
                 if table is not None:
                     table.post(Disconnected(conn))
-
-    # ----- failover --------------------------------------------------------------------------
-    async def scan(self) -> None:
-        """Take over every live table whose lease is gone (see the module docstring). Right
-        after Redis restarted (its ``run_id`` changed: every lease is gone at once, their owners
-        alive) no table is taken for one renewal interval, so that each owner takes its own
-        leases back first instead of every table moving."""
-        if self.leaving or not self.joined:
-            return
-        if await self._redis_restarted():
-            return
-        await self.nodes()
-        claimed = [t for t in await self.store.claimed_tables() if t not in self.owned]
-        if not claimed:
-            return
-        holders = await self.redis.mget([self.keys.lease(t) for t in claimed])
-        orphans = [t for t, h in zip(claimed, holders, strict=True) if h is None]
-        random.shuffle(orphans)  # survivors share a dead node's tables
-        for table_id in orphans:
-            await self.take_over(table_id)
-
-    async def _redis_restarted(self) -> bool:
-        """Whether Redis restarted less than a renewal interval (and a bit) ago."""
-        run_id = (await self.redis.info("server")).get("run_id")
-        self._link_up()
-        now = asyncio.get_running_loop().time()
-        if self._redis_run is not None and run_id != self._redis_run:
-            log.warning("cluster: Redis restarted; no takeover for %.1f s while owners take "
-                        "their leases back", 1.5 * self.tick_seconds)
-            self._grace_until = now + 1.5 * self.tick_seconds
-        self._redis_run = run_id
-        return now < self._grace_until
-
-    async def take_over(self, table_id: str) -> bool:
-        """Lease, claim, restore and announce ``table_id``; False if another node has it."""
-        if not await self.redis.set(self.keys.lease(table_id), self.id, nx=True,
-                                    px=self.ttl_ms):
-            return False
-        try:
-            epoch = await self.store.claim_table(table_id, self.id)
-            self.owned[table_id] = epoch
-            await self.bus.subscribe(self.keys.inbox(table_id),
-                                     functools.partial(self._on_inbox, table_id))
-            table = await self.manager.restore_table(table_id, epoch)
-        except Exception:
-            log.exception("cluster: taking table %s over failed; releasing it", table_id)
-            await self._release(table_id)
-            return False
-        if table is None:  # no log left (closed meanwhile) or aborted: nothing runs
-            await self._release(table_id, closed=True)
-            return False
-        self.takeovers += 1
-        await self.publish_summaries(only=table_id)
-        self.bus.publish(self.keys.events, "M " + orjson.dumps(
-            {"t": table_id, "n": self.id, "e": epoch}).decode())
-        log.info("cluster: took table %s over (epoch %d)", table_id, epoch)
-        return True
