@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import httpx
+from fastapi import Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from test_replay_api import _save
@@ -73,14 +74,15 @@ async def test_lobby_and_admin_answers_are_byte_identical(client: httpx.AsyncCli
         [lobby_row(t.summary()) for t in manager.list()])
     assert (await client.get("/api/tables?view=full")).content == raw_bytes(
         [t.summary() for t in manager.list()])
-    listed = await admin.admin_list_tables(client._transport.app.state.hall)  # type: ignore[attr-defined]
+    listed = await admin.admin_list_tables(client._transport.app.state.hall,  # type: ignore[attr-defined]
+                                           Response())
     assert (await client.get("/api/admin/tables", headers=ADMIN)).content == raw_bytes(listed)
     inspected = await table.call(ops.inspect)
     assert "snapshot" not in inspected  # waiting: no game yet, the keys are left out
     got = await client.get(f"/api/admin/tables/{table.id}", headers=ADMIN)
     assert got.content == raw_bytes(inspected)
     assert (await client.get("/api/admin/stats", headers=ADMIN)).content == raw_bytes(
-        {**manager.stats(), "nodes": 1, "tables_by_node": None})
+        {**manager.stats(), "nodes": 1, "tables_by_node": None, "unreachable": []})
     quick = await client.post("/api/tables/quick-seat", headers=me, json={"game": "palace_poker"})
     assert quick.content == raw_bytes({"table_id": table.id, "seat": quick.json()["seat"],
                                        "table": table.summary()})

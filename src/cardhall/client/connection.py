@@ -226,19 +226,73 @@ class Client:
         Returns:
             The table's session (``seat``, ``state``, ``games``, ``next_game_over()``).
 
+        One outcome only: it returns once the seat is taken, whether by this ``join``'s
+        answer or by its re-send after a reconnect (the connection dropped before the
+        answer: the reconnect resumes the session with the same request), or raises, and
+        then nothing plays the seat (the session is gone, and a ``leave`` is sent in case the
+        server seated it unanswered).
+
         Raises:
             ClientError: the join was refused (``table.seat_taken``, ``table.not_found``, ...).
+            TimeoutError: no answer within ``open_timeout_seconds`` (counted again from each
+            reconnect that re-sent it).
         """
         session = self._session(table_id, None if spectate else bot, spectate)
         msg = p.Join(type="join", table_id=table_id, seat=seat, spectate=spectate,
                      seat_token=seat_token, rid=next(self._rids))
+        session.requested = msg
         try:
-            await self._request(msg)
-        except BaseException:
+            await self._join_answered(session, msg)
+        except BaseException as exc:
             if self.tables.get(table_id) is session:
                 del self.tables[table_id]
+                if session.closed is None:
+                    session.close("join failed")
+            if isinstance(exc, TimeoutError | asyncio.CancelledError):
+                self._send_later(p.Leave(type="leave", table_id=table_id))
             raise
         return session
+
+    async def _join_answered(self, session: TableSession, msg: p.Join) -> p.Joined:
+        """Send ``msg`` and wait for the session's first ``joined`` (see :meth:`join`)."""
+        if self._ws is None:
+            raise ClientError("client.disconnected", "the connection is down (reconnecting, or "
+                              "given up); nothing was sent")
+        loop = asyncio.get_running_loop()
+        joined: asyncio.Future[p.Joined] = loop.create_future()
+        session.joining = joined
+        answer: asyncio.Future[Any] = loop.create_future()  # this rid's answer (an error)
+        self._waiters[msg.rid or ""] = answer
+        try:
+            await self.send(msg)
+            reconnects = self.reconnects
+            while True:
+                try:
+                    async with asyncio.timeout(self.timeout):
+                        await asyncio.wait({joined, answer}, return_when=asyncio.FIRST_COMPLETED)
+                except TimeoutError:
+                    if self.reconnects != reconnects:  # re-sent meanwhile: wait for that one
+                        reconnects = self.reconnects
+                        continue
+                    raise
+                if joined.done():
+                    return joined.result()
+                answer.result()  # an error answering the join raises here
+                answer = loop.create_future()  # a joined answering the rid: its session's too
+        finally:
+            self._waiters.pop(msg.rid or "", None)
+            session.joining = None
+            for fut in (joined, answer):
+                if not fut.done():
+                    fut.cancel()
+                elif not fut.cancelled():
+                    fut.exception()  # retrieved: the outcome is the one raised or returned
+
+    def _send_later(self, msg: Any) -> None:
+        """Send ``msg`` on a task of its own (best effort)."""
+        fut = asyncio.ensure_future(self.send(msg))
+        self._closers.add(fut)
+        fut.add_done_callback(self._closers.discard)
 
     def _session(self, table_id: str, bot: Any, spectate: bool = False) -> TableSession:
         session = TableSession(table_id, bot, self.send, f"{self._prefix}-{table_id[:12]}",

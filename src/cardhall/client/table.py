@@ -94,6 +94,12 @@ class TableSession:
         self._background: set[asyncio.Future[Any]] = set()
         self._close_after_over: str | None = None
         self._maybe_missed: tuple[str, int] | None = None
+        self.joining: asyncio.Future[p.Joined] | None = None
+        """While :meth:`Client.join <cardhall.client.Client.join>` waits: resolved by the first
+        ``joined`` (the join's own answer, or the answer to its re-send after a reconnect),
+        failed when the session closes first."""
+        self.requested: p.Join | None = None
+        """The ``join`` that made this session, re-sent as is while it was never answered."""
 
     # ----- what the reader feeds in ---------------------------------------------------------
     def handle(self, msg: Any) -> None:
@@ -105,6 +111,8 @@ class TableSession:
                 self._spawn(self._recover(*missed))
         match msg:
             case p.Joined():
+                if self.joining is not None and not self.joining.done():
+                    self.joining.set_result(msg)
                 self.seat, self.seat_token = msg.seat, msg.seat_token or self.seat_token
                 self._by_identity = False
                 if self.pause_reason is not None:
@@ -190,6 +198,11 @@ class TableSession:
         self.pause_reason = None
         self._cancel()
         self._game_over.put_nowait(None)
+        if self.joining is not None and not self.joining.done():
+            from .connection import ClientError
+
+            code = reason.removeprefix("rejoin refused: ")
+            self.joining.set_exception(ClientError(code, f"table {self.table_id}: {reason}"))
 
     async def next_game_over(self) -> p.GameOver:
         """Wait for the next ``game_over`` at this table.
@@ -206,7 +219,10 @@ class TableSession:
 
     def resume_request(self) -> p.Join:
         """The ``join`` that resumes this seat (or spectating) on a new connection: with the
-        seat token, or by identity (the seat, no token) once the token was refused."""
+        seat token, or by identity (the seat, no token) once the token was refused. A join
+        never answered yet is re-sent as it was (the seat it asked for, not any seat)."""
+        if self.seat is None and self.requested is not None:
+            return self.requested.model_copy(update={"rid": None})
         if self.spectate or self.seat_token is None:
             return p.Join(type="join", table_id=self.table_id, spectate=self.spectate)
         if self._by_identity:

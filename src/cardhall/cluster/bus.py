@@ -33,10 +33,14 @@ class Bus:
 
     Args:
         redis: a ``redis.asyncio.Redis`` with ``decode_responses=True``.
+        on_gap: called (on the reader's task) when the subscriber reads again after its
+            connection failed: messages sent meanwhile are lost.
     """
 
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, on_gap: Callable[[], None] | None = None) -> None:
         self.redis = redis
+        self.on_gap = on_gap
+        self._broken = False
         self.pubsub = redis.pubsub(ignore_subscribe_messages=True)
         self.handlers: dict[str, Handler] = {}
         self._queue: deque[tuple[str, str, Unheard | None]] = deque()
@@ -94,10 +98,17 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis went away: redis-py reconnects and resubscribes
-                log.warning("cluster bus: read failed (%s: %s); retrying", type(exc).__name__,
-                            exc)
+                if not self._broken:
+                    log.warning("cluster bus: read failed (%s: %s); retrying",
+                                type(exc).__name__, exc)
+                self._broken = True
                 await asyncio.sleep(0.5)
                 continue
+            if self._broken:
+                self._broken = False
+                log.info("cluster bus: reading again (messages sent meanwhile are lost)")
+                if self.on_gap is not None:
+                    self.on_gap()
             if msg is None or msg.get("type") != "message":
                 continue
             self.received += 1

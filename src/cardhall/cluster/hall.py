@@ -30,6 +30,10 @@ from .rpc import ClusterUnavailableError
 
 log = logging.getLogger(__name__)
 
+ADMIN_FANOUT_SECONDS = 1.0
+"""How long the admin's list and stats wait for each node (at most the cluster's request
+timeout): a node that does not answer by then is named ``unreachable``, its tables left out."""
+
 OPEN_STATUSES = ("waiting", "between_hands")
 """Statuses in which a table deals a newcomer in (quick seat)."""
 
@@ -106,10 +110,15 @@ class LocalHall:
         return await ops.inspect_table(self.manager, table_id)
 
     async def admin_list(self) -> list[dict[str, Any]]:
-        return [{**ops.admin_row(t), "node": None} for t in self.manager.list()]
+        return (await self.admin_tables())[0]
+
+    async def admin_tables(self) -> tuple[list[dict[str, Any]], list[str]]:
+        """The admin's list: every live table's row, and the nodes that did not answer in
+        time (none in one process)."""
+        return [{**ops.admin_row(t), "node": None} for t in self.manager.list()], []
 
     async def stats(self) -> dict[str, Any]:
-        return {**self.manager.stats(), "nodes": 1, "tables_by_node": None}
+        return {**self.manager.stats(), "nodes": 1, "tables_by_node": None, "unreachable": []}
 
     def watch(self, conn: QueueConnection) -> None:
         """A new socket (nothing to note in one process)."""
@@ -264,6 +273,33 @@ class ClusterHall(LocalHall):
     async def remove_chat(self, table_id: str, chat_id: int) -> bool:
         return bool(await self._at_owner(table_id, "remove_chat", chat_id=chat_id))
 
+    async def _answering(self, op: str) -> tuple[list[Any], list[str]]:
+        """``op`` on every live node at once, each given :data:`ADMIN_FANOUT_SECONDS`: the
+        answers of those that answered in time, and the names of those that did not (a
+        stopped node costs one second, not a 503).
+
+        Raises:
+            Any error of a node other than not answering (the first).
+        """
+        names = sorted({n["node"] for n in await self.node.nodes()} | {self.node.id})
+        wait = min(ADMIN_FANOUT_SECONDS, self.node.rpc.timeout_seconds)
+
+        async def one(name: str) -> Any:
+            if name == self.node.id:
+                return await self.node.rpc.ops[op]({})
+            return await self.node.rpc.call(name, op, timeout=wait)
+
+        results = await asyncio.gather(*(one(n) for n in names), return_exceptions=True)
+        for r in results:
+            if isinstance(r, BaseException) and not isinstance(r, ClusterUnavailableError):
+                raise r
+        missing = [n for n, r in zip(names, results, strict=True)
+                   if isinstance(r, ClusterUnavailableError)]
+        if missing:
+            log.warning("cluster: node %s did not answer %s within %.1f s; left out",
+                        ", ".join(missing), op, wait)
+        return [r for r in results if not isinstance(r, BaseException)], missing
+
     async def _everywhere(self, op: str, **args: Any) -> list[Any]:
         """``op`` on every live node (this one always), all at once: a node that does not
         answer costs one request timeout, not one per node, and never keeps ``op`` from the
@@ -299,22 +335,26 @@ class ClusterHall(LocalHall):
             kicked.extend(part)
         return kicked
 
-    async def admin_list(self) -> list[dict[str, Any]]:
+    async def admin_tables(self) -> tuple[list[dict[str, Any]], list[str]]:
+        """Every answering node's tables, and the nodes that did not answer within
+        :data:`ADMIN_FANOUT_SECONDS`."""
+        parts, missing = await self._answering("admin_list")
         rows: list[dict[str, Any]] = []
-        for part in await self._everywhere("admin_list"):
+        for part in parts:
             rows.extend(part)
-        return rows
+        return rows, missing
 
     async def stats(self) -> dict[str, Any]:
-        parts = await self._everywhere("stats")
+        """The answering nodes' figures added up; ``unreachable``: the nodes left out."""
+        parts, missing = await self._answering("stats")
         total: dict[str, Any] = {"tables_by_status": {}, "nodes": len(parts),
-                                 "tables_by_node": {}}
+                                 "tables_by_node": {}, "unreachable": missing}
         for s in parts:
             for key, value in s.items():
                 if isinstance(value, dict):
                     for name, n in value.items():
                         total[key][name] = total[key].get(name, 0) + n
-                else:
+                elif key != "unreachable":
                     total[key] = total.get(key, 0) + value
         return total
 

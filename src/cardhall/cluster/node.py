@@ -37,18 +37,24 @@ from typing import Any
 
 import orjson
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from ..config import Settings
 from ..storage.interface import Store
 from ..tables.manager import TableManager
 from ..tables.messages import Disconnected, Fenced
 from .bus import Bus
+from .failover import Failover
 from .keys import Keys
 from .ops import node_ops
 from .remote import Peers, Sockets
 from .routing import Routing
 from .rpc import ClusterUnavailableError, Rpc
+from .watch import Watch
 
 log = logging.getLogger(__name__)
 
@@ -60,12 +66,31 @@ RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then
 """Delete a lease only if this node still holds it."""
 
 
+COMMAND_RETRIES = 2
+"""Retries of one Redis command that met a broken connection or a timeout (each on a new
+connection, after 50-500 ms): a pooled connection Redis dropped costs one retry, not a
+failed renewal; a Redis that stays away fails the command after three tries."""
+
+
+def node_redis(url: str, lease_seconds: float) -> Redis:
+    """The node's client for ``url``: every command and connect bounded by half the lease (at
+    least 1 s), retried :data:`COMMAND_RETRIES` times on connection errors and timeouts, and
+    a connection idle for a lease checked with a ``PING`` before it is used (the pub/sub one
+    too), so that a connection broken while Redis was away is dropped, not used."""
+    bound = max(1.0, lease_seconds / 2)  # a hung Redis never holds a tick longer
+    return Redis.from_url(
+        url, decode_responses=True, socket_timeout=bound, socket_connect_timeout=bound,
+        health_check_interval=max(1, round(lease_seconds)),
+        retry=Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), COMMAND_RETRIES),
+        retry_on_error=[RedisConnectionError, RedisTimeoutError, OSError])
+
+
 def default_node_id() -> str:
     """``<host>-<pid>-<random>``: unique per process, readable in logs."""
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class ClusterNode(Routing):
+class ClusterNode(Routing, Watch, Failover):
     """This process as a member of the hall (see the module docstring).
 
     Args:
@@ -84,15 +109,13 @@ class ClusterNode(Routing):
         self.settings = settings
         self.id = node_id or settings.node_id or default_node_id()
         self.keys = Keys(settings.redis_prefix)
-        bound = max(1.0, settings.lease_seconds / 2)  # a hung Redis never holds a tick longer
-        self.redis: Any = redis if redis is not None else Redis.from_url(
-            settings.redis_url or "", decode_responses=True, socket_timeout=bound,
-            socket_connect_timeout=bound)
+        self.redis: Any = redis if redis is not None else node_redis(
+            settings.redis_url or "", settings.lease_seconds)
         self.manager, self.store = manager, store
         self.ttl_ms = int(settings.lease_seconds * 1000)
         self.tick_seconds = settings.lease_seconds / 3
         self.scan_seconds = settings.lease_seconds / 4
-        self.bus = Bus(self.redis)
+        self.bus = Bus(self.redis, on_gap=lambda: self._fault_here("its bus lost messages"))
         self.peers = Peers(self.bus, self.keys)
         self.incarnation = secrets.token_hex(4)
         """Random per process (see :attr:`~.remote.Sockets.incarnation`)."""
@@ -120,6 +143,10 @@ class ClusterNode(Routing):
         sit at elsewhere (a ``moved`` event missed is caught up at the next tick)."""
         self.on_ban: Callable[[set[str]], int] | None = None
         """Closes this node's sockets of banned players (set by the app)."""
+        self._link_lost_at: float | None = None
+        """When this node's Redis commands started failing (loop time; ``None``: they work)."""
+        self._last_tick: float | None = None
+        self._init_watch()
         manager.ownership = self
 
     # ----- life -----------------------------------------------------------------------------
@@ -136,8 +163,12 @@ class ClusterNode(Routing):
             log.warning("cluster node %s: Redis does not answer (%s: %s); joining when it "
                         "does", self.id, type(exc).__name__, exc)
             self._tasks.append(loop.create_task(self._join_later(), name="cluster-join"))
-        self._tasks += [loop.create_task(self._loop(self._tick, self.tick_seconds), name="lease"),
-                        loop.create_task(self._loop(self.scan, self.scan_seconds), name="scan")]
+        lease = self.settings.lease_seconds  # a renewal or a scan never runs past a lease
+        self._tasks += [
+            loop.create_task(self._loop(self._tick, self.tick_seconds, lease, self._link_down),
+                             name="lease"),
+            loop.create_task(self._loop(self.scan, self.scan_seconds, lease, self._link_down),
+                             name="scan")]
 
     async def _join(self) -> None:
         await self.redis.ping()
@@ -187,26 +218,38 @@ class ClusterNode(Routing):
             await asyncio.wait(set(self._chores))
 
     def _chore(self, coro: Any) -> None:
+        """Run ``coro`` on a task of its own; its failure is logged (never left unretrieved)."""
         task = asyncio.get_running_loop().create_task(coro)
         self._chores.add(task)
-        task.add_done_callback(self._chores.discard)
+        task.add_done_callback(self._chore_done)
+
+    def _chore_done(self, task: asyncio.Task[Any]) -> None:
+        self._chores.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            log.warning("cluster: %s failed (%s: %s)", task.get_coro().__qualname__,  # type: ignore[union-attr]
+                        type(exc).__name__, exc)
 
     @staticmethod
-    async def _loop(step: Callable[[], Any], every: float) -> None:
-        """Run ``step`` every ``every`` seconds (jittered), logging its failures. A failure
-        while the task is being cancelled ends it: redis-py may turn a cancellation into a
+    async def _loop(step: Callable[[], Any], every: float, bound: float | None = None,
+                    link_down: Callable[[], None] | None = None) -> None:
+        """Run ``step`` every ``every`` seconds (jittered), each run bounded by ``bound``
+        seconds, logging its failures (a Redis failure calls ``link_down``). A failure while
+        the task is being cancelled ends it: redis-py may turn a cancellation into a
         ``TimeoutError`` (its own timeout around a read), and a loop that took that for a
         hiccup would never end, and :meth:`stop` would wait for it forever."""
         while True:
             await asyncio.sleep(every * random.uniform(0.9, 1.1))
             try:
-                await step()
+                async with asyncio.timeout(bound):
+                    await step()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis or the database hiccups: next time
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
                     raise asyncio.CancelledError from exc
+                if link_down is not None and isinstance(exc, RedisError | OSError):
+                    link_down()
                 log.warning("cluster: %s failed (%s: %s)", getattr(step, "__name__", step),
                             type(exc).__name__, exc)
 
@@ -256,11 +299,18 @@ class ClusterNode(Routing):
     async def _tick(self) -> None:
         if not self.joined:
             return
+        now = asyncio.get_running_loop().time()
+        if self._last_tick is not None and now - self._last_tick > self.settings.lease_seconds:
+            self._fault_here(f"no renewal for {now - self._last_tick:.1f} s (paused?)")
+        self._last_tick = now
+        self._attest()
         owned = list(self.owned)
         async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.ping()
             for table_id in owned:
                 pipe.eval(RENEW, 1, self.keys.lease(table_id), self.id, self.ttl_ms)
-            renewed = await pipe.execute()
+            renewed = (await pipe.execute())[1:]
+        self._link_up()
         for table_id, ok in zip(owned, renewed, strict=True):
             if ok or table_id not in self.owned:
                 continue
@@ -271,11 +321,12 @@ class ClusterNode(Routing):
                 self._lost(table_id)
         await self.publish_summaries()
         await self._heartbeat()
-        await self._reconcile_owners()
+        await self._watch_remote(await self._reconcile_owners())
 
-    async def _reconcile_owners(self) -> None:
+    async def _reconcile_owners(self) -> dict[str, str | None]:
         """Rejoin the tables of this node's sockets whose owner changed without this node
-        hearing the ``moved`` event (its Redis link dropped at that moment)."""
+        hearing the ``moved`` event (its Redis link dropped at that moment). Returns the
+        lease holder of each of those remote tables (``None``: nobody's)."""
         remote = sorted({t for (_, t) in self.sockets.roles} - set(self.owned))
         owners = await self.redis.mget([self.keys.lease(t) for t in remote]) if remote else []
         for table_id, owner in zip(remote, owners, strict=True):
@@ -288,6 +339,7 @@ class ClusterNode(Routing):
                 self.sockets.rejoin(table_id)
         for table_id in set(self._owners) - set(remote):
             del self._owners[table_id]
+        return dict(zip(remote, owners, strict=True))
 
     def _lost(self, table_id: str) -> None:
         """The lease is another node's now: stop the table here at once."""
@@ -350,6 +402,8 @@ class ClusterNode(Routing):
         live = []
         for node, beat in zip(ids, beats, strict=True):
             if beat is None:
+                if asyncio.get_running_loop().time() < self._grace_until:
+                    continue  # Redis just came back: its heartbeat may not be written yet
                 await self.redis.srem(self.keys.nodes, node)
                 self._incarnations.pop(node, None)
                 self._sockets_gone(node)
@@ -363,64 +417,9 @@ class ClusterNode(Routing):
 
     def _sockets_gone(self, node: str, keep: str | None = None) -> None:
         """The sockets of ``node`` (of its other incarnations than ``keep``) are gone."""
+        self._forget_node(node)
         for conn in self.peers.of_node(node, keep):
             for table_id in conn.tables:
                 table = self.manager.get(table_id)
                 if table is not None:
                     table.post(Disconnected(conn))
-
-    # ----- failover --------------------------------------------------------------------------
-    async def scan(self) -> None:
-        """Take over every live table whose lease is gone (see the module docstring). Right
-        after Redis restarted (its ``run_id`` changed: every lease is gone at once, their owners
-        alive) no table is taken for one renewal interval, so that each owner takes its own
-        leases back first instead of every table moving."""
-        if self.leaving or not self.joined:
-            return
-        if await self._redis_restarted():
-            return
-        await self.nodes()
-        claimed = [t for t in await self.store.claimed_tables() if t not in self.owned]
-        if not claimed:
-            return
-        holders = await self.redis.mget([self.keys.lease(t) for t in claimed])
-        orphans = [t for t, h in zip(claimed, holders, strict=True) if h is None]
-        random.shuffle(orphans)  # survivors share a dead node's tables
-        for table_id in orphans:
-            await self.take_over(table_id)
-
-    async def _redis_restarted(self) -> bool:
-        """Whether Redis restarted less than a renewal interval (and a bit) ago."""
-        run_id = (await self.redis.info("server")).get("run_id")
-        now = asyncio.get_running_loop().time()
-        if self._redis_run is not None and run_id != self._redis_run:
-            log.warning("cluster: Redis restarted; no takeover for %.1f s while owners take "
-                        "their leases back", 1.5 * self.tick_seconds)
-            self._grace_until = now + 1.5 * self.tick_seconds
-        self._redis_run = run_id
-        return now < self._grace_until
-
-    async def take_over(self, table_id: str) -> bool:
-        """Lease, claim, restore and announce ``table_id``; False if another node has it."""
-        if not await self.redis.set(self.keys.lease(table_id), self.id, nx=True,
-                                    px=self.ttl_ms):
-            return False
-        try:
-            epoch = await self.store.claim_table(table_id, self.id)
-            self.owned[table_id] = epoch
-            await self.bus.subscribe(self.keys.inbox(table_id),
-                                     functools.partial(self._on_inbox, table_id))
-            table = await self.manager.restore_table(table_id, epoch)
-        except Exception:
-            log.exception("cluster: taking table %s over failed; releasing it", table_id)
-            await self._release(table_id)
-            return False
-        if table is None:  # no log left (closed meanwhile) or aborted: nothing runs
-            await self._release(table_id, closed=True)
-            return False
-        self.takeovers += 1
-        await self.publish_summaries(only=table_id)
-        self.bus.publish(self.keys.events, "M " + orjson.dumps(
-            {"t": table_id, "n": self.id, "e": epoch}).decode())
-        log.info("cluster: took table %s over (epoch %d)", table_id, epoch)
-        return True

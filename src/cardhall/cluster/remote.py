@@ -37,6 +37,14 @@ another node; the answering ``joined`` is not forwarded (the client sees only th
 as after a short pause)."""
 
 
+def _moving_resume(text: str) -> bool:
+    """Whether an ``error`` frame refuses a rejoin (:data:`RESUME_RID`) as ``table.moving``:
+    never forwarded (the client sent no such ``join``; the rejoin is retried)."""
+    data = orjson.loads(text)
+    return bool(data.get("code") == "table.moving"
+                and (data.get("request") or {}).get("rid") == RESUME_RID)
+
+
 def header(node: str, conn_id: str, conn: QueueConnection) -> str:
     """The header naming socket ``conn`` of node ``node`` as ``conn_id`` (see the module
     docstring)."""
@@ -168,6 +176,8 @@ class Sockets:
                 continue
             if text.startswith('{"type":"joined"') and self._joined(conn, text):
                 continue
+            if text.startswith('{"type":"error"') and _moving_resume(text):
+                continue  # a rejoin met a table between owners: the next one is due anyway
             if text.startswith(('{"type":"left"', '{"type":"table_closed"')):
                 self.left(conn, orjson.loads(text)["table_id"])
             conn.send(RawFrame(text))
@@ -198,13 +208,14 @@ class Sockets:
               token: str | None) -> None:
         self.roles[(self.wire_id(conn), table_id)] = (role, seat, token)
 
-    def rejoin(self, table_id: str) -> int:
-        """The table moved: send a ``join`` for each socket that had joined it (resume by seat
-        token, or watch again). Returns how many."""
+    def rejoin(self, table_id: str, only: str | None = None) -> int:
+        """The table moved (or its owner no longer lists the socket, ``cluster/watch.py``):
+        send a ``join`` for each socket that had joined it (only the one of wire id ``only``
+        when given): resume by seat token, or watch again. Returns how many."""
         n = 0
         for (conn_id, t), (role, seat, token) in list(self.roles.items()):
             conn = self.local.get(conn_id)
-            if t != table_id or conn is None or conn.closed:
+            if t != table_id or conn is None or conn.closed or only not in (None, conn_id):
                 continue
             if role == "seat" and token is not None:
                 msg = p.Join(type="join", table_id=t, seat=seat, seat_token=token, rid=RESUME_RID)

@@ -19,7 +19,7 @@ from redis.exceptions import RedisError
 from ..protocol import messages as p
 from ..tables.connections import QueueConnection
 from ..tables.messages import Disconnected
-from .remote import RemoteConnection, header
+from .remote import RESUME_RID, RemoteConnection, header
 
 if TYPE_CHECKING:
     from ..tables.manager import TableManager
@@ -46,6 +46,8 @@ class Routing:
 
         def _chore(self, coro: Any) -> None: ...
         def _lost(self, table_id: str) -> None: ...
+        def _on_attested(self, data: str) -> None: ...
+        def _tell_closed(self, wire: str, table_id: str) -> None: ...
 
     # ----- the bus ---------------------------------------------------------------------------
     def _on_node_message(self, data: str) -> None:
@@ -56,6 +58,8 @@ class Routing:
             self.rpc.requested(data)
         elif kind == "A":
             self.rpc.answered(data)
+        elif kind == "K":
+            self._on_attested(data)
 
     def _on_event(self, data: str) -> None:
         if not data.startswith("M "):
@@ -95,6 +99,8 @@ class Routing:
         else:
             conn = self.peers.connection(head)
         if table is None or table.stopped:
+            if msg.rid == RESUME_RID and not isinstance(conn, RemoteConnection):
+                return  # this node's own rejoin: retried, never answered as an error
             conn.send(p.Error(code="table.moving", message=f"table {table_id} is moving "
                               "to another node; retry shortly", table_id=table_id,
                               request=p.RequestRef(type=msg.type, rid=msg.rid)))
@@ -140,6 +146,10 @@ class Routing:
             listed = await self.redis.exists(self.keys.summary(msg.table_id))
         except RedisError:
             listed = True  # Redis is away: the table may well exist; retrying is right
+        if getattr(msg, "rid", None) == RESUME_RID:  # a rejoin: never answered as an error
+            if not listed:
+                self._tell_closed(self.sockets.wire_id(conn), msg.table_id)
+            return  # moving: the moved event, or the watch's next renewal, rejoins
         if not listed:
             conn.tables.discard(msg.table_id)
         ref = p.RequestRef(type=msg.type, rid=msg.rid, action_id=getattr(msg, "action_id", None))

@@ -53,24 +53,27 @@ class Rpc:
         self._waiting: dict[str, asyncio.Future[Any]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def call(self, node: str, op: str, **args: Any) -> Any:
-        """Run ``op(args)`` on ``node``; returns its result.
+    async def call(self, node: str, op: str, *, timeout: float | None = None,
+                   **args: Any) -> Any:
+        """Run ``op(args)`` on ``node``; returns its result. ``timeout``: seconds to wait for
+        the answer (default :attr:`timeout_seconds`).
 
         Raises:
             RemoteError: the operation raised there. ClusterUnavailableError: no answer in
             time.
         """
+        wait = self.timeout_seconds if timeout is None else timeout
         rid = f"{self.node_id}:{next(self._ids)}"
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = fut
         body = {"id": rid, "op": op, "args": args, "from": self.node_id}
         self.bus.publish(self.keys.to_node(node), "R " + orjson.dumps(body).decode())
         try:
-            async with asyncio.timeout(self.timeout_seconds):
+            async with asyncio.timeout(wait):
                 return await fut
         except TimeoutError:
             raise ClusterUnavailableError(
-                f"node {node} did not answer {op} within {self.timeout_seconds} s") from None
+                f"node {node} did not answer {op} within {wait} s") from None
         finally:
             self._waiting.pop(rid, None)
 

@@ -215,11 +215,12 @@ class RedisSocketQuota:
     async def stop(self) -> None:
         """Stop refreshing and withdraw this node's counts from Redis (bounded by the
         client's timeout; a Redis that does not answer lets them expire instead)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        if task is not None:  # bounded, and its end retrieved whatever it was: a stop never
+            task.cancel()     # raises (a failed shutdown) for the refresher
+            await asyncio.wait({task}, timeout=2.0)
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                log.info("socket quota: the refresher ended with %r", task.exception())
         try:
             async with self.client.pipeline(transaction=True) as pipe:
                 pipe.delete(self.hash_key)
@@ -235,6 +236,9 @@ class RedisSocketQuota:
             try:
                 await self.refresh()
             except (RedisError, OSError) as exc:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():  # redis-py turned the stop's
+                    raise asyncio.CancelledError from exc   # cancellation into a timeout
                 self.health.failed(exc)
             else:
                 self.health.ok()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Response
 from pydantic import BaseModel, ConfigDict
 
 from ..audit import AuditDep
@@ -71,12 +71,19 @@ class ServerStats(BaseModel):
     """Processes serving the hall (1 without cluster mode)."""
     tables_by_node: dict[str, int] | None = None
     """Cluster mode: live tables per node (``null`` in one process)."""
+    unreachable: list[str] = []
+    """Cluster mode: nodes that did not answer within a second (their figures left out)."""
 
 
 @router.get("/tables", response_model=list[TableAdminSummary])
-async def admin_list_tables(hall: HallDep) -> list[dict[str, Any]]:
-    """Every live table with its version and inbox backlog (every node's, in cluster mode)."""
-    return await hall.admin_list()
+async def admin_list_tables(hall: HallDep, response: Response) -> list[dict[str, Any]]:
+    """Every live table with its version and inbox backlog (every node's, in cluster mode).
+    In cluster mode a node that does not answer within a second is left out and named in the
+    header ``X-Cardhall-Unreachable`` (node ids, comma-separated)."""
+    rows, missing = await hall.admin_tables()
+    if missing:
+        response.headers["X-Cardhall-Unreachable"] = ",".join(missing)
+    return rows
 
 
 @router.get("/tables/{table_id}", response_model=TableInspect,
