@@ -31,6 +31,7 @@ CARDHALL_ENV = {
     # ... and the quotas and rates: one address creates every player, table and socket
     "CARDHALL_MAX_LIVE_TABLES_PER_PLAYER": "1000000",
     "CARDHALL_MAX_SOCKETS_PER_PLAYER": "1000000",
+    "CARDHALL_MAX_SOCKETS_PER_ADDRESS": "1000000",
     "CARDHALL_REST_RATE_LIMIT": "100000000/minute",
     "CARDHALL_GUEST_RATE_LIMIT": "100000000/minute",
     "CARDHALL_LOG_LEVEL": "WARNING",

@@ -57,6 +57,7 @@ class Server:
                                   # browsers and tests create guests and tables fast
                                   "max_live_tables_per_player": 100_000,
                                   "max_sockets_per_player": 100_000,
+                                  "max_sockets_per_address": 100_000,
                                   "rest_rate_limit": "1000000/minute",
                                   "guest_rate_limit": "1000000/minute"}
         values.update(overrides)

@@ -45,6 +45,7 @@ from .routes import (
     replay_units,
     rules_data,
 )
+from .sockets import AddressCap
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.passwords = Passwords(time_cost=settings.password_hash_time_cost,
                                     memory_kib=settings.password_hash_memory_kib)
     app.state.sessions = set()  # open sockets (server/ws.py), closed by the drain
+    app.state.address_cap = AddressCap(settings.max_sockets_per_address)  # server/sockets.py
     _cluster_state(app, settings)
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
