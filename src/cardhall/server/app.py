@@ -15,6 +15,7 @@ from ..evaluators import install as install_evaluators
 from . import health, ws
 from .apidocs import install_api_docs
 from .errors import install_error_handlers
+from .headers import SecurityHeaders
 from .health import Liveness
 from .lifespan import make_lifespan
 from .limits import BodySizeLimit
@@ -78,7 +79,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     if settings.metrics_enabled:
         install_metrics(app)
-    install_request_id(app)  # the outermost middleware: every answer carries X-Request-ID
+    install_request_id(app)  # every answer carries X-Request-ID
+    app.add_middleware(SecurityHeaders)  # outermost: CSP and the rest on every answer
     _include_routers(app)
     install_api_docs(app)
     _mount_static(app, settings)
