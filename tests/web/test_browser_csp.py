@@ -22,7 +22,7 @@ RECORD_VIOLATIONS = """document.addEventListener("securitypolicyviolation", (e) 
 
 def test_the_main_screens_load_under_the_strict_csp_without_a_violation(
         server: Any, new_page: Any) -> None:
-    page = new_page()
+    page = new_page(csp=True)  # under the policy: no wait_for_function (it evals)
     page.add_init_script(RECORD_VIOLATIONS)
     answer = page.goto(server.url + "/")
     assert answer is not None
@@ -40,8 +40,7 @@ def test_the_main_screens_load_under_the_strict_csp_without_a_violation(
     page.click("[data-quick=soldiers_bluff]")
     page.wait_for_url(re.compile(r"#/table/"))
     sit_down(page)
-    page.wait_for_function("document.querySelectorAll('.hand .sb-name').length === 6",
-                           timeout=20_000)
+    page.locator(".hand .sb-name").nth(5).wait_for(timeout=20_000)
     # the card names' font size comes from --n, set through the CSSOM (no style attribute)
     sizes = page.eval_on_selector_all(
         ".hand .sb-name", "es => es.map(e => e.style.getPropertyValue('--n'))")
