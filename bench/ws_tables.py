@@ -38,7 +38,8 @@ def serve(port: int, ws: str) -> None:
     settings = Settings(database_url="memory://", bot_delay_seconds=0.0, ws_rate_per_second=1000,
                         ws_rate_burst=1000, max_live_tables_per_player=1_000_000,
                         max_waiting_tables_per_address=1_000_000,
-                        max_sockets_per_player=1_000_000, rest_rate_limit="100000000/minute",
+                        max_sockets_per_player=1_000_000, max_sockets_per_address=1_000_000,
+                        rest_rate_limit="100000000/minute",
                         guest_rate_limit="100000000/minute")
     uvicorn.run(create_app(settings), host="127.0.0.1", port=port, ws=ws,  # type: ignore[arg-type]
                 ws_per_message_deflate=False, log_level="warning")

@@ -5,6 +5,7 @@ logs JSON and takes its secrets from an env file."""
 from __future__ import annotations
 
 import json
+import ipaddress
 import re
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,10 @@ def test_the_cluster_profile_has_two_nodes_on_redis_postgres_and_nginx() -> None
         node = services[name]
         env = node["environment"]
         assert env["CARDHALL_REDIS_URL"] == "redis://redis:6379/0"
-        assert env["FORWARDED_ALLOW_IPS"] == "*"  # rates per client, not per load balancer
+        # rates and socket caps per client: the nodes believe the balancer's header alone
+        assert env["CARDHALL_TRUSTED_PROXIES"] == \
+            services["lb"]["networks"]["cluster"]["ipv4_address"]
+        assert "FORWARDED_ALLOW_IPS" not in env
         node_ids.add(env["CARDHALL_NODE_ID"])
         assert env_files(node) == ["deploy/compose.env"]  # the same database URL ...
         assert set(node["depends_on"]) == {"postgres", "redis"}
@@ -110,6 +114,9 @@ def test_the_cluster_profile_has_two_nodes_on_redis_postgres_and_nginx() -> None
     lb = services["lb"]
     assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in lb["volumes"]
     assert set(lb["depends_on"]) == {"app1", "app2"}
+    [subnet] = compose()["networks"]["cluster"]["ipam"]["config"]
+    assert ipaddress.ip_address(lb["networks"]["cluster"]["ipv4_address"]) in \
+        ipaddress.ip_network(subnet["subnet"])
 
 
 def directives(path: Path) -> str:

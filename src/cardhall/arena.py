@@ -81,7 +81,7 @@ async def local_server(store: str = "memory", **settings: Any) -> AsyncIterator[
             "ws_outbound_queue": 8192, "min_turn_timeout_seconds": 0.05,
             # one owner creates every table, as fast as games end: no per-player quotas
             "max_live_tables_per_player": 1_000_000, "max_waiting_tables_per_address": 1_000_000,
-            "rest_rate_limit": "100000000/minute",
+            "rest_rate_limit": "100000000/minute", "max_sockets_per_address": 1_000_000,
             **settings}
         cfg = Settings(**values)
         config = uvicorn.Config(create_app(cfg), host="127.0.0.1", port=0,

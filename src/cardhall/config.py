@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PLACEHOLDER_SECRETS = frozenset({"change-me", "changeme", "change_me", "password", "secret",
                                  "postgres", "admin", "example"})
@@ -103,6 +103,19 @@ class Settings(BaseSettings):
     """Authenticated WebSocket connections one player may hold at once (in this process; in
     cluster mode on all nodes together); beyond, ``hello`` gets ``quota.sockets`` and the
     socket closes (4029)."""
+    max_sockets_per_address: Annotated[int, Field(ge=1, le=1_000_000)] = 50
+    """WebSocket connections one client address may hold open at once in this process,
+    authenticated or not (the address as :attr:`trusted_proxies` makes it); one more is told
+    ``quota.address_sockets`` and closed (4030). Raise it for many players behind one NAT."""
+    hello_timeout_seconds: Annotated[float, Field(gt=0, le=600)] = 10.0
+    """A socket that has not authenticated (a ``hello`` answered ``welcome``) this long after
+    it opened is told ``auth.hello_timeout`` and closed (4009)."""
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    """Addresses or networks (``10.0.0.5``, ``10.0.0.0/24``, ``::1``) of the reverse proxies
+    whose ``X-Forwarded-For``/``X-Forwarded-Proto`` are believed (uvicorn's proxy headers).
+    Default: none, so the client address is the connection's peer and a client can never
+    pick its own address for the rate limits and socket caps. In the environment a comma
+    separated list: ``CARDHALL_TRUSTED_PROXIES=10.0.0.5,10.0.1.0/24``."""
     rest_rate_limit: str = "120/minute"
     """Requests to ``/api/*`` per client address (the ``limits`` notation: ``"120/minute"``,
     ``"10 per second"``); beyond, 429 ``rate.limited`` with ``Retry-After``. Health,
@@ -252,6 +265,23 @@ class Settings(BaseSettings):
         if value is not None and value.lower() in PLACEHOLDER_SECRETS:
             raise ValueError(f"CARDHALL_ADMIN_TOKEN is the placeholder {value!r}: set a long "
                              "random one (python -c 'import secrets; print(secrets.token_urlsafe(32))')")
+        return value
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _proxies(cls, value: object) -> object:
+        """A comma separated string becomes a list; each entry must be an IP address or
+        network (``ipaddress.ip_network``: ``*`` and host names are refused)."""
+        import ipaddress
+
+        if isinstance(value, str):
+            value = [item.strip() for item in value.split(",") if item.strip()]
+        if isinstance(value, list):
+            for item in value:
+                try:
+                    ipaddress.ip_network(str(item), strict=False)
+                except ValueError as exc:
+                    raise ValueError(f"not an IP address or network: {item!r}") from exc
         return value
 
     def resolved_static_dir(self) -> Path | None:

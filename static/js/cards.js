@@ -78,12 +78,14 @@ export function sbCard(id, opts = {}) {
   const group = SB_GROUP[c.value] || "sea";
   const name = sbName(id);
   const el = shell(id, `${name} (${c.value})`, `sb g-${group}`, opts);
+  // the font shrinks so the longest word fits the card: lines break only between words
+  const label = h("span", { class: "sb-name", "aria-hidden": "true", lang: lang() }, name);
+  // set through the CSSOM: the Content-Security-Policy refuses inline style attributes
+  label.style.setProperty("--n", String(Math.max(6, ...name.split(/\s+/).map((w) => w.length))));
   el.append(
     h("span", { class: "sb-value", "aria-hidden": "true" }, String(c.value)),
     h("span", { class: "sb-emblem", "aria-hidden": "true" }, SB_EMBLEM[group]),
-    // the font shrinks so the longest word fits the card: lines break only between words
-    h("span", { class: "sb-name", "aria-hidden": "true", lang: lang(),
-      style: `--n: ${Math.max(6, ...name.split(/\s+/).map((w) => w.length))}` }, name),
+    label,
   );
   return el;
 }

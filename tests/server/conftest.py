@@ -15,6 +15,7 @@ from cardhall.server.app import create_app
 GENEROUS_LIMITS: dict[str, object] = {
     "max_live_tables_per_player": 100_000, "max_sockets_per_player": 100_000,
     "max_waiting_tables_per_address": 100_000,
+    "max_sockets_per_address": 100_000,
     "rest_rate_limit": "1000000/minute", "guest_rate_limit": "1000000/minute",
     "login_rate_limit": "1000000/minute", "login_failure_rate_limit": "1000000/minute",
     "login_username_failure_rate_limit": "1000000/minute",

@@ -37,6 +37,7 @@ WAIT_SECONDS = 20.0
 GENEROUS_LIMITS: dict[str, Any] = {
     "max_live_tables_per_player": 100_000, "max_sockets_per_player": 100_000,
     "max_waiting_tables_per_address": 100_000,
+    "max_sockets_per_address": 100_000,
     "rest_rate_limit": "1000000/minute", "guest_rate_limit": "1000000/minute"}
 """Quotas and rates (``server/quotas.py``) far above what a test does: tests create players,
 tables and sockets much faster than a person; the quota tests set their own."""

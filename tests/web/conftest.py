@@ -58,6 +58,7 @@ class Server:
                                   "max_live_tables_per_player": 100_000,
                                   "max_waiting_tables_per_address": 100_000,
                                   "max_sockets_per_player": 100_000,
+                                  "max_sockets_per_address": 100_000,
                                   "rest_rate_limit": "1000000/minute",
                                   "guest_rate_limit": "1000000/minute"}
         values.update(overrides)
@@ -144,11 +145,17 @@ def console() -> Iterator[Console]:
 
 @pytest.fixture
 def new_page(browser: Browser, console: Console, server: Server) -> Iterator[Any]:
-    """``new_page(width, height, lang)`` -> a page in a fresh context (own localStorage)."""
+    """``new_page(width, height, lang, csp)`` -> a page in a fresh context (own localStorage).
+
+    The page ignores the app's Content Security Policy unless ``csp``: Playwright's
+    ``wait_for_function`` evaluates its predicate with ``eval`` inside the page, which the
+    policy (no ``'unsafe-eval'``) refuses. ``test_browser_csp.py`` loads the screens under it."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 800, locale: str = "en-US") -> Page:
-        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+    def make(width: int = 1280, height: int = 800, locale: str = "en-US",
+             csp: bool = False) -> Page:
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
+                                  bypass_csp=not csp)
         ctx.set_default_timeout(15_000)
         contexts.append(ctx)
         return console.watch(ctx.new_page())

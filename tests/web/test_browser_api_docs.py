@@ -31,7 +31,7 @@ def offline(page: Any, app_url: str) -> list[str]:
 
 def test_docs_renders_swagger_ui_with_the_network_blocked_except_the_app(
         new_page: Any, server: Any) -> None:
-    page = new_page()
+    page = new_page(csp=True)  # under the /docs policy (server/headers.py)
     blocked = offline(page, server.url)
     page.goto(f"{server.url}/docs")
     page.wait_for_selector(".swagger-ui .opblock", timeout=15_000)

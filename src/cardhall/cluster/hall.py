@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -65,6 +66,9 @@ class LocalHall:
 
     def __init__(self, manager: TableManager) -> None:
         self.manager = manager
+        self.on_sockets: Callable[[set[str], str], Awaitable[int]] | None = None
+        """Closes this process's sockets of some players (set by the app: ``players, why``
+        -> how many; ``server/sockets.py``)."""
 
     async def summaries(self, game: str | None = None) -> list[dict[str, Any]]:
         """The lobby: live public tables (private ones are never listed)."""
@@ -108,6 +112,11 @@ class LocalHall:
 
     async def inspect(self, table_id: str) -> dict[str, Any]:
         return await ops.inspect_table(self.manager, table_id)
+
+    async def close_sockets(self, player_ids: set[str], why: str) -> int:
+        """Close the open sockets of ``player_ids`` for ``why`` (``banned``: all of them;
+        ``revoked``: those whose token was revoked) on every node; how many."""
+        return 0 if self.on_sockets is None else await self.on_sockets(player_ids, why)
 
     async def admin_list(self) -> list[dict[str, Any]]:
         return (await self.admin_tables())[0]
@@ -334,6 +343,13 @@ class ClusterHall(LocalHall):
                                            close_sockets=reason == "banned"):
             kicked.extend(part)
         return kicked
+
+    async def close_sockets(self, player_ids: set[str], why: str) -> int:
+        """:meth:`LocalHall.close_sockets` on every live node, the way a ban's closes go
+        (:meth:`_everywhere`; raises ``ClusterUnavailableError`` naming a node that did not
+        answer, once every other node did its part)."""
+        parts = await self._everywhere("close_sockets", player_ids=sorted(player_ids), why=why)
+        return sum(int(n) for n in parts)
 
     async def admin_tables(self) -> tuple[list[dict[str, Any]], list[str]]:
         """Every answering node's tables, and the nodes that did not answer within

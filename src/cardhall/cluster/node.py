@@ -32,7 +32,7 @@ import os
 import random
 import secrets
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -141,8 +141,9 @@ class ClusterNode(Routing, Watch, Failover):
         self._owners: dict[str, str] = {}
         """Cluster mode, holder side: the owner last seen of each table this node's sockets
         sit at elsewhere (a ``moved`` event missed is caught up at the next tick)."""
-        self.on_ban: Callable[[set[str]], int] | None = None
-        """Closes this node's sockets of banned players (set by the app)."""
+        self.on_sockets: Callable[[set[str], str], Awaitable[int]] | None = None
+        """Closes this node's sockets of these players, for a ban (``banned``) or a
+        revocation (``revoked``); how many (set by the app, ``server/sockets.py``)."""
         self._link_lost_at: float | None = None
         """When this node's Redis commands started failing (loop time; ``None``: they work)."""
         self._last_tick: float | None = None

@@ -93,9 +93,14 @@ def node_ops(node: ClusterNode) -> dict[str, Op]:
         kicked = await m.kick_player(a["player_id"], reason=a.get("reason", "kicked"))
         if kicked and m.log is not None:
             await m.log.flush(KICK_FLUSH_SECONDS)  # table_closed first, then the sockets
-        if a.get("close_sockets") and node.on_ban is not None:
-            node.on_ban({a["player_id"]})
+        if a.get("close_sockets") and node.on_sockets is not None:
+            await node.on_sockets({a["player_id"]}, "banned")
         return kicked
+
+    async def _close_sockets(a: dict[str, Any]) -> Any:
+        if node.on_sockets is None:
+            return 0
+        return await node.on_sockets(set(a["player_ids"]), a["why"])
 
     async def _admin_list(_a: dict[str, Any]) -> Any:
         return [{**admin_row(t), "node": node.id} for t in m.list()]
@@ -117,4 +122,4 @@ def node_ops(node: ClusterNode) -> dict[str, Op]:
 
     return {"create": _create, "close": _close, "kick": _kick, "kick_player": _kick_player,
             "inspect": _inspect, "admin_list": _admin_list, "stats": _stats,
-            "remove_chat": _remove_chat}
+            "remove_chat": _remove_chat, "close_sockets": _close_sockets}

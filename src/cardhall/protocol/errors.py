@@ -53,6 +53,9 @@ ProtocolErrorCode = Literal[
     "rematch.not_over",
     "quota.tables",
     "table.limit",
+    "auth.session_revoked",
+    "auth.hello_timeout",
+    "quota.address_sockets",
 ]
 """Every code the server sends in an ``error`` message besides the ``engine.*`` ones."""
 
@@ -113,5 +116,12 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
                     "(same code as REST); no new table was made",
     "table.limit": "rematch: the server runs max_tables tables or its table log is backed up "
                    "(same code as REST); no new table was made",
+    "auth.session_revoked": "the session (token) this connection authenticated with was "
+                            "revoked (log-out, password change or reset); the connection is "
+                            "closed (4001), the seats stay: log in again and resume them",
+    "auth.hello_timeout": "no hello answered welcome within hello_timeout_seconds of opening; "
+                          "the connection is closed (4009)",
+    "quota.address_sockets": "the client address already holds max_sockets_per_address "
+                             "connections; this one is closed (4030)",
 }
 """What each server-side code means (``engine.*`` codes: :mod:`cardhall.engine.errors`)."""

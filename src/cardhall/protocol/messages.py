@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -28,6 +29,7 @@ from ..engine.errors import ERROR_CODES as ENGINE_ERRORS
 from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
 from .games import GAME_PAYLOADS, VIEW_PATCHES
 from .rematch import Rematch, RematchOffer, RematchReady
+from .text import plain_line
 
 PROTOCOL_VERSION = 2
 
@@ -215,13 +217,16 @@ CHAT_MAX_CHARS = 200
 
 
 class Chat(_ClientMsg):
-    """Say ``text`` (1-200 characters, plain text) to everyone at a joined table, seats and
-    spectators. Answered by the ``chat`` broadcast; ``chat.flood`` when sent too fast,
+    """Say ``text`` (1-200 characters of plain text: no control character, line separator
+    or bidi embedding, override or isolate such as U+202E; ``protocol/text.py``) to everyone
+    at a joined table, seats and spectators; a refused character is ``protocol.invalid_field``
+    naming it. Answered by the ``chat`` broadcast; ``chat.flood`` when sent too fast,
     ``table.not_joined`` before a ``join``."""
 
     type: Literal["chat"]
     table_id: TableId
-    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX_CHARS)]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX_CHARS),
+                    AfterValidator(plain_line)]
     rid: RequestId | None = None
 
 

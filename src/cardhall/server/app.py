@@ -15,6 +15,7 @@ from ..evaluators import install as install_evaluators
 from . import health, ws
 from .apidocs import install_api_docs
 from .errors import install_error_handlers
+from .headers import SecurityHeaders
 from .health import Liveness
 from .lifespan import make_lifespan
 from .limits import BodySizeLimit
@@ -46,6 +47,7 @@ from .routes import (
     replay_units,
     rules_data,
 )
+from .sockets import AddressCap
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -64,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.passwords = Passwords(time_cost=settings.password_hash_time_cost,
                                     memory_kib=settings.password_hash_memory_kib)
     app.state.sessions = set()  # open sockets (server/ws.py), closed by the drain
+    app.state.address_cap = AddressCap(settings.max_sockets_per_address)  # server/sockets.py
     _cluster_state(app, settings)
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
@@ -77,7 +80,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     if settings.metrics_enabled:
         install_metrics(app)
-    install_request_id(app)  # the outermost middleware: every answer carries X-Request-ID
+    install_request_id(app)  # every answer carries X-Request-ID
+    app.add_middleware(SecurityHeaders)  # outermost: CSP and the rest on every answer
     _include_routers(app)
     install_api_docs(app)
     _mount_static(app, settings)

@@ -48,8 +48,9 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
             node = ClusterNode(settings, manager, store, node_id=app.state.node_id)
             await node.start()
         app.state.hall = LocalHall(manager) if node is None else ClusterHall(manager, node)
+        app.state.hall.on_sockets = functools.partial(_close_sockets, app)
         if node is not None:
-            node.on_ban = functools.partial(_close_banned, app)
+            node.on_sockets = app.state.hall.on_sockets
         await manager.start(restore_all=node is None)
         if node is not None:
             await node.scan()  # take over the orphaned tables now, not at the first scan
@@ -88,11 +89,13 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
     return lifespan
 
 
-def _close_banned(app: FastAPI, player_ids: set[str]) -> int:
-    """Close this node's sockets of ``player_ids`` (a ban made on another node)."""
-    from .ws import close_sessions
+async def _close_sockets(app: FastAPI, player_ids: set[str], why: str) -> int:
+    """Close this process's sockets of ``player_ids`` for ``why`` (``server/sockets.py``;
+    asked by this node's routes or, in cluster mode, by another node's)."""
+    from .sockets import close_sockets
 
-    return close_sessions(app.state.sessions, player_ids)
+    return await close_sockets(app.state.sessions, player_ids,
+                               "banned" if why == "banned" else "revoked", app.state.store)
 
 
 def last_resort_seconds(db_timeout_seconds: float) -> float:

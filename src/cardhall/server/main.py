@@ -32,8 +32,10 @@ APP_FACTORY = "cardhall.server.app:create_app_from_env"
 def make_server(app: FastAPI | str, settings: Settings, *, host: str, port: int,
                 **options: Any) -> DrainingServer:
     """The uvicorn server for ``app``: the WebSocket settings of ``design.md`` section 9
-    (``settings.ws_implementation``, ``ws_max_size_bytes``, no per-message deflate) and the
-    drain of ``server/drain.py`` with ``settings.shutdown_grace_seconds``.
+    (``settings.ws_implementation``, ``ws_max_size_bytes``, no per-message deflate), the
+    proxy headers believed only from ``settings.trusted_proxies`` (none by default: uvicorn's
+    own default would trust any local client's ``X-Forwarded-For``) and the drain of
+    ``server/drain.py`` with ``settings.shutdown_grace_seconds``.
 
     ``app`` is the app, or an import string of an app factory (:data:`APP_FACTORY`, with
     ``factory=True`` and ``workers`` in ``options``). ``options`` are more ``uvicorn.Config``
@@ -42,8 +44,20 @@ def make_server(app: FastAPI | str, settings: Settings, *, host: str, port: int,
     """
     config = uvicorn.Config(app, host=host, port=port, ws=settings.ws_implementation,
                             ws_max_size=settings.ws_max_size_bytes,
-                            ws_per_message_deflate=False, lifespan="on", **options)
+                            ws_per_message_deflate=False, lifespan="on",
+                            **proxy_options(settings), **options)
     return DrainingServer(config, settings.shutdown_grace_seconds)
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's proxy header options for ``settings.trusted_proxies``: ``proxy_headers`` off
+    when it is empty (the peer address is the client's), else on with exactly those
+    addresses and networks (``forwarded_allow_ips``; uvicorn's ``FORWARDED_ALLOW_IPS``
+    variable is then never read)."""
+    trusted = list(settings.trusted_proxies)
+    if not trusted:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": trusted}
 
 
 def workers_refusal(settings: Settings, workers: int) -> str | None:

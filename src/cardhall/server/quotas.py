@@ -169,8 +169,9 @@ def rate_limited(name: str, item: limits.RateLimitItem, wait_seconds: int) -> Ap
 
 
 def client_address(scope: Scope) -> str:
-    """The client's address as the server sees it (behind a proxy, run uvicorn with
-    ``--proxy-headers``/``forwarded_allow_ips`` so this is the real client)."""
+    """The client's address as the server sees it: the peer's, or the client a proxy named
+    in ``trusted_proxies`` forwards for (uvicorn's proxy headers, ``server/main.py``). The
+    REST rates and the per-address socket cap (``server/sockets.py``) both count this one."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
 

@@ -9,8 +9,10 @@ outbound queue overflows is closed with 4008. Frames over the rate are dropped; 
 forgiven at the bucket's refill rate and only more than :data:`MAX_DROPPED` unforgiven ones
 close the socket (1008). A player holds at most ``max_sockets_per_player`` authenticated
 sockets (``server/quotas.py``); the ``hello`` of one more gets ``quota.sockets`` and the socket
-closes with :data:`CLOSE_QUOTA_SOCKETS` (4029). Table requests are posted to the table's inbox;
-nothing here touches a table's state.
+closes with :data:`CLOSE_QUOTA_SOCKETS` (4029). A client address holds at most
+``max_sockets_per_address`` sockets, and a socket must authenticate within
+``hello_timeout_seconds``; a socket whose session is revoked is closed (``server/sockets.py``).
+Table requests are posted to the table's inbox; nothing here touches a table's state.
 
 While the server drains (``server/drain.py``) ``hello``, ``join`` and ``rematch`` are refused
 with ``server.draining``; the drain closes every open socket (1012) once its queue is sent. A request
@@ -42,8 +44,14 @@ from ..tables.connections import CLOSE, QueueConnection, encode
 from ..tables.manager import TableManager
 from .drain import is_draining
 from .errors import ApiError
-from .quotas import LocalSocketQuota, SocketQuota
+from .quotas import LocalSocketQuota, SocketQuota, client_address
 from .security import authenticate
+from .sockets import (
+    CLOSE_ADDRESS_SOCKETS,
+    CLOSE_HELLO_TIMEOUT,
+    CLOSE_REVOKED,
+    AddressCap,
+)
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -71,12 +79,15 @@ class Session:
     closes); the session is in it while :meth:`run` runs. ``quota`` counts each player's
     authenticated sockets (``app.state.socket_quota``; a fresh one when omitted); ``clock``
     is the monotonic clock of the rate limiter (the loop's ``time`` when omitted).
+    ``address`` is the client address (the trusted one, :func:`~.quotas.client_address`) and
+    ``caps`` counts the sockets per address (``app.state.address_cap``; none: uncounted).
     """
 
     def __init__(self, ws: WebSocket, settings: Settings, tables: TableManager | LocalHall,
                  store: Store, sessions: set[Session] | None = None, *,
                  quota: SocketQuota | None = None,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None,
+                 address: str = "unknown", caps: AddressCap | None = None) -> None:
         self.ws, self.settings, self.store = ws, settings, store
         self.hall = tables if isinstance(tables, LocalHall) else LocalHall(tables)
         """Where table requests go (this process's tables, or the cluster's)."""
@@ -86,6 +97,10 @@ class Session:
         self.conn = QueueConnection(ANONYMOUS, settings.ws_outbound_queue)
         self.hall.watch(self.conn)
         self.authed = False
+        self.token: str | None = None
+        """The bearer token of the last ``hello`` answered ``welcome`` (re-checked when the
+        player's sessions are revoked, ``server/sockets.py``)."""
+        self.address, self.caps = address, caps
         self._counted: str | None = None
         """The player id this socket holds a place of in :attr:`quota` for (released at the end)."""
         now = clock if clock is not None else asyncio.get_running_loop().time
@@ -107,6 +122,32 @@ class Session:
         self.error("auth.banned", f"player {self.conn.player.id} is banned")
         self.shut(BANNED_CLOSE_CODE, "banned")
 
+    def revoke(self) -> None:
+        """The session (token) this socket authenticated with was revoked: tell it
+        ``auth.session_revoked`` and close the socket (4001) after what is already queued;
+        its seats stay, as after a disconnect."""
+        self.error("auth.session_revoked", "the session this connection authenticated with "
+                   "was revoked; log in again and resume your seats")
+        self.shut(CLOSE_REVOKED, "session revoked")
+
+    def _hello_overdue(self) -> None:
+        """The hello deadline passed: close the socket unless it has authenticated."""
+        if self.authed or self.conn.closed:
+            return
+        self.error("auth.hello_timeout", f"no hello within hello_timeout_seconds="
+                   f"{self.settings.hello_timeout_seconds:g}")
+        self.shut(CLOSE_HELLO_TIMEOUT, "no hello in time")
+
+    def _take_address(self) -> bool:
+        """Count this socket for its address; ``False`` after answering
+        ``quota.address_sockets`` and closing it (4030) when the address is at the cap."""
+        if self.caps is None or self.caps.acquire(self.address):
+            return True
+        self.error("quota.address_sockets", f"this address already has {self.caps.limit} "
+                   "sockets open (max_sockets_per_address); close one")
+        self.shut(CLOSE_ADDRESS_SOCKETS, "too many sockets from this address")
+        return False
+
     async def flushed(self) -> None:
         """Return once the writer has sent everything queued and the close frame (at once if
         the session has not started or has ended)."""
@@ -117,10 +158,16 @@ class Session:
         """Read and serve messages until the client goes or the server closes the socket."""
         writer = asyncio.create_task(self._writer(), name=f"ws-writer-{self.conn.id}")
         self._writer_task = writer
+        counted_address = self._take_address()
+        deadline = asyncio.get_running_loop().call_later(self.settings.hello_timeout_seconds,
+                                                         self._hello_overdue)
         self.sessions.add(self)
         try:
             await self._reader()
         finally:
+            deadline.cancel()
+            if counted_address and self.caps is not None:
+                self.caps.release(self.address)
             self.sessions.discard(self)
             with contextlib.suppress(Exception):  # Redis down: the owner notices the node's death
                 await self.hall.disconnected(self.conn)
@@ -272,7 +319,7 @@ class Session:
             self.shut(CLOSE_QUOTA_SOCKETS, "too many sockets for this player")
             return
         self._counted = player.id
-        self.conn.player, self.authed = player, True
+        self.conn.player, self.authed, self.token = player, True, msg.token
         self.conn.send(p.Welcome(player_id=player.id, name=player.name,
                                  max_frame_bytes=self.settings.max_frame_bytes,
                                  rate_per_second=self.settings.ws_rate_per_second, rid=msg.rid))
@@ -331,5 +378,6 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     await ws.accept()
     state = ws.app.state
     session = Session(ws, state.settings, state.hall, state.store, state.sessions,
-                      quota=state.socket_quota)
+                      quota=state.socket_quota, address=client_address(ws.scope),
+                      caps=state.address_cap)
     await session.run()

@@ -23,6 +23,7 @@ from ...storage.accounts import (
 )
 from ...storage.usernames import normalize_username
 from ..deps import (
+    HallDep,
     OptionalPlayerDep,
     PasswordsDep,
     PlayerDep,
@@ -34,6 +35,7 @@ from ..deps import (
 from ..errors import ApiError, responses
 from ..passwords import password_weakness
 from ..quotas import client_address
+from ..sockets import end_revoked_sockets
 from .players import PlayerName, _printable
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"])
@@ -178,11 +180,13 @@ async def register(body: AccountCreate, store: StoreDep, passwords: PasswordsDep
     "auth.disabled", "rate.limited"))
 async def change_password(body: PasswordChange, request: Request, player: PlayerDep,
                           token: TokenDep, store: StoreDep, passwords: PasswordsDep,
-                          throttle: ThrottleDep, settings: SettingsDep) -> PasswordChanged:
+                          throttle: ThrottleDep, settings: SettingsDep,
+                          hall: HallDep) -> PasswordChanged:
     """Change the caller's password (the current one is checked: 401
     ``auth.bad_credentials``, counted as a failed log-in, 429 ``rate.limited`` when
     throttled; 422 ``account.weak_password``); every other session of the account is
-    revoked."""
+    revoked, and the sockets they opened are closed (``auth.session_revoked``, 4001) on every
+    node."""
     if player.username is None:
         raise ApiError("account.not_registered", f"player {player.id} has no account")
     key, address = username_key(player.username), client_address(request.scope)
@@ -193,8 +197,9 @@ async def change_password(body: PasswordChange, request: Request, player: Player
         raise ApiError("auth.bad_credentials", "wrong password")
     check_strength(body.new_password, settings, player.username, player.name)
     await store.set_password(player.id, await passwords.hash(body.new_password))
-    return PasswordChanged(sessions_revoked=await store.revoke_sessions(player.id,
-                                                                        keep_token=token))
+    revoked = await store.revoke_sessions(player.id, keep_token=token)
+    await end_revoked_sockets(hall, player.id)
+    return PasswordChanged(sessions_revoked=revoked)
 
 
 @sessions_router.post("", responses=responses("request.invalid", "auth.bad_credentials",
@@ -241,18 +246,25 @@ async def list_sessions(player: PlayerDep, token: TokenDep, store: StoreDep) -> 
 
 @sessions_router.delete("/current", responses=responses(
     "auth.missing_token", "auth.invalid_token", "auth.banned", "auth.disabled"))
-async def log_out(player: PlayerDep, token: TokenDep, store: StoreDep) -> Revoked:
-    """Revoke the token of this request (log out). A guest's token is its only way in:
-    revoking it leaves that guest unreachable."""
+async def log_out(player: PlayerDep, token: TokenDep, store: StoreDep,
+                  hall: HallDep) -> Revoked:
+    """Revoke the token of this request (log out); the sockets it opened are closed
+    (``auth.session_revoked``, 4001). A guest's token is its only way in: revoking it leaves
+    that guest unreachable."""
     assert token is not None  # PlayerDep checked it
-    return Revoked(revoked=int(await store.revoke_token(token)))
+    revoked = int(await store.revoke_token(token))
+    await end_revoked_sockets(hall, player.id)
+    return Revoked(revoked=revoked)
 
 
 @sessions_router.delete("/{session_id}", responses=responses(
     "session.not_found", "auth.missing_token", "auth.invalid_token", "auth.banned",
     "auth.disabled"))
-async def revoke(session_id: str, player: PlayerDep, store: StoreDep) -> Revoked:
-    """Revoke one of the caller's sessions (404 ``session.not_found`` for another's)."""
+async def revoke(session_id: str, player: PlayerDep, store: StoreDep,
+                 hall: HallDep) -> Revoked:
+    """Revoke one of the caller's sessions (404 ``session.not_found`` for another's); the
+    sockets it opened are closed (``auth.session_revoked``, 4001)."""
     if not await store.revoke_session(player.id, session_id):
         raise ApiError("session.not_found", f"no session {session_id!r} of this player")
+    await end_revoked_sockets(hall, player.id)
     return Revoked(revoked=1)
