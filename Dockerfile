@@ -20,9 +20,10 @@ VOLUME /data
 USER cardhall
 
 EXPOSE 8000
-# Liveness: /healthz answers while the process does (curl is not in python:slim).
-# Readiness for a load balancer is GET /readyz (docs/operations.md).
+# Healthy while GET /readyz answers 200 (ready, or degraded but serving; curl is not in
+# python:slim): compose starts the balancer only once the nodes are healthy. /healthz stays
+# the liveness probe for an orchestrator that restarts (docs/operations.md, "Health endpoints").
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-    CMD ["python", "-c", "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status == 200 else 1)"]
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2).status == 200 else 1)"]
 # Migrations are applied by the server at start-up (or run `cardhall db upgrade`).
 CMD ["cardhall", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -4,8 +4,8 @@ logs JSON and takes its secrets from an env file."""
 
 from __future__ import annotations
 
-import json
 import ipaddress
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -63,7 +63,8 @@ def test_dockerfile_copies_what_the_build_needs_including_the_browser_client() -
 def test_dockerfile_health_check_uses_python_not_curl() -> None:
     text = dockerfile()
     [check] = re.findall(r"^HEALTHCHECK (?:.*\\\n)*.*$", text, re.M)
-    assert "urllib.request" in check and "/healthz" in check and "curl" not in check
+    # readiness (ready or degraded: 200), so that the balancer waits for a node that serves
+    assert "urllib.request" in check and "/readyz" in check and "curl" not in check
 
 
 def test_the_image_keeps_sqlite_in_a_volume_the_service_user_owns() -> None:
@@ -76,7 +77,7 @@ def test_the_image_keeps_sqlite_in_a_volume_the_service_user_owns() -> None:
 
 # --- cluster mode (docs/scaling.md): the compose profile and the load balancer configs
 
-CLUSTER_SERVICES = {"app1", "app2", "redis", "postgres", "lb"}
+CLUSTER_SERVICES = {"app1", "app2", "redis", "postgres", "lb", "migrate"}
 NGINX = ROOT / "deploy" / "nginx.conf"
 HAPROXY = ROOT / "deploy" / "haproxy.cfg"
 
@@ -97,14 +98,17 @@ def test_the_cluster_profile_has_two_nodes_on_redis_postgres_and_nginx() -> None
     for name in ("app1", "app2"):
         node = services[name]
         env = node["environment"]
-        assert env["CARDHALL_REDIS_URL"] == "redis://redis:6379/0"
+        assert "CARDHALL_REDIS_URL" not in env  # with its password, in deploy/cluster.env
+        assert env["CARDHALL_MIGRATE_ON_START"] == "false"  # the one-shot `migrate` does it
         # rates and socket caps per client: the nodes believe the balancer's header alone
         assert env["CARDHALL_TRUSTED_PROXIES"] == \
             services["lb"]["networks"]["cluster"]["ipv4_address"]
         assert "FORWARDED_ALLOW_IPS" not in env
         node_ids.add(env["CARDHALL_NODE_ID"])
-        assert env_files(node) == ["deploy/compose.env"]  # the same database URL ...
-        assert set(node["depends_on"]) == {"postgres", "redis"}
+        assert env_files(node) == ["deploy/compose.env", "deploy/cluster.env"]  # database ...
+        assert node["depends_on"] == {
+            "migrate": {"condition": "service_completed_successfully"},
+            "redis": {"condition": "service_healthy"}}
         assert "ports" not in node  # reached through the load balancer only
         assert node["networks"] == ["cluster"]
     assert node_ids == {"app1", "app2"}
@@ -113,10 +117,38 @@ def test_the_cluster_profile_has_two_nodes_on_redis_postgres_and_nginx() -> None
     assert services["postgres"]["volumes"] != services["db"]["volumes"]
     lb = services["lb"]
     assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in lb["volumes"]
-    assert set(lb["depends_on"]) == {"app1", "app2"}
+    assert lb["depends_on"] == {n: {"condition": "service_healthy"} for n in ("app1", "app2")}
+    migrate = services["migrate"]
+    assert migrate["command"] == ["cardhall", "db", "upgrade"]
+    assert env_files(migrate) == ["deploy/compose.env"]
     [subnet] = compose()["networks"]["cluster"]["ipam"]["config"]
     assert ipaddress.ip_address(lb["networks"]["cluster"]["ipv4_address"]) in \
         ipaddress.ip_network(subnet["subnet"])
+
+
+def test_redis_of_the_cluster_profile_requires_a_password() -> None:
+    redis = compose()["services"]["redis"]
+    assert "--requirepass" in " ".join(redis["command"])
+    assert env_files(redis) == ["deploy/cluster.env"]
+    example = (ROOT / "deploy" / "cluster.env.example").read_text()
+    password = re.search(r"^REDIS_PASSWORD=(\S+)$", example, re.M)
+    assert password is not None
+    assert re.search(rf"^CARDHALL_REDIS_URL=redis://:{password.group(1)}@redis:6379/0$",
+                     example, re.M)
+    assert "deploy/cluster.env" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+def test_nginx_resolves_the_node_names_again_and_haproxy_logs() -> None:
+    nginx = directives(NGINX)
+    assert re.search(r"^\s*resolver 127\.0\.0\.11 valid=\d+s", nginx, re.M)
+    servers = re.findall(r"^\s*server (app\d):8000 (\w+)", nginx, re.M)
+    assert servers == [("app1", "resolve"), ("app2", "resolve")]
+    assert re.search(r"^\s*zone cardhall", nginx, re.M)
+    image = compose()["services"]["lb"]["image"]
+    version = tuple(int(x) for x in image.split(":")[1].split("."))
+    assert version >= (1, 27, 3), image  # `resolve` in an upstream
+    haproxy = directives(HAPROXY)
+    assert re.search(r"^\s*log stdout", haproxy, re.M) and re.search(r"^\s*log global", haproxy, re.M)
 
 
 def directives(path: Path) -> str:
@@ -168,8 +200,9 @@ def test_haproxy_accepts_its_config() -> None:
 
 def test_nginx_accepts_its_config(tmp_path: Path) -> None:
     # the compose node names do not resolve here: check a copy pointing at loopback ports
+    # (and `resolve` goes, which names need and nginx before 1.27.3, Debian's, does not know)
     text = NGINX.read_text().replace("app1:8000", "127.0.0.1:8001").replace(
-        "app2:8000", "127.0.0.1:8002")
+        "app2:8000", "127.0.0.1:8002").replace(" resolve ", " ")
     conf = tmp_path / "nginx.conf"
     conf.write_text(f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\n{text}")
     run_checker(["nginx", "-t", "-p", str(tmp_path), "-c", str(conf)])
