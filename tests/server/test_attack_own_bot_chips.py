@@ -30,7 +30,7 @@ async def _chips(live: LiveServer, token: str) -> dict[str, Any]:
 
 async def test_a_bot_identitys_chip_answer_says_it_has_no_balance() -> None:
     async with live_server() as live:
-        ana_id, ana_token = await live.player("ana")
+        _, ana_token = await live.player("ana")
         bot_id, bot_token = await _own_bot(live, ana_token)
         assert await _chips(live, bot_token) == {
             "player_id": bot_id, "balance": None, "enabled": False, "top_up_to": 1000,
