@@ -1,12 +1,14 @@
-"""Holds on chip balances (``tables/balances.py``): two joins of one player at two tables
-cannot buy in the same chips while the first buy-in waits for its commit; a join that takes
-nothing releases its hold; while the table log is degraded no balance read is tried."""
+"""Holds on chip balances (``tables/balances.py``): a join's buy-in is debited before it
+reaches the table, so two joins of one player at two tables cannot buy in the same chips
+while the first buy-in waits for its commit; a join that takes nothing gives its hold back;
+while the table log is degraded no hold is tried."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 from cardhall.config import Settings
@@ -33,9 +35,9 @@ class GatedStore(MemoryStore):
         await self.gate.wait()
         return await super().write_log(batch)
 
-    async def chip_balance(self, player_id: str, **kw: Any) -> int:
+    async def hold_chips(self, player_id: str, hold_id: str, **kw: Any) -> Any:
         self.balance_reads += 1
-        return await super().chip_balance(player_id, **kw)
+        return await super().hold_chips(player_id, hold_id, **kw)
 
 
 @asynccontextmanager
@@ -85,12 +87,11 @@ async def test_two_tables_cannot_buy_in_the_same_chips() -> None:
         join(m, t2, tab2)  # posted at once: its lookup waits for the first one's
         await handled(m, t1, t2)
         assert t1.seats[0].stack == 200 and t2.seats[0].stack == 100
-        assert m.balances.held(rec.id) == 300  # both buy-ins wait for their commit
-        assert store.chips[rec.id] == 300
+        assert store.chips[rec.id] == 0  # both debited already, their commits wait
         store.gate.set()
         assert await log.flush(5.0)
-        assert m.balances.held(rec.id) == 0
         assert await store.chip_balance(rec.id) == 0  # not -100
+        assert sorted(m.delta for m in store.chip_moves.values()) == [-200, -100, 0, 0]
 
 
 async def test_a_held_balance_below_the_minimum_is_refused() -> None:
@@ -98,6 +99,7 @@ async def test_a_held_balance_below_the_minimum_is_refused() -> None:
     async with manager(store) as (m, log):
         rec, _ = await store.create_player("ana")
         store.chips[rec.id] = 210  # 10 left after one 200-chip buy-in: below min_buy_in 20
+        store.topped_up[rec.id] = datetime.now(UTC)  # the free top-up is not due
         tab1, tab2 = RecordingConnection(rec), RecordingConnection(rec)
         t1 = await m.create("palace_poker", num_seats=3)
         t2 = await m.create("palace_poker", num_seats=3)
@@ -106,14 +108,14 @@ async def test_a_held_balance_below_the_minimum_is_refused() -> None:
         join(m, t2, tab2, buy_in=20)
         await handled(m, t1, t2)
         assert not t2.seats[0].taken
-        assert m.balances.held(rec.id) == 200  # the refused join released its hold
+        assert store.chips[rec.id] == 10  # the refused join took nothing
         store.gate.set()
         assert await log.flush(5.0)
         assert errors(tab2) == ["chips.insufficient"]  # sent behind the commit it waited for
-        assert m.balances.held(rec.id) == 0 and await store.chip_balance(rec.id) == 10
+        assert await store.chip_balance(rec.id) == 10
 
 
-async def test_a_join_that_takes_nothing_releases_its_hold() -> None:
+async def test_a_join_that_takes_nothing_gives_its_hold_back() -> None:
     store = GatedStore()
     async with manager(store) as (m, log):
         rec, _ = await store.create_player("ana")
@@ -123,10 +125,11 @@ async def test_a_join_that_takes_nothing_releases_its_hold() -> None:
         join(m, table, conn, buy_in=5)  # below min_buy_in
         join(m, table, conn, seat=7)  # no such seat
         await handled(m, table)
-        assert m.balances.held(rec.id) == 0  # at once, not at a commit
+        assert store.chips[rec.id] == 795  # both holds: given back with their steps' commits
         store.gate.set()
         assert await log.flush(5.0)
         assert errors(conn) == ["chips.bad_buy_in", "table.bad_seat"]
+        assert store.chips[rec.id] == 1000 and not table.seats[0].taken
 
 
 async def test_a_closed_table_releases_the_hold_of_a_join_it_never_handled() -> None:
@@ -139,7 +142,8 @@ async def test_a_closed_table_releases_the_hold_of_a_join_it_never_handled() -> 
         join(m, table, conn)
         await handled(m)
         assert errors(conn) == ["table.not_found"]
-        assert m.balances.held(rec.id) == 0
+        await m.balances.drain()
+        assert store.chips[rec.id] == 1000  # debited, then released whole
 
 
 async def test_no_balance_read_while_the_log_is_degraded() -> None:
@@ -155,5 +159,4 @@ async def test_no_balance_read_while_the_log_is_degraded() -> None:
         assert store.balance_reads == 0
         seat = table.seats[0]
         assert seat.taken and seat.stack == 500 and not seat.funded  # the house's chips
-        assert m.balances.held(rec.id) == 0
         assert await store.chip_balance(rec.id) == 1000  # never moved

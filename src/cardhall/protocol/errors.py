@@ -48,6 +48,7 @@ ProtocolErrorCode = Literal[
     "chips.insufficient",
     "chips.no_rebuy",
     "chips.unavailable",
+    "chips.own_bot",
     "table.not_poker",
     "rematch.not_a_player",
     "rematch.not_over",
@@ -105,6 +106,8 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
     "chips.no_rebuy": "a rebuy (join.buy_in on the own seat) only while its stack is below "
                       "the ante and it is not in a hand, up to max_buy_in",
     "chips.unavailable": "the chip balance could not be read (database); retry shortly",
+    "chips.own_bot": "an identity and the bot identities it owns never sit at one chip "
+                     "table together",
     "table.not_poker": "sit_out is for poker tables (games played with chip stacks)",
     "quota.sockets": "the player already holds max_sockets_per_player authenticated "
                      "connections; this one is closed (4029)",

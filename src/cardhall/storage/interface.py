@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from .accounts import PlayerRating, RatingPoint, SessionRecord
+from .chips import CHIPS_START, ChipMove, ChipTake
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,31 +97,6 @@ class GameRecord:
                    [SeatResult(**r) for r in doc["results"]],
                    datetime.fromisoformat(doc["started_at"]),
                    datetime.fromisoformat(doc["ended_at"]))
-
-
-CHIPS_START = 1_000
-"""Chips a player's balance holds before its first move (``chip_balances`` has no row yet)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChipMove:
-    """One move of a player's chip balance, written with a table's log step (exactly once:
-    a move whose ``key`` was applied before is skipped, so a retried commit or a replayed
-    step never moves chips twice).
-
-    Attributes:
-        key: unique per move, e.g. ``buyin:<seat take id>`` or ``cashout:<seat take id>``.
-        player_id: whose balance moves.
-        delta: chips, signed (a buy-in is negative, a cash-out positive).
-        reason: ``buy_in``, ``rebuy`` or ``cash_out``.
-        table_id: the table the chips went to or came from.
-    """
-
-    key: str
-    player_id: str
-    delta: int
-    reason: str
-    table_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,8 +280,10 @@ class Store(Protocol):
     async def claim_table(self, table_id: str, node: str) -> int:
         """Cluster mode: make ``node`` the table's writer. Returns the new lease epoch (1 for
         a table never claimed, else one more than the last), after which every log write
-        fenced with an older epoch is refused (:attr:`LogBatch.fences`). A closed table's
-        claim is deleted with its log."""
+        fenced with an older epoch is refused (:attr:`LogBatch.fences`); in the same
+        transaction the table's holds not settled yet are released (:meth:`release_hold`:
+        the old owner can no longer settle them). A closed table's claim is deleted with its
+        log."""
 
     async def claimed_tables(self) -> dict[str, int]:
         """Cluster mode: ``table_id -> epoch`` of every claimed table whose log is live (the
@@ -377,3 +355,26 @@ class Store(Protocol):
         than ``top_up_every_seconds`` (or there was none), it is first raised to
         ``top_up_to`` and the top-up time set to ``now``, atomically (two nodes racing top
         up once)."""
+
+    async def hold_chips(self, player_id: str, hold_id: str, *, asked: int | None, most: int,
+                         table_id: str | None = None, epoch: int | None = None,
+                         top_up_below: int = 0, top_up_to: int = CHIPS_START,
+                         top_up_every_seconds: float = 0.0,
+                         now: datetime | None = None) -> ChipTake | None:
+        """One transaction: the free top-up (as :meth:`chip_balance`), then the atomic
+        conditional debit of :func:`~.chips.hold_amount` chips (``asked``, default ``most``
+        or the whole balance) with its ``hold:<hold_id>`` move (:mod:`.chips`): the balance
+        never goes below zero, on any number of nodes. A retry with the same ``hold_id``
+        debits nothing more (its first answer is given again; a released hold's is ``0``).
+        ``None``: ``epoch`` is given and is no longer ``table_id``'s lease epoch (the table was
+        taken over; nothing is debited)."""
+
+    async def release_hold(self, player_id: str, hold_id: str) -> int:
+        """Release a hold no table will settle: its whole debit comes back (under the key
+        ``settle:<hold_id>``, once) and returns it, chips; a hold not written yet never will
+        be (a ``void`` row takes its key: a :meth:`hold_chips` still in flight takes 0)."""
+
+    async def release_stale_holds(self, table_id: str | None = None) -> int:
+        """Release every hold not settled yet (of ``table_id``; ``None``: of every table, at
+        the start of a single process, before its tables are restored). Returns the chips
+        given back. :meth:`claim_table` does this for its table in its own transaction."""

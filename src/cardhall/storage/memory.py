@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .interface import (
-    CHIPS_START,
     AuditEntry,
     ChipMove,
     GameRecord,
@@ -20,12 +19,13 @@ from .interface import (
     SeatResult,
 )
 from .memory_accounts import MemoryAccounts
+from .memory_chips import MemoryChips
 from .tokens import hash_token, new_token
 
 __all__ = ["MemoryStore", "hash_token", "new_token"]
 
 
-class MemoryStore(MemoryAccounts):
+class MemoryStore(MemoryChips, MemoryAccounts):
     """Keeps everything in dicts; same behaviour as the SQL store."""
 
     def __init__(self) -> None:
@@ -197,6 +197,7 @@ class MemoryStore(MemoryAccounts):
 
     async def claim_table(self, table_id: str, node: str) -> int:
         self.fences[table_id] = self.fences.get(table_id, 0) + 1
+        await self.release_stale_holds(table_id)  # no await inside: one step with the claim
         return self.fences[table_id]
 
     async def claimed_tables(self) -> dict[str, int]:
@@ -204,23 +205,3 @@ class MemoryStore(MemoryAccounts):
 
     async def load_outbox(self) -> list[GameRecord]:
         return [self.outbox[g] for g in sorted(self.outbox)]
-
-    def apply_chips(self, moves: Sequence[ChipMove]) -> None:
-        """Apply each move whose key is new (see :class:`ChipMove`)."""
-        for move in moves:
-            if move.key in self.chip_moves:
-                continue
-            self.chip_moves[move.key] = move
-            self.chips[move.player_id] = self.chips.get(move.player_id, CHIPS_START) + move.delta
-
-    async def chip_balance(self, player_id: str, *, top_up_below: int = 0,
-                           top_up_to: int = CHIPS_START, top_up_every_seconds: float = 0.0,
-                           now: datetime | None = None) -> int:
-        now = now or datetime.now(UTC)
-        balance = self.chips.get(player_id, CHIPS_START)
-        last = self.topped_up.get(player_id)
-        if balance < min(top_up_below, top_up_to + 1) and (last is None or
-                                       (now - last).total_seconds() >= top_up_every_seconds):
-            balance = self.chips[player_id] = max(balance, top_up_to)
-            self.topped_up[player_id] = now
-        return balance

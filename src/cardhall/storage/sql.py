@@ -42,6 +42,7 @@ from .models import Game, GameResult, Player, as_utc
 from .schema import schema_drift
 from .sql_accounts import SqlAccounts, player_record
 from .sql_audit import SqlModeration
+from .sql_chips import SqlChips
 from .sql_log import SqlDurability
 from .sql_ratings import SqlRatings, batch_marks
 from .tokens import hash_token, new_token
@@ -195,7 +196,7 @@ def _summary(row: Game) -> GameSummary:
                        dict(row.outcome), seats)
 
 
-class SqlStore(SqlDurability, SqlModeration, SqlAccounts, SqlRatings):
+class SqlStore(SqlDurability, SqlChips, SqlModeration, SqlAccounts, SqlRatings):
     """Identities and finished games in a SQL database (see the module docstring).
 
     Raises:

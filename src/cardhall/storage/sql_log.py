@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Table, delete, or_, select, tuple_, update
+from sqlalchemy import Table, delete, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .interface import CHIPS_START, ChipMove, GameRecord, LogBatch, LogRow, PlayerRecord
-from .models import ChipBalance, ChipMoveRow, OutboxGame, Player, TableFence, TableLogEntry
+from .interface import ChipMove, GameRecord, LogBatch, LogRow, PlayerRecord
+from .models import OutboxGame, Player, TableFence, TableLogEntry
 from .sql_accounts import player_record
 from .tokens import hash_token, new_token
 
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
 LOG: Table = TableLogEntry.__table__  # type: ignore[assignment]
 OUTBOX: Table = OutboxGame.__table__  # type: ignore[assignment]
 FENCE: Table = TableFence.__table__  # type: ignore[assignment]
-CHIPS: Table = ChipBalance.__table__  # type: ignore[assignment]
-MOVES: Table = ChipMoveRow.__table__  # type: ignore[assignment]
 
 
 class SqlDurability:
@@ -44,6 +43,9 @@ class SqlDurability:
         backend: str
 
         def _writing(self) -> AbstractAsyncContextManager[None]: ...
+        async def _apply_chip_moves(self, conn: AsyncConnection,
+                                    moves: Sequence[ChipMove]) -> None: ...
+        async def _release_stale(self, conn: AsyncConnection, table_id: str | None) -> int: ...
 
     async def write_log(self, batch: LogBatch) -> set[str]:
         """One group commit (see :meth:`Store.write_log`), on the log's own connection: the
@@ -96,7 +98,9 @@ class SqlDurability:
             set_={"epoch": FENCE.c.epoch + 1, "node": node, "claimed_at": datetime.now(UTC)},
         ).returning(FENCE.c.epoch)
         async with self._writing(), self.engine.begin() as conn:
-            return int((await conn.execute(stmt)).scalar_one())
+            epoch = int((await conn.execute(stmt)).scalar_one())
+            await self._release_stale(conn, table_id)  # the old owner can settle none now
+            return epoch
 
     async def claimed_tables(self) -> dict[str, int]:
         """See :meth:`Store.claimed_tables`."""
@@ -118,46 +122,8 @@ class SqlDurability:
             await conn.execute(LOG.insert(), rows)
         if batch.outbox:
             await self._outbox_insert(conn, batch.outbox)
-        for move in batch.chips:
-            await self._apply_chip_move(conn, move)
-
-    def _insert(self) -> Any:
-        return postgresql.insert if self.backend == "postgresql" else sqlite.insert
-
-    async def _apply_chip_move(self, conn: AsyncConnection, move: ChipMove) -> None:
-        """Record ``move`` under its key and move the balance, unless the key is recorded
-        already (then nothing changes): exactly once per key, inside the caller's
-        transaction."""
-        now = datetime.now(UTC)
-        stmt = (self._insert()(MOVES).values(key=move.key, player_id=move.player_id,
-                                             delta=move.delta, reason=move.reason,
-                                             table_id=move.table_id, at=now)
-                .on_conflict_do_nothing(index_elements=[MOVES.c.key]).returning(MOVES.c.key))
-        if (await conn.execute(stmt)).first() is None:
-            return
-        upsert = self._insert()(CHIPS).values(player_id=move.player_id,
-                                              balance=CHIPS_START + move.delta)
-        await conn.execute(upsert.on_conflict_do_update(
-            index_elements=[CHIPS.c.player_id], set_={"balance": CHIPS.c.balance + move.delta}))
-
-    async def chip_balance(self, player_id: str, *, top_up_below: int = 0,
-                           top_up_to: int = CHIPS_START, top_up_every_seconds: float = 0.0,
-                           now: datetime | None = None) -> int:
-        """See :meth:`Store.chip_balance`: the top-up is one conditional ``UPDATE``."""
-        now = now or datetime.now(UTC)
-        async with self._writing(), self.engine.begin() as conn:
-            await conn.execute(self._insert()(CHIPS).values(
-                player_id=player_id, balance=CHIPS_START).on_conflict_do_nothing(
-                index_elements=[CHIPS.c.player_id]))
-            since = now - timedelta(seconds=top_up_every_seconds)
-            await conn.execute(update(CHIPS).where(
-                CHIPS.c.player_id == player_id, CHIPS.c.balance < top_up_below,
-                CHIPS.c.balance < top_up_to,
-                or_(CHIPS.c.topped_up_at.is_(None), CHIPS.c.topped_up_at <= since),
-            ).values(balance=top_up_to, topped_up_at=now))
-            found = await conn.execute(select(CHIPS.c.balance).where(
-                CHIPS.c.player_id == player_id))
-            return int(found.scalar_one())
+        if batch.chips:
+            await self._apply_chip_moves(conn, batch.chips)
 
     async def _outbox_insert(self, conn: AsyncConnection, records: list[GameRecord]) -> None:
         dialect_insert = postgresql.insert if self.backend == "postgresql" else sqlite.insert

@@ -275,10 +275,11 @@ class Table(GameFlow, Seating, TableTimers, Abandonment, Durability, StandIns, T
         """Dispatch one message; True means stop the actor."""
         match msg:
             case ClientRequest(conn, p.Join() as m, balance, hold):
+                self.begin_join(hold)
                 try:
                     await self._join(conn, m, balance)
                 finally:
-                    self.keep_hold(hold)
+                    self.end_join()
                 if self.seat_of(conn) is not None or conn.id in self.spectators:
                     self.send_chat_history(conn)
             case ClientRequest(conn, p.Chat() as m):

@@ -3,30 +3,37 @@
 Mixed into :class:`~.actor.Table`; runs only inside the table's task, and never does I/O.
 
 * **Balance.** Each player has a chip balance in the store (``chip_balances``; 1,000 chips
-  before its first move). The socket side reads it just before posting a poker ``join``
-  (:meth:`~.manager.TableManager.request`, :mod:`.balances`: one lookup at a time per player,
-  less the chips held for its buy-ins not yet committed), applying the free top-up: a balance
-  below the table's ``min_buy_in`` is raised to ``chips_top_up_to`` (1,000) chips, at most
-  once per ``chips_top_up_every_seconds`` (10 minutes). The join's hold is kept until the
-  commit carrying its buy-in lands (:meth:`Chips.keep_hold`).
+  before its first move). Before a poker ``join`` is posted, the socket side *holds* the chips
+  it may take (:mod:`.balances`): one transaction applies the free top-up (a balance below the
+  table's ``min_buy_in`` is raised to ``chips_top_up_to``, 1,000 chips, at most once per
+  ``chips_top_up_every_seconds``, 10 minutes) and debits the buy-in with an atomic conditional
+  ``UPDATE`` (the balance never goes below zero, on any number of nodes). The join arrives
+  with the balance it was offered and that :class:`~.balances.ChipHold`.
 * **Buy-in** (taking a seat): ``join.buy_in`` chips, from ``min_buy_in`` to ``max_buy_in``
-  (default ``max_buy_in``, or the whole balance when that is less), move from the balance to
-  the seat's stack. **Rebuy**: a ``join`` with ``buy_in`` on the player's own seat while its
+  (default ``max_buy_in``, or the whole balance when that is less), come from the hold to the
+  seat's stack. **Rebuy**: a ``join`` with ``buy_in`` on the player's own seat while its
   stack is below the ante (:meth:`~.flow.GameFlow.out_of_chips`) while it is not in a hand
   being played (between hands, or sitting a hand out) adds
   ``buy_in`` chips (the stack at most ``max_buy_in``). **Cash-out**: when the seat is freed
   (leaving between hands, at the end of the hand when mid-hand, kicked, or the table closes
   for good) its whole stack returns to the balance. A shutdown keeps the log and the seats:
   the stacks stay at the table and are restored with it.
-* **Exactly once.** A balance move is never written from here: it is a
-  :class:`~cardhall.storage.interface.ChipMove` handed to the table log with the step that
-  changed the stack, so the database applies it in the same transaction as the snapshot that
-  shows the seat's new stack (``storage/log.py``); its key (``buyin:<take id>``,
-  ``rebuy:<take id>:<n>``, ``cashout:<take id>``) makes a replayed or retried commit a no-op.
-  A crash before that commit loses both together (the seat, restored from the older
-  snapshot, still holds the chips); a fenced commit (cluster takeover) writes neither.
-  Hand results move only stacks (in the log), never balances.
-* Built-in bots and bot identities play on the house's ``starting_stack`` (no balance); so
+* **Exactly once.** A balance move is never written from here: the join's hold is *settled*
+  by a :class:`~cardhall.storage.interface.ChipMove` (``settle:<hold id>``: what the join did
+  not use comes back; all of it when the join was refused or took nothing) and a cash-out is
+  one (``cashout:<take id>``), handed to the table log with the step, so the database applies
+  it in the same transaction as the snapshot that shows the seat's new stack
+  (``storage/log.py``); the key makes a replayed or retried commit a no-op. A crash before
+  that commit: the seat is restored from the older snapshot without the chips, and the hold
+  is released whole at the next start (or by the node taking the table over, in its claim);
+  a fenced commit (cluster takeover) writes nothing. Hand results move only stacks (in the
+  log), never balances.
+* **Own bots.** At a table with chip balances an identity and the bot identities it owns
+  (``players.owner_id``) never hold seats together: the later ``join`` is refused
+  ``chips.own_bot`` (a bot plays on the house's chips, so folding to its owner would mint
+  them). Built-in bots are the house's and sit with anyone.
+* Built-in bots and bot identities play on the house's ``starting_stack`` (no balance:
+  ``GET /api/players/me/chips`` answers ``enabled: false`` for a bot); so
   does a seat taken while the balance cannot be read (a database outage: the seat plays, but
   its stack is never cashed out, so no chips are minted) or by a request that carries no
   balance (tests posting directly).
@@ -42,6 +49,7 @@ from .messages import BALANCE_UNKNOWN
 if TYPE_CHECKING:
     from ..protocol import messages as p
     from ..protocol.errors import ErrorCode
+    from .balances import ChipHold
     from .connections import Connection
     from .seats import Seat
 
@@ -82,8 +90,39 @@ class Chips:
     def init_chips(self) -> None:
         self._chips: list[ChipMove] = []
         """Balance moves of the running step (handed to the log at its end)."""
-        self._holds: list[Any] = []
-        """The :class:`~.balances.ChipHold` of the step's buy-ins (released on its commit)."""
+        self._hold: ChipHold | None = None
+        """The hold of the join being handled (:meth:`begin_join`)."""
+        self._hold_used = 0
+        """Chips of :attr:`_hold` the join put on a stack so far."""
+        self.chip_balances = True
+        """Seats buy in from balances here (``CARDHALL_CHIP_BALANCES``; set by the manager)."""
+
+    def begin_join(self, hold: ChipHold | None) -> None:
+        """A ``join`` with ``hold`` (or none) is handled now; :meth:`end_join` settles it."""
+        self._hold, self._hold_used = hold, 0
+
+    def end_join(self) -> None:
+        """The join is handled: its hold is settled with this step (what it did not use
+        comes back)."""
+        hold, self._hold = self._hold, None
+        if hold is not None:
+            self._add(hold.settle(self._hold_used))
+
+    def _take(self, chips: int) -> bool:
+        """Put ``chips`` of the join's hold on a stack; ``False`` if the hold lacks them."""
+        if self._hold is None or self._hold.amount - self._hold_used < chips:
+            return False
+        self._hold_used += chips
+        return True
+
+    def own_bot_clash(self, player: Any) -> Seat | None:
+        """A seat whose holder is ``player``'s owner or a bot identity ``player`` owns, at a
+        table with chip balances (then the join is refused ``chips.own_bot``)."""
+        if not (self.chip_balances and self.rules.uses_stacks):
+            return None
+        return next((s for s in self.seats if s.taken and s.bot_kind is None and (
+            (player.owner_id is not None and s.player_id == player.owner_id)
+            or (s.owner_id is not None and s.owner_id == player.id))), None)
 
     def buy_in_range(self) -> tuple[int, int]:
         """``(min_buy_in, max_buy_in)`` of this table, chips (:func:`buy_in_range`)."""
@@ -112,17 +151,16 @@ class Chips:
             self._error(conn, "chips.bad_buy_in", f"buy_in must be {least} to {most} chips "
                         f"here, got {want}", m)
             return None
-        if want > balance:
+        if want > balance or not self._take(want):
             self._error(conn, "chips.insufficient", f"your balance is {balance} chips; this "
                         f"table's buy-in is at least {least}", m)
             return None
         return want
 
     def funded(self, seat: Seat, chips: int) -> None:
-        """The seat was just taken with ``chips`` from its holder's balance."""
+        """The seat was just taken with ``chips`` from its holder's hold (:meth:`buy_in`)."""
         assert seat.player_id is not None and seat.take_id is not None
         seat.funded = True
-        self._move(seat, f"buyin:{seat.take_id}", -chips, "buy_in")
 
     def rebuy(self, conn: Connection, seat: Seat, m: p.Join, balance: int | None) -> bool:
         """Add ``m.buy_in`` chips to the holder's own seat; ``False`` after answering an
@@ -137,14 +175,13 @@ class Chips:
                         f"{stack} chips (a rebuy while below the ante, between hands, up to "
                         f"{most})", m)
             return False
-        if balance == BALANCE_UNKNOWN or balance < m.buy_in:
+        if balance == BALANCE_UNKNOWN or balance < m.buy_in or not self._take(m.buy_in):
             code: ErrorCode = "chips.unavailable" if balance == BALANCE_UNKNOWN \
                 else "chips.insufficient"
             self._error(conn, code, f"no rebuy of {m.buy_in}: balance {balance} chips", m)
             return False
         seat.rebuys += 1
         seat.stack = stack + m.buy_in
-        self._move(seat, f"rebuy:{seat.take_id}:{seat.rebuys}", -m.buy_in, "rebuy")
         return True
 
     def _mid_hand(self, seat: Seat) -> bool:
@@ -160,27 +197,13 @@ class Chips:
 
     def _move(self, seat: Seat, key: str, delta: int, reason: str) -> None:
         assert seat.player_id is not None
-        move = ChipMove(key, seat.player_id, delta, reason, self.id)
+        self._add(ChipMove(key, seat.player_id, delta, reason, self.id))
+
+    def _add(self, move: ChipMove) -> None:
         if self.table_log is None and hasattr(self.store, "apply_chips"):
             self.store.apply_chips([move])  # no log (unit tests over a memory store)
         else:
             self._chips.append(move)
-
-    def keep_hold(self, hold: Any) -> None:
-        """After a join: keep its :class:`~.balances.ChipHold` until the step's commit when
-        the join moved chips from the balance (a buy-in or rebuy), else release it now."""
-        if hold is None:
-            return
-        if any(m.delta < 0 for m in self._chips):
-            self._holds.append(hold)
-        else:
-            hold.release()
-
-    def step_holds(self) -> list[Any]:
-        """The step's holds (taken: each is released once the step's commit lands, is refused
-        or the log closes)."""
-        out, self._holds = self._holds, []
-        return out
 
     def step_chips(self) -> list[ChipMove]:
         """The step's balance moves (taken: each goes to the log once)."""

@@ -48,15 +48,6 @@ Delivery = tuple["Connection", "Outgoing"]
 """A held message: ``(connection, message)``."""
 
 
-def _release_holds(holds: list[Any], then: Callable[[], None] | None = None) -> None:
-    """Release the :class:`~.balances.ChipHold` of a step, then call ``then`` (a fenced
-    step's callback)."""
-    for hold in holds:
-        hold.release()
-    if then is not None:
-        then()
-
-
 def _deliver(items: list[Delivery]) -> None:
     for conn, msg in items:
         conn.send(msg)
@@ -88,7 +79,6 @@ class Durability:
         clock: Any
 
         def step_chips(self) -> list[Any]: ...
-        def step_holds(self) -> list[Any]: ...
 
     def init_durability(self, log: TableLog | None) -> None:
         """Start with an empty log position (a restored table sets it afterwards)."""
@@ -140,19 +130,17 @@ class Durability:
         if not (self.keep_log and self.status == "closed"):  # a shutdown: the log stays as is
             rows, compact = self._step_rows()
         out, self._step_out = self._step_out, []
-        chips, holds = self.step_chips(), self.step_holds()
+        chips = self.step_chips()
         if rows or compact is not None or self._drop_log or self._outbox or chips:
             self._waiting.append(out)
             outbox, self._outbox = self._outbox, []
             drop, self._drop_log = self._drop_log, False
             self.table_log.append(self.id, rows, compact=compact, drop=drop, outbox=outbox,
                                   on_durable=functools.partial(self._release, out),
-                                  on_commit=functools.partial(self._submit, outbox, holds)
-                                  if outbox or holds else None,
+                                  on_commit=functools.partial(self._submit, outbox)
+                                  if outbox else None,
                                   epoch=self.lease_epoch, chips=chips,
-                                  on_fenced=functools.partial(_release_holds, holds,
-                                                              self.on_fenced)
-                                  if holds else self.on_fenced)
+                                  on_fenced=self.on_fenced)
         elif out:
             self._behind(out)
 
@@ -186,10 +174,9 @@ class Durability:
         else:
             _deliver(out)
 
-    def _submit(self, records: list[GameRecord], holds: list[Any] | None = None) -> None:
+    def _submit(self, records: list[GameRecord]) -> None:
         """The step's commit landed: the game writer saves its finished games (in the outbox
-        now) and the holds of its buy-ins are released (:mod:`.balances`)."""
-        _release_holds(holds or [])
+        now)."""
         for record in records:
             self.writer.submit(record)
 
@@ -247,6 +234,7 @@ class Durability:
                        "leaving": s.leaving, "client_seed": s.client_seed,
                        "stand_in": s.stand_in, "stand_in_from": s.stand_in_from,
                        "take_id": s.take_id, "funded": s.funded, "rebuys": s.rebuys,
+                       "owner_id": s.owner_id,
                        "sitting_out": s.sitting_out}
                       for s in self.seats],
         }

@@ -100,13 +100,17 @@ class TableManager(Recovery, Moderation):
         if self.log is not None:
             for record in await self.store.load_outbox():
                 self.writer.submit(record)
-            if restore_all:
+            if restore_all:  # one process: no hold is settled any more but by its tables
+                if self.settings.chip_balances:
+                    await self.store.release_stale_holds()
                 await self._restore(await self.store.load_log())
         self._started = True
 
     def _new_table(self, table_id: str, rules: Any, config: Any, spec: TableSpec) -> Table:
-        return Table(table_id, rules, config, spec, store=self.store, writer=self.writer,
-                     clock=self.clock, log=self.log, seed_source=self._seed_source())
+        table = Table(table_id, rules, config, spec, store=self.store, writer=self.writer,
+                      clock=self.clock, log=self.log, seed_source=self._seed_source())
+        table.chip_balances = self.settings.chip_balances
+        return table
 
     def _seed_source(self) -> Callable[[int], bytes] | None:
         """Each game's seed: ``secrets``, unless ``insecure_fixed_seed`` is set (tests only:
@@ -140,6 +144,7 @@ class TableManager(Recovery, Moderation):
                     await t
         self.tables.clear()
         self.tasks.clear()
+        await self.balances.drain()
         if self._owns_writer:
             await self.writer.close(timeout=CLOSE_TIMEOUT_SECONDS)
         self._started = False
@@ -321,9 +326,8 @@ class TableManager(Recovery, Moderation):
     async def request(self, table: Table, conn: Connection, msg: Any) -> ClientRequest:
         """The inbox record of a socket's request to ``table``: a ``join`` taking or resuming
         a seat at a poker table carries the player's chip balance, read now with the free
-        top-up, less the chips held for its other joins not yet committed, and holds what
-        this join may take (:mod:`.balances`); built-in bots' requests never come this
-        way."""
+        top-up, and the hold of what this join may take, debited now (:mod:`.balances`);
+        built-in bots' requests never come this way."""
         if not (self.settings.chip_balances and needs_balance(table, msg, conn.player.is_bot)):
             return ClientRequest(conn, msg)
         return await self.balances.lookup(table, conn, msg)

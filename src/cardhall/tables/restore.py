@@ -173,6 +173,7 @@ def _seat(seat: Seat, data: dict[str, Any]) -> None:
     seat.stand_in, seat.stand_in_from = data.get("stand_in"), data.get("stand_in_from")
     seat.take_id = data.get("take_id")  # logs written before chip balances have none
     seat.funded, seat.rebuys = bool(data.get("funded")), int(data.get("rebuys") or 0)
+    seat.owner_id = data.get("owner_id")  # the holder's owner (a bot identity's), if any
     seat.sitting_out = bool(data.get("sitting_out"))  # older logs: dealt in
 
 

@@ -46,6 +46,7 @@ class Seating:
         def buy_in(self, conn: Connection, m: p.Join, balance: int | None) -> int | None: ...
         def rebuy(self, conn: Connection, seat: Seat, m: p.Join, balance: int | None) -> bool: ...
         def funded(self, seat: Seat, chips: int) -> None: ...
+        def own_bot_clash(self, player: Any) -> Seat | None: ...
 
     async def _join(self, conn: Connection, m: p.Join, balance: int | None = None) -> None:
         """Handle ``join`` (``balance``: the player's chip balance at a poker table, see
@@ -91,6 +92,11 @@ class Seating:
         free = [s for s in self.seats if not s.taken and (m.seat is None or s.index == m.seat)]
         if not free:
             self._error(conn, "table.no_free_seat", "every seat is taken", m)
+            return
+        clash = self.own_bot_clash(conn.player)
+        if clash is not None:
+            self._error(conn, "chips.own_bot", f"seat {clash.index} is held by your own bot "
+                        "or your bot's owner: they never play each other for chips", m)
             return
         stack: int | None = None
         if self.rules.uses_stacks:
@@ -177,7 +183,8 @@ class Seating:
         is_bot = bot_kind is not None or conn.player.is_bot  # built-in, or a bot identity
         self.had_client = self.had_client or bot_kind is None
         token = seat.take(conn.player.id, conn.player.name, bot=is_bot,
-                          bot_kind=bot_kind, stack=stack, client_seed=client_seed)
+                          bot_kind=bot_kind, stack=stack, client_seed=client_seed,
+                          owner_id=conn.player.owner_id if bot_kind is None else None)
         seat.conn = conn
         if funded and stack:
             self.funded(seat, stack)

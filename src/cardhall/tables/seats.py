@@ -61,6 +61,8 @@ class Seat:
     """A fresh id per take of the seat: the key of its chip moves (:mod:`.chips`)."""
     funded: bool = False
     """The stack came from the holder's chip balance (returned to it when the seat is freed)."""
+    owner_id: str | None = None
+    """The holder's owner when it is a bot identity (``players.owner_id``; :mod:`.chips`)."""
     rebuys: int = 0
     """Rebuys since the seat was taken (numbers the rebuy moves' keys)."""
     sitting_out: bool = False
@@ -74,10 +76,12 @@ class Seat:
         return self.player_id is not None
 
     def take(self, player_id: str, name: str, *, bot: bool = False, bot_kind: str | None = None,
-             stack: int | None = None, client_seed: str | None = None) -> str:
-        """Give the seat to a player (with its client seed, if any); returns the new seat token
-        (32 random URL-safe chars)."""
+             stack: int | None = None, client_seed: str | None = None,
+             owner_id: str | None = None) -> str:
+        """Give the seat to a player (with its client seed and owner, if any); returns the new
+        seat token (32 random URL-safe chars)."""
         self.player_id, self.name, self.bot, self.bot_kind = player_id, name, bot, bot_kind
+        self.owner_id = owner_id
         self.client_seed = client_seed
         self.new_token()
         self.take_id = uuid.uuid4().hex
@@ -99,6 +103,7 @@ class Seat:
     def free(self) -> None:
         """Empty the seat (its connection is detached by the caller)."""
         self.player_id = self.name = self.token = self.token_hash = self.bot_kind = None
+        self.owner_id = None
         self.client_seed = self.stand_in = self.stand_in_from = None
         self.bot = self.leaving = False
         self.conn = None

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from ...storage.interface import PlayerRecord
-from ..deps import HallDep, OptionalPlayerDep, PlayerDep, SettingsDep, StoreDep
+from ..deps import OptionalPlayerDep, PlayerDep, SettingsDep, StoreDep
 from ..errors import responses
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -98,11 +98,13 @@ class ChipBalanceAnswer(BaseModel):
     """The caller's chip balance (``tables/chips.py``)."""
 
     player_id: str
-    balance: int = Field(description="Chips the player may buy in with now: the stored "
-                                     "balance less this server's buy-ins not yet committed")
-    enabled: bool = Field(description="Whether poker seats buy in from the balance here "
-                                      "(CARDHALL_CHIP_BALANCES); false: every seat plays on "
-                                      "the house's starting_stack and the balance never moves")
+    balance: int | None = Field(description="Chips the player may buy in with now (a buy-in "
+                                            "is debited as the join is sent); null for a bot "
+                                            "identity, which has no balance")
+    enabled: bool = Field(description="Whether this caller's poker seats buy in from the "
+                                      "balance (CARDHALL_CHIP_BALANCES, and false for a bot "
+                                      "identity); false: its seats play on the house's "
+                                      "starting_stack and no balance moves")
     top_up_to: int = Field(description="The free top-up: sitting down with a balance below a "
                                        "table's min_buy_in raises it to this many chips ...")
     top_up_every_seconds: float = Field(description="... at most once per this many seconds")
@@ -110,14 +112,14 @@ class ChipBalanceAnswer(BaseModel):
 
 @router.get("/me/chips", responses=responses("auth.missing_token", "auth.invalid_token",
                                              "auth.banned", "store.unavailable"))
-async def my_chips(player: PlayerDep, store: StoreDep, settings: SettingsDep,
-                   hall: HallDep) -> ChipBalanceAnswer:
+async def my_chips(player: PlayerDep, store: StoreDep,
+                   settings: SettingsDep) -> ChipBalanceAnswer:
     """The bearer's chip balance in chips (1,000 before its first move); reading it never
-    applies the free top-up (sitting down does). 503 ``store.unavailable`` while the
+    applies the free top-up (sitting down does). A bot identity has none (``balance: null,
+    enabled: false``: it plays on the house's chips). 503 ``store.unavailable`` while the
     database cannot answer."""
-    stored = await store.chip_balance(player.id)
-    held = hall.manager.balances.held(player.id)
-    return ChipBalanceAnswer(player_id=player.id, balance=max(0, stored - held),
-                             enabled=settings.chip_balances,
+    stored = None if player.is_bot else await store.chip_balance(player.id)
+    return ChipBalanceAnswer(player_id=player.id, balance=stored,
+                             enabled=settings.chip_balances and not player.is_bot,
                              top_up_to=settings.chips_top_up_to,
                              top_up_every_seconds=settings.chips_top_up_every_seconds)
