@@ -1,15 +1,17 @@
 # The cardhall server image. `docker compose up --build` runs it against PostgreSQL
 # (docker-compose.yml); alone it keeps its games in SQLite under the /data volume:
 #   docker build -t cardhall . && docker run -p 8000:8000 -v cardhall-data:/data cardhall
-FROM python:3.11-slim
+# The base image by digest (a tag moves; a digest is one image). To take a newer one, look it
+# up (`docker buildx imagetools inspect python:3.11-slim`) and change both lines together.
+FROM python:3.11-slim@sha256:9c900dea9e8fb7e16277c179b555cc72d29a352dbc33cff48ad5a0412fd5bfc7
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 WORKDIR /app
 # setup.py copies static/ into the installed package (cardhall/static): the browser client.
-COPY pyproject.toml setup.py MANIFEST.in README.md ./
+COPY pyproject.toml requirements.lock setup.py MANIFEST.in README.md ./
 COPY src ./src
 COPY static ./static
-RUN pip install . \
+RUN pip install -c requirements.lock . \
     && useradd --create-home --uid 10001 cardhall \
     && mkdir -p /data && chown cardhall:cardhall /data
 

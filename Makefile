@@ -6,14 +6,16 @@ STAMP := $(VENV)/.installed
 # Packages held to mypy --strict (the rest of src/ to the settings in pyproject.toml).
 STRICT := src/cardhall/engine src/cardhall/games
 
-.PHONY: run test test-fast test-browser bench lint clean
+.PHONY: run test test-fast test-browser bench lint lock clean
 
 # Install output goes to stderr so that `make bench > out.json` stays valid JSON.
-$(STAMP): pyproject.toml
-	@echo "bootstrapping $(VENV) (first run or pyproject.toml changed)" >&2
+# Every install is held to requirements.lock (the exact versions CI and the image use);
+# `make lock` writes it anew from pyproject.toml after a dependency changes.
+$(STAMP): pyproject.toml requirements.lock
+	@echo "bootstrapping $(VENV) (first run, or pyproject.toml or requirements.lock changed)" >&2
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) >&2
 	@$(BIN)/python -m pip install -q --upgrade pip >&2
-	@$(BIN)/python -m pip install -q -e '.[dev]' >&2
+	@$(BIN)/python -m pip install -q -c requirements.lock -e '.[dev]' >&2
 	@touch $(STAMP)
 
 run: $(STAMP)
@@ -36,6 +38,17 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy --strict $(STRICT)
 	$(BIN)/lint-imports
+
+# Resolve pyproject.toml (with the dev extra) in a throw-away venv and pin what it installed.
+lock:
+	@rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	@.lock-venv/bin/python -m pip install -q --upgrade pip >&2
+	@.lock-venv/bin/python -m pip install -q '.[dev]' >&2
+	@( echo "# Exact versions of every dependency (runtime and dev), from \`make lock\`."; \
+	   echo "# make, .ci/run and the Dockerfile install with -c requirements.lock."; \
+	   .lock-venv/bin/python -m pip freeze | grep -v '^cardhall' ) > requirements.lock
+	@rm -rf .lock-venv
+	@echo "requirements.lock: $$(grep -vc '^#' requirements.lock) packages" >&2
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

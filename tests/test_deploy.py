@@ -57,7 +57,8 @@ def test_dockerfile_copies_what_the_build_needs_including_the_browser_client() -
     text = dockerfile()
     copied = {p for line in re.findall(r"^COPY (.+)$", text, re.M) for p in line.split()[:-1]}
     assert {"pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "src", "static"} <= copied
-    assert re.search(r"^RUN pip install \.", text, re.M)  # non-editable: static is packaged
+    # non-editable (static is packaged), held to the lock file
+    assert re.search(r"^RUN pip install -c requirements\.lock \.", text, re.M)
 
 
 def test_dockerfile_health_check_uses_python_not_curl() -> None:
@@ -65,6 +66,33 @@ def test_dockerfile_health_check_uses_python_not_curl() -> None:
     [check] = re.findall(r"^HEALTHCHECK (?:.*\\\n)*.*$", text, re.M)
     # readiness (ready or degraded: 200), so that the balancer waits for a node that serves
     assert "urllib.request" in check and "/readyz" in check and "curl" not in check
+
+
+def _requirement_names(specs: list[str]) -> set[str]:
+    return {re.split(r"[<>=!~\[; ]", spec, maxsplit=1)[0].lower().replace("_", "-")
+            for spec in specs}
+
+
+def test_every_dependency_is_pinned_in_the_lock_file_ci_and_the_image_install_from() -> None:
+    """Issue 27 (deploy files): dependencies were unpinned; now one lock file holds exact
+    versions and every install (make, hence .ci/run; the Dockerfile) is held to it."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = _requirement_names(project["dependencies"] + project["optional-dependencies"]["dev"])
+    pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$",
+                           (ROOT / "requirements.lock").read_text(), re.M))
+    pinned = {name.lower().replace("_", "-") for name in pins}
+    assert wanted <= pinned, f"not in requirements.lock (run make lock): {wanted - pinned}"
+    makefile = (ROOT / "Makefile").read_text()
+    assert "pip install -q -c requirements.lock -e '.[dev]'" in makefile
+    assert re.search(r"^\$\(STAMP\): pyproject\.toml requirements\.lock$", makefile, re.M)
+    assert "requirements.lock" in dockerfile()
+
+
+def test_the_base_image_is_pinned_by_digest() -> None:
+    [base] = re.findall(r"^FROM (\S+)", dockerfile(), re.M)
+    assert re.fullmatch(r"python:3\.11-slim@sha256:[0-9a-f]{64}", base), base
 
 
 def test_the_image_keeps_sqlite_in_a_volume_the_service_user_owns() -> None:
