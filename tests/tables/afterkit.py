@@ -14,10 +14,10 @@ names its image), so the second game replays the same actions, legally, to the s
 Palace Poker banner: face up, but not where it went) never move.
 
 **The answers** (:func:`public_answers`): the table copy (``GET /api/games/{id}``), the game
-list, ``/steps``, ``/hands`` and the spectator's ``/replay`` at every step, each seat's
+lists, ``/steps``, ``/hands`` and the spectator's ``/replay`` at every step, each seat's
 ``/replay`` (refused), the lobby and the table, and for every player of the table its
-profile, its rating history and its ``games.ndjson``, and the leaderboard. Only what differs
-between any two stores is masked (:func:`masked`): ids and player creation times.
+profile, rating history and ``games.ndjson``, and the leaderboard. Only what
+differs between any two stores is masked (:func:`masked`): ids and player creation times.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 from leakkit import COMPARED, Game, Step, relabel
@@ -69,10 +68,20 @@ def never_seen(g: Game) -> list[tuple[int, int, list[str]]]:
     return out
 
 
-def redealt(g: Game, rng: random.Random) -> tuple[Game, int]:
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """The second game, the cards it moved and the steps of its decks that moved any (step
+    counts ``k``: actions applied, as ``/hands?step=k``)."""
+
+    game: Game
+    moved: int
+    dense: frozenset[int]
+
+
+def redealt(g: Game, rng: random.Random) -> Redeal:
     """``g`` with every card the table never saw re-dealt (a random permutation per deck, each
-    deck of two or more such cards moving at least one) and the number of cards moved. The
-    second game is checked to replay every action legally with the same turns and outcome.
+    deck of two or more such cards moving at least one). The second game is checked to replay
+    every action legally with the same turns and outcome.
 
     Raises:
         AssertionError: the second game does not replay as the first (the construction is
@@ -80,9 +89,11 @@ def redealt(g: Game, rng: random.Random) -> tuple[Game, int]:
     """
     steps = [Step(s.seat, s.action) for s in g.steps]
     moved = 0
+    dense: set[int] = set()
     for first, end, cards in never_seen(g):
         if len(cards) < 2:
             continue
+        dense.update(range(first + 1, end + 1))
         images = cards[:]
         while images == cards:
             rng.shuffle(images)
@@ -101,7 +112,7 @@ def redealt(g: Game, rng: random.Random) -> tuple[Game, int]:
         assert a.to_act() == b.to_act(), f"{g.game}: step {i} turns differ after the re-deal"
     assert a.outcome is not None and b.outcome is not None
     assert a.outcome.returns == b.outcome.returns
-    return second, moved
+    return Redeal(second, moved, frozenset(dense))
 
 
 def play_passing(g: Game, rng: random.Random, shuffle: SeededShuffler, pass_rate: float,
@@ -126,13 +137,12 @@ def play_passing(g: Game, rng: random.Random, shuffle: SeededShuffler, pass_rate
 @dataclass(frozen=True, slots=True)
 class World:
     """One stored game and who to name in its answers: the table, the game, each table seat's
-    player id (``"s<i>"``), the outsider's token; ``created`` are the player creation times."""
+    player id (``"s<i>"``) and the outsider's token."""
 
     table_id: str
     game_id: str
     players: dict[str, str]
     outsider: str
-    created: list[str]
 
     def replacements(self) -> list[tuple[str, str]]:
         pairs = [(self.table_id, "<table>"), (self.game_id, "<game>")]
@@ -151,35 +161,39 @@ def masked(text: str, world: World) -> str:
     return CREATED.sub('"created_at":"<t>"', text)
 
 
-OUTSIDER_STRIDE = 4
-"""The outsider reads ``/hands`` and ``/replay`` at every fourth step and the last (the guest
-at every step): past the token check both get the same table copy, and a request costs about
-as much as a step of a game."""
+STRIDE = 4
+"""``/hands`` and ``/replay`` are read by the guest at every step of a deck that had a card
+re-dealt and at every fourth step (and the last) of the others (Blot's deals played out,
+whose every card the table saw); by the outsider at every fourth step and the last: past the
+token check both get the same table copy, and a request costs about as much as a step of a
+game."""
 
 
-async def public_answers(client: httpx.AsyncClient, world: World,
-                         steps: int) -> list[tuple[str, str]]:
+async def public_answers(client: httpx.AsyncClient, world: World, steps: int,
+                         dense: frozenset[int]) -> list[tuple[str, str]]:
     """``(label, masked body)`` of every public answer about ``world``'s game (module
     docstring). The routes that read a bearer token (the table copy, ``/hands``, ``/replay``)
-    are read as a guest and as the outsider (a player of neither game; at the steps of
-    :data:`OUTSIDER_STRIDE`); the others read no token, so once."""
+    are read as a guest and as the outsider (a player of neither game; ``/hands`` and
+    ``/replay`` at the steps of :data:`STRIDE`, ``dense`` the steps of the decks that moved a
+    card; each seat's ``/replay``, refused to both alike, by the outsider only); the others
+    read no token, so once."""
     game, table = f"/api/games/{world.game_id}", f"/api/tables/{world.table_id}"
     name = (await client.get(game)).json()["game"]
-    per_game = [game, *(f"{game}/replay?seat={s}&step={steps}"
-                        for s in range(len(world.players)))]
+    seats = [f"{game}/replay?seat={s}&step={steps}" for s in range(len(world.players))]
     per_step = {k: [f"{game}/hands?step={k}", f"{game}/replay?step={k}"]
                 for k in range(steps + 1)}
-    without = [f"{game}/steps", "/api/games", f"/api/games?game={name}", "/api/tables", table,
-               f"/api/ratings?game={name}", f"/api/ratings?game={name}&bots=true"]
+    without = [f"{game}/steps", "/api/games", "/api/tables", table, f"/api/ratings?game={name}"]
     for pid in world.players.values():
         without += [f"/api/players/{pid}", f"/api/players/{pid}/games.ndjson",
-                    f"/api/players/{pid}/ratings/{name}", f"/api/games?player={pid}"]
+                    f"/api/players/{pid}/ratings/{name}"]
     outsider = {"Authorization": f"Bearer {world.outsider}"}
-    reads = [("guest", url, {}) for url in per_game + without]
-    reads += [("guest", url, {}) for urls in per_step.values() for url in urls]
-    reads += [("outsider", url, outsider) for url in per_game]
-    reads += [("outsider", url, outsider) for k, urls in per_step.items()
-              if k % OUTSIDER_STRIDE == 0 or k == steps for url in urls]
+    reads = [("guest", url, {}) for url in [game, *without]]
+    sparse = {k for k in per_step if k % STRIDE == 0 or k == steps}
+    reads += [("guest", url, {}) for k, urls in per_step.items() if k in dense | sparse
+              for url in urls]
+    reads += [("outsider", url, outsider) for url in [game, *seats]]
+    reads += [("outsider", url, outsider) for k, urls in per_step.items() if k in sparse
+              for url in urls]
     out = []
     for who, url, headers in reads:
         r = await client.get(url, headers=headers)
@@ -194,7 +208,7 @@ def differences(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> str | Non
               if la != lb or ta != tb]
     if not differ:
         return None
-    label, ta, tb = differ[0]
+    _, ta, tb = differ[0]
     at = next((i for i, (x, y) in enumerate(zip(ta, tb, strict=False)) if x != y),
               min(len(ta), len(tb)))
     return (f"{len(differ)} answers differ: {[d[0] for d in differ]}; the first at "
@@ -204,9 +218,3 @@ def differences(a: list[tuple[str, str]], b: list[tuple[str, str]]) -> str | Non
 def answer_bytes(answers: list[tuple[str, str]]) -> int:
     """The bytes compared (UTF-8 bodies)."""
     return sum(len(t.encode()) for _, t in answers)
-
-
-def copy_of(doc: dict[str, Any]) -> dict[str, Any]:
-    """A fresh copy of a JSON document."""
-    out: dict[str, Any] = copy_json(doc)
-    return out
