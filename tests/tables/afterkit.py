@@ -162,11 +162,12 @@ def masked(text: str, world: World) -> str:
 
 
 STRIDE = 4
-"""``/hands`` and ``/replay`` are read by the guest at every step of a deck that had a card
-re-dealt and at every fourth step (and the last) of the others (Blot's deals played out,
-whose every card the table saw); by the outsider at every fourth step and the last: past the
-token check both get the same table copy, and a request costs about as much as a step of a
-game."""
+"""The guest reads ``/hands`` and ``/replay`` at every step of a deck that had a card
+re-dealt, and at every fourth step (and the last) of the others (Blot's deals played out,
+whose every card the table saw)."""
+OUTSIDER_STRIDE = 8
+"""The outsider reads them at every eighth step and the last: past the token check both get
+the same table copy, and a request costs about as much as a step of a game."""
 
 
 async def public_answers(client: httpx.AsyncClient, world: World, steps: int,
@@ -174,9 +175,9 @@ async def public_answers(client: httpx.AsyncClient, world: World, steps: int,
     """``(label, masked body)`` of every public answer about ``world``'s game (module
     docstring). The routes that read a bearer token (the table copy, ``/hands``, ``/replay``)
     are read as a guest and as the outsider (a player of neither game; ``/hands`` and
-    ``/replay`` at the steps of :data:`STRIDE`, ``dense`` the steps of the decks that moved a
-    card; each seat's ``/replay``, refused to both alike, by the outsider only); the others
-    read no token, so once."""
+    ``/replay`` at ``dense``, the steps of the decks that moved a card, and those of
+    :data:`STRIDE` and :data:`OUTSIDER_STRIDE`; each seat's ``/replay``, refused to both
+    alike, by the outsider only); the others read no token, so once."""
     game, table = f"/api/games/{world.game_id}", f"/api/tables/{world.table_id}"
     name = (await client.get(game)).json()["game"]
     seats = [f"{game}/replay?seat={s}&step={steps}" for s in range(len(world.players))]
@@ -192,8 +193,8 @@ async def public_answers(client: httpx.AsyncClient, world: World, steps: int,
     reads += [("guest", url, {}) for k, urls in per_step.items() if k in dense | sparse
               for url in urls]
     reads += [("outsider", url, outsider) for url in [game, *seats]]
-    reads += [("outsider", url, outsider) for k, urls in per_step.items() if k in sparse
-              for url in urls]
+    reads += [("outsider", url, outsider) for k, urls in per_step.items()
+              if k % OUTSIDER_STRIDE == 0 or k == steps for url in urls]
     out = []
     for who, url, headers in reads:
         r = await client.get(url, headers=headers)

@@ -185,7 +185,7 @@ async def test_a_re_deal_of_every_card_the_table_never_saw_changes_no_public_ans
     assert tally.problems == [], (len(tally.problems), tally.problems[:3])
     print(f"{game}: {tally.moved_games} games re-dealt ({tally.moved_cards} cards) of "
           f"{tally.drawn} drawn, {tally.answers} answers ({tally.bytes} bytes) compared")
-    assert tally.answers > 50 * GAMES  # not vacuous
+    assert tally.answers > 30 * GAMES  # not vacuous
 
 
 # ----- planted leaks: the test must fail on each ------------------------------------------
