@@ -204,3 +204,14 @@ def test_cardhall_verify_checks_a_table_copy_as_far_as_it_can(
     path.write_text(json.dumps(copy))
     assert main(["verify", str(path), "--json"]) == 1
     assert "dealt twice" in json.loads(capsys.readouterr().out)["mismatches"][0]["reason"]
+
+
+def test_cards_only_keeps_the_cards_and_drops_what_may_be_derived_from_them() -> None:
+    from cardhall.engine.cardcodes import cards_only
+    codes = {"throne", "quill", "book", "candle"}
+    own = {"hand": ["throne", "quill", "book"], "hand_sum": 27, "label": "bluff",
+           "revealed": {"2": ["candle", "book"], "3": []}, "flags": [True, None]}
+    assert cards_only(own, {"book"}.__contains__, codes) == {
+        "hand": ["??", "??", "book"], "revealed": {"2": ["??", "book"]}}
+    assert cards_only({"hand_sum": 27, "hand": []}, lambda _c: True, codes) is None
+    assert own["hand"] == ["throne", "quill", "book"]  # not changed

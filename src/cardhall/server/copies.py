@@ -12,15 +12,18 @@ game is published (``Settings.publish_full_after_seconds``); everyone else gets 
 
 from __future__ import annotations
 
+import functools
 import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
+import orjson
 from fastapi import Depends
 
 from ..config import Settings
 from ..engine import EngineError, table_copy
+from ..engine.actions import copy_json
 from .deps import Credentials, SettingsDep, StoreDep, player_bearer
 from .errors import ApiError
 from .security import authenticate
@@ -97,10 +100,24 @@ def full_access(doc: dict[str, Any], who: Reader, settings: Settings, *, full: b
 
 
 def public_copy(doc: dict[str, Any], game_id: str) -> dict[str, Any]:
-    """The table copy of the stored full copy ``doc``; 404 ``game.not_found`` when this build
-    cannot replay it (nothing of it is shown then)."""
+    """The table copy of the stored full copy ``doc`` (a fresh document); 404
+    ``game.not_found`` when this build cannot replay it (nothing of it is shown then)."""
     try:
-        return table_copy(doc)
+        return copy_json(_table_copy_of(orjson.dumps(doc)))
     except EngineError as exc:
         raise ApiError("game.not_found", f"game {game_id!r} cannot be replayed by this "
                        f"build: [{exc.code}] {exc.message}") from exc
+
+
+TABLE_COPIES_KEPT = 64
+"""Table copies :func:`public_copy` keeps, by the JSON text of their full copy: the replay
+viewer asks for one step at a time, and each step's ``action`` is the table copy's, which
+replays the whole game (a 400-action Blot match: 400 replays per viewing without it)."""
+
+
+@functools.lru_cache(maxsize=TABLE_COPIES_KEPT)
+def _table_copy_of(text: bytes) -> dict[str, Any]:
+    """:func:`~cardhall.engine.table_copy` of the full copy whose JSON is ``text`` (kept by
+    the exact text, so only the same document gets it; never changed by its readers:
+    :func:`public_copy` hands out copies)."""
+    return table_copy(orjson.loads(text))

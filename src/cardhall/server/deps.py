@@ -31,43 +31,43 @@ _admin_bearer = HTTPBearer(auto_error=False, scheme_name="AdminToken",
 Credentials = HTTPAuthorizationCredentials | None
 
 
-def get_store(conn: HTTPConnection) -> Store:
+async def get_store(conn: HTTPConnection) -> Store:
     """The app's store (``app.state.store``, set by the lifespan)."""
     store: Store = conn.app.state.store
     return store
 
 
-def get_settings(conn: HTTPConnection) -> Settings:
+async def get_settings(conn: HTTPConnection) -> Settings:
     """The app's settings (``app.state.settings``)."""
     settings: Settings = conn.app.state.settings
     return settings
 
 
-def get_hall(conn: HTTPConnection) -> LocalHall:
+async def get_hall(conn: HTTPConnection) -> LocalHall:
     """The app's hall (``app.state.hall``: this process's tables, or the cluster's)."""
     hall: LocalHall = conn.app.state.hall
     return hall
 
 
-def get_passwords(conn: HTTPConnection) -> Passwords:
+async def get_passwords(conn: HTTPConnection) -> Passwords:
     """The app's password hasher (``app.state.passwords``)."""
     passwords: Passwords = conn.app.state.passwords
     return passwords
 
 
-def get_rates(conn: HTTPConnection) -> RateLimits:
+async def get_rates(conn: HTTPConnection) -> RateLimits:
     """The app's rate limits (``app.state.rate_limits``)."""
     rates: RateLimits = conn.app.state.rate_limits
     return rates
 
 
-def get_login_throttle(conn: HTTPConnection) -> LoginThrottle:
+async def get_login_throttle(conn: HTTPConnection) -> LoginThrottle:
     """The app's failed log-in throttle (``app.state.login_throttle``)."""
     throttle: LoginThrottle = conn.app.state.login_throttle
     return throttle
 
 
-def bearer_token(creds: Annotated[Credentials, Depends(player_bearer)]) -> str | None:
+async def bearer_token(creds: Annotated[Credentials, Depends(player_bearer)]) -> str | None:
     """The bearer token sent, if any (not checked)."""
     return None if creds is None else creds.credentials
 

@@ -5,8 +5,9 @@ cards at one step of a finished game, shown only as far as the caller may see th
 The rule is the two copies' (``server/copies.py``): whoever may have the *full copy* (a player
 of that game or the admin, with their token; anyone once the game is published) sees every
 seat's hand. Everyone else gets the *table copy*'s hands: each card the spectator's view does
-not show at that step is ``"??"`` (:data:`~cardhall.engine.HIDDEN`), so the answer never holds
-a card the table was not shown then. A seat's hand is what its ``view(seat)`` shows that the
+not show at that step is ``"??"`` (:data:`~cardhall.engine.HIDDEN`), and every field of the
+seat's view that holds no card (a Soldier's Bluff ``hand_sum``) is left out, so the answer
+never holds a card the table was not shown then, nor anything derived from one. A seat's hand is what its ``view(seat)`` shows that the
 spectator's ``view(None)`` does not (Blot and Soldier's Bluff: ``hand``; Palace Poker:
 ``palace``), so no game needs a hook.
 """
@@ -19,7 +20,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...engine import EngineError, History, get_game, replay
-from ...engine.cardcodes import redact
+from ...engine.cardcodes import cards_only
 from ...engine.inspect import strings_in
 from ..copies import Reader, ReaderDep, full_access
 from ..deps import SettingsDep, StoreDep
@@ -33,8 +34,8 @@ IDENTITY_FIELDS = frozenset({"seat", "viewer"})
 
 class SeatHand(BaseModel):
     """One seat's own cards at the step: the fields of its view a spectator's lacks (e.g.
-    ``{"hand": ["8c", ...]}``, Palace Poker ``{"palace": [...]}``); ``"??"`` for a card the
-    caller may not see."""
+    ``{"hand": ["8c", ...], "hand_sum": 27}``, Palace Poker ``{"palace": [...]}``); in the
+    table copy only its cards (``"??"`` for a card the caller may not see), no other field."""
 
     seat: int
     name: str
@@ -98,8 +99,10 @@ async def open_hands(
 
 
 def _hands(history: History, step: int, everything: bool) -> list[SeatHand]:
-    """Each seat's own cards after ``step`` actions; without ``everything``, each card the
-    spectator's view does not show at that step is ``"??"``."""
+    """Each seat's own cards after ``step`` actions; without ``everything``, only its cards,
+    each card the spectator's view does not show at that step ``"??"``, and nothing else of
+    its view (:func:`~cardhall.engine.cardcodes.cards_only`: a Soldier's Bluff ``hand_sum``
+    would tell what a face-down hand holds)."""
     state = replay(history, upto=step)
     public = state.view(None)
     codes = get_game(history.game).card_codes
@@ -108,6 +111,6 @@ def _hands(history: History, step: int, everything: bool) -> list[SeatHand]:
     for s, info in enumerate(history.seats):
         cards = own_cards(state.view(s), public)
         if not everything:
-            cards = redact(cards, shown.__contains__, codes)
+            cards = cards_only(cards, shown.__contains__, codes) or {}
         hands.append(SeatHand(seat=s, name=info.name, cards=cards))
     return hands
