@@ -114,7 +114,11 @@ class SqlDurability:
                                                      LOG.c.seq < before))
         rows = [{"table_id": r.table_id, "seq": r.seq, "kind": r.kind, "data": r.data}
                 for r in batch.rows if r.table_id not in batch.drop]
-        if rows:
+        if rows and batch.idempotent:  # a replay: what landed already is skipped
+            stmt = self._insert()(LOG).on_conflict_do_nothing(
+                index_elements=[LOG.c.table_id, LOG.c.seq])
+            await conn.execute(stmt, rows)
+        elif rows:
             await conn.execute(LOG.insert(), rows)
         if batch.outbox:
             await self._outbox_insert(conn, batch.outbox)
