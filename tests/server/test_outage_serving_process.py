@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 async def test_readyz_is_degraded_not_503_and_hello_resumes_during_an_outage(
         tmp_path: Path) -> None:
     async with database() as dbname, db_proxy("127.0.0.1", 5432) as proxy:
-        env = {**ENV, "CARDHALL_DATABASE_URL":
+        env = {**ENV, "CARDHALL_CHIP_BALANCES": "true", "CARDHALL_DATABASE_URL":
                f"postgresql+asyncpg://postgres@127.0.0.1:{proxy.port}/{dbname}",
                "CARDHALL_LOG_SPILL_PATH": str(tmp_path / "spill.db")}
         srv = ProcServer(tmp_path, env)
@@ -45,7 +45,7 @@ async def test_readyz_is_degraded_not_503_and_hello_resumes_during_an_outage(
                     tokens.append(r.json()["token"])
                 r = await http.post("/api/tables", headers={"Authorization": f"Bearer {tokens[0]}"},
                                     json={"game": "palace_poker", "seats": 3,
-                                          "bots": [{"seat": 1, "kind": "rule"},
+                                          "starting_stack": 200, "bots": [{"seat": 1, "kind": "rule"},
                                                    {"seat": 2, "kind": "rule"}]})
                 assert r.status_code == 201, r.text
                 table_id = r.json()["id"]

@@ -17,6 +17,7 @@ a 30 s stop timeout: ``CARDHALL_SHUTDOWN_GRACE_SECONDS`` (10) plus this.
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -29,10 +30,12 @@ from ..config import Settings
 from ..storage.factory import make_store
 from ..storage.interface import Store
 from ..storage.log import TableLog
-from ..storage.spill import Spill, database_key, default_path, replay
+from ..storage.spill import Spill, SpillBusyError, database_key, default_path, replay
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from ..tables.manager import TableManager
 from . import gctune
+
+log = logging.getLogger(__name__)
 
 
 def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
@@ -47,11 +50,13 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
         spill = _spill(settings)
         if spill is not None:
             try:
-                spill.acquire()
-                await replay(store, spill, timeout_seconds=max(
-                    30.0, last_resort_seconds(settings.db_timeout_seconds)))
+                spill = _acquire(spill)
+                if spill is not None:
+                    await replay(store, spill, timeout_seconds=max(
+                        30.0, last_resort_seconds(settings.db_timeout_seconds)))
             except BaseException:
-                spill.close()
+                if spill is not None:
+                    spill.close()
                 await store.close()
                 raise
         writer, table_log = _durability(settings, store, spill)
@@ -118,6 +123,18 @@ def _spill(settings: Settings) -> Spill | None:
     path = settings.log_spill_path or default_path(
         settings.database_url, settings.database_schema, settings.node_id)
     return Spill(path.absolute(), database_key(settings.database_url, settings.database_schema))
+
+
+def _acquire(spill: Spill) -> Spill | None:
+    """Take ``spill`` for this process; ``None`` (logged) when another server holds it: this
+    one then runs without a spill (a second server on one database is a mistake outside
+    cluster mode, ``docs/operations.md``; its steps sent during an outage are not durable)."""
+    try:
+        spill.acquire()
+    except SpillBusyError as exc:
+        log.error("%s; this server runs WITHOUT a spill", exc)
+        return None
+    return spill
 
 
 def _close_banned(app: FastAPI, player_ids: set[str]) -> int:
