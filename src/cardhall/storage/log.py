@@ -154,8 +154,8 @@ class TableLog(Fallback):
                on_commit: Callable[[], None] | None = None, epoch: int | None = None,
                on_fenced: Callable[[], None] | None = None,
                chips: list[ChipMove] | None = None) -> None:
-        """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (or at once
-        while degraded); ``on_commit`` only once it is committed, never early (the game writer
+        """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (while
+        degraded: once it is in the spill, or at once without a spill); ``on_commit`` only once it is committed, never early (the game writer
         takes the step's ``outbox`` games then: saved before their outbox rows landed, they
         would stay in the outbox), or at :meth:`close` if it never was. ``compact``: delete
         the table's entries before that ``seq``; ``drop``: delete all of them (the table
@@ -271,8 +271,9 @@ class TableLog(Fallback):
                 continue
             self._inflight = batch
             error = await self._commit(self._inflight)
-            if error is not None and record_error(error) and self._unsure:
-                error = await self._settle_unsure(error)
+            refused = error is not None and record_error(error)
+            if error is not None and refused and self._unsure:
+                error = await self._settle_unsure(error)  # a read-back failure, or the refusal
                 if error is None:
                     continue
             if error is not None and record_error(error):
@@ -284,7 +285,7 @@ class TableLog(Fallback):
                 continue
             self.failures += 1
             self.healthy = False
-            if not record_error(error):
+            if not refused:  # it may have landed (a refused one did not)
                 self._unsure.append(list(self._inflight))
             if self.spiller is not None:
                 self.spiller.take(self._inflight + list(self._pending))
