@@ -16,7 +16,10 @@ RUN pip install -c requirements.lock . \
     && mkdir -p /data && chown cardhall:cardhall /data
 
 # A writable home for the SQLite file; docker-compose.yml overrides the URL with PostgreSQL.
+# The table log's spill (steps sent during a database outage, replayed at the next start:
+# docs/operations.md) lives on the same volume, so a new container finds it.
 ENV CARDHALL_DATABASE_URL=sqlite+aiosqlite:////data/cardhall.db \
+    CARDHALL_LOG_SPILL_PATH=/data/cardhall-log.spill \
     CARDHALL_LOG_FORMAT=json
 VOLUME /data
 USER cardhall

@@ -184,6 +184,16 @@ class Settings(BaseSettings):
     log_sync_timeout_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0
     """How long a step's messages wait for their log commit; past it the log degrades (the
     messages go out, the entries stay buffered until the database answers)."""
+    log_spill: bool = True
+    """While the table log is degraded, hold each step's messages until the step is in the
+    local spill (an fsync'd SQLite file, ``storage/spill.py``) instead of sending them
+    undurable; the next start replays the spill into the database before restoring any table,
+    so a process that dies during an outage loses nothing (``docs/operations.md``). ``false``:
+    the messages go out undurable (a crash during an outage loses those steps)."""
+    log_spill_path: Path | None = None
+    """The spill file. Unset: ``<database file>.spill`` next to a SQLite database, else
+    ``cardhall-spill-<hash of the database URL and schema>.db`` in the working directory. Keep
+    it on a local, persistent disk (a volume in a container): a restart must find it."""
     insecure_fixed_seed: str | None = None
     """TESTS ONLY: derive every game's seed from this string and the hand number, so runs
     repeat exactly. Anyone who knows it can compute every deal: never set it in production."""

@@ -4,7 +4,10 @@ make the database "refuse connections" (:meth:`DbProxy.refuse`) and come back
 
 While refusing, the listening socket is closed (a new connection gets ``ECONNREFUSED``) and
 every open connection is reset (``SO_LINGER`` 0, so the peer sees ``ECONNRESET``, not a clean
-end of stream). :meth:`forward` listens again on the same port. Runs on the test's loop.
+end of stream). :meth:`forward` listens again on the same port. :meth:`cut_after_reply_to`
+resets the connection that next sends a given statement once the database has answered it,
+before the answer reaches the client (a connection lost during ``COMMIT``: the transaction
+landed, the client cannot know). Runs on the test's loop.
 """
 
 from __future__ import annotations
@@ -29,6 +32,15 @@ class DbProxy:
         self._server: asyncio.Server | None = None
         self._pairs: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._marker: bytes | None = None
+        self._cut: set[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = set()
+        self.cuts = 0
+        """Connections reset by :meth:`cut_after_reply_to`."""
+
+    def cut_after_reply_to(self, marker: bytes) -> None:
+        """Arm: the next client chunk holding ``marker`` (e.g. ``b"COMMIT"``) is forwarded;
+        the database's next answer on that connection is dropped and both sides are reset."""
+        self._marker = marker
 
     @property
     def refusing(self) -> bool:
@@ -74,15 +86,26 @@ class DbProxy:
         self.connections += 1
         pair = (writer, up_writer)
         self._pairs.add(pair)
-        for src, dst in ((reader, up_writer), (up_reader, writer)):
-            task = asyncio.create_task(self._pump(src, dst, pair))
+        for src, dst, upward in ((reader, up_writer, True), (up_reader, writer, False)):
+            task = asyncio.create_task(self._pump(src, dst, pair, upward))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
     async def _pump(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter,
-                    pair: tuple[asyncio.StreamWriter, asyncio.StreamWriter]) -> None:
+                    pair: tuple[asyncio.StreamWriter, asyncio.StreamWriter],
+                    upward: bool = True) -> None:
         try:
             while data := await src.read(65_536):
+                if not upward and pair in self._cut:  # the answer: dropped, then reset
+                    self._cut.discard(pair)
+                    self._pairs.discard(pair)
+                    self.cuts += 1
+                    for w in pair:
+                        _reset(w)
+                    return
+                if upward and self._marker is not None and self._marker in data:
+                    self._marker = None
+                    self._cut.add(pair)
                 dst.write(data)
                 await dst.drain()
         except (ConnectionError, OSError):

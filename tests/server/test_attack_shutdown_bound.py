@@ -28,6 +28,7 @@ async def _hang(*_args: Any, **_kwargs: Any) -> Any:
 async def test_the_lifespan_shutdown_with_a_hung_database_takes_one_bound(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lifespan_module, "CLOSE_TIMEOUT_SECONDS", BOUND)
+    monkeypatch.setattr(lifespan_module, "DURABLE_CLOSE_SECONDS", BOUND)  # with the spill
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'app.db'}",
                               db_timeout_seconds=30.0))
     now = datetime.now(UTC)

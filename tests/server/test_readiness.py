@@ -1,5 +1,7 @@
-"""``GET /readyz`` (``server/health.py``): ready only when the database answers, the writer's
-and the action log's backlogs are within bounds and the server is not draining."""
+"""``GET /readyz`` (``server/health.py``): ready when the database answers, the writer's and
+the action log's backlogs are within bounds and the server is not draining; *degraded* (still
+200: the node serves) when only the database fails or the log is not healthy within its
+bounds; not ready (503) otherwise."""
 
 from __future__ import annotations
 
@@ -45,11 +47,13 @@ async def test_all_checks_pass_without_an_action_log() -> None:
                                         "max_queued": 100}
 
 
-@pytest.mark.parametrize("store", [FakeStore(fail=ConnectionRefusedError(111, "refused")),
-                                   FakeStore(hang=True), None])
-async def test_a_database_that_fails_hangs_or_is_missing_is_not_ready(store: Any) -> None:
+@pytest.mark.parametrize(("store", "status"), [
+    (FakeStore(fail=ConnectionRefusedError(111, "refused")), "degraded"),
+    (FakeStore(hang=True), "degraded"), (None, "not_ready")])
+async def test_a_database_that_fails_or_hangs_is_degraded_and_a_missing_one_not_ready(
+        store: Any, status: str) -> None:
     body = await asyncio.wait_for(readiness(state(store=store), ping_timeout=0.05), timeout=5)
-    assert body["status"] == "not_ready"
+    assert body["status"] == status and body["failing"] == ["database"]
     assert body["checks"]["database"]["ok"] is False
     assert body["checks"]["database"]["error"]
 
@@ -64,15 +68,29 @@ async def test_writer_backlog_above_90_percent_or_stopped_is_not_ready(
     assert (body["status"] == "ready") is ok
 
 
-@pytest.mark.parametrize(("backlog", "healthy", "ok"), [
-    (900, True, True), (901, True, False), (0, False, False)])
-async def test_action_log_backlog_or_sickness_is_not_ready(
-        backlog: int, healthy: bool, ok: bool) -> None:
+@pytest.mark.parametrize(("backlog", "healthy", "ok", "status"), [
+    (900, True, True, "ready"), (901, True, False, "not_ready"),
+    (0, False, False, "degraded"), (901, False, False, "not_ready")])
+async def test_action_log_backlog_is_not_ready_and_sickness_within_bounds_degraded(
+        backlog: int, healthy: bool, ok: bool, status: str) -> None:
     log = SimpleNamespace(backlog=backlog, max_backlog=1000, healthy=healthy)
     body = await readiness(state(log=log))
-    assert body["checks"]["log"] == {"ok": ok, "healthy": healthy, "backlog": backlog,
-                                     "max_backlog": 1000}
-    assert (body["status"] == "ready") is ok
+    expected: dict[str, Any] = {"ok": ok, "healthy": healthy, "backlog": backlog,
+                                "max_backlog": 1000}
+    if status == "degraded":
+        expected["degraded"] = True
+    assert body["checks"]["log"] == expected
+    assert body["status"] == status
+
+
+@pytest.mark.parametrize(("failing", "status"), [(False, "degraded"), (True, "not_ready")])
+async def test_a_spilling_log_is_degraded_and_a_failing_spill_not_ready(
+        failing: bool, status: str) -> None:
+    spiller = SimpleNamespace(rows=7, spilled=9, failing=failing, last_error="OSError: full")
+    log = SimpleNamespace(backlog=10, max_backlog=1000, healthy=False, spiller=spiller)
+    body = await readiness(state(log=log, store=FakeStore(fail=ConnectionRefusedError())))
+    assert body["status"] == status and body["failing"] == ["database", "log"]
+    assert body["checks"]["log"]["spill"]["rows"] == 7
 
 
 async def test_draining_is_not_ready() -> None:
@@ -96,11 +114,11 @@ def test_readyz_answers_200_on_a_running_app_and_503_when_its_database_is_gone()
                         timeout_seconds=0.5)
         app.state.store = dead
         r = client.get("/readyz")
-        assert r.status_code == 503
+        assert r.status_code == 200  # degraded: the node still serves (issue 27 case 3)
         body = r.json()
-        assert body["status"] == "not_ready" and body["checks"]["database"]["ok"] is False
+        assert body["status"] == "degraded" and body["checks"]["database"]["ok"] is False
         assert "ConnectionRefusedError" in body["checks"]["database"]["error"]
-        assert client.get("/healthz").status_code == 200  # alive, just not ready
+        assert client.get("/healthz").status_code == 200  # alive, just degraded
         app.state.store = live_store
         app.state.draining = True
         assert client.get("/readyz").status_code == 503

@@ -37,6 +37,9 @@ class FakeStore:
         self.during_write: Callable[[], None] | None = None
         """Run inside each successful write (a table stepping while the commit runs)."""
 
+    async def load_log(self, table_id: str | None = None) -> list[LogRow]:
+        return [r for k, r in sorted(self.rows.items()) if table_id in (None, k[0])]
+
     async def write_log(self, batch: LogBatch) -> None:
         self.calls += 1
         await asyncio.sleep(0)  # a real database call suspends the log's task

@@ -14,6 +14,7 @@ from ..engine import game_names
 from ..evaluators import install as install_evaluators
 from . import health, ws
 from .apidocs import install_api_docs
+from .authcache import AuthCache
 from .errors import install_error_handlers
 from .headers import SecurityHeaders
 from .health import Liveness
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                     memory_kib=settings.password_hash_memory_kib)
     app.state.sessions = set()  # open sockets (server/ws.py), closed by the drain
     app.state.address_cap = AddressCap(settings.max_sockets_per_address)  # server/sockets.py
+    app.state.auth_cache = AuthCache()  # hello during a database outage (server/authcache.py)
     _cluster_state(app, settings)
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

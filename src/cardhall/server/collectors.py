@@ -118,7 +118,22 @@ class LogCollector(Collector):
         if isinstance(healthy, bool):
             yield GaugeMetricFamily("cardhall_log_healthy", "1 while every step is durable "
                                     "before it is sent, 0 while degraded", value=int(healthy))
+        yield from _spill_metrics(getattr(log, "spiller", None))
         yield from _histogram(log, "append_seconds")
+
+
+def _spill_metrics(spiller: object) -> Iterator[Metric]:
+    """The table log's spill (``storage/spiller.py``), when it has one:
+    ``cardhall_log_spilled_total``, ``cardhall_log_spill_steps``, ``cardhall_log_spill_failing``."""
+    if spiller is None:
+        return
+    yield CounterMetricFamily("cardhall_log_spilled", "Table steps written to the local spill "
+                              "(sent before their commit, during an outage)",
+                              value=int(getattr(spiller, "spilled", 0)))
+    yield GaugeMetricFamily("cardhall_log_spill_steps", "Steps in the spill file not known "
+                            "committed yet", value=int(getattr(spiller, "rows", 0)))
+    yield GaugeMetricFamily("cardhall_log_spill_failing", "1 while writing the spill fails",
+                            value=int(bool(getattr(spiller, "failing", False))))
 
 
 class ClusterCollector(Collector):

@@ -12,8 +12,9 @@ The drain, in order (``docs/protocol.md``, "Shutdown"):
    ``server.draining``, :func:`refuse_if_draining`), so are ``hello`` and ``join`` on the socket
    (``error`` ``server.draining``, ``server/ws.py``);
 2. ``await app.state.tables.stop()``: every table sends ``table_closed`` (reason ``shutdown``)
-   to its connections; its log stays, so it is restored at the next start; then the table log
-   (``app.state.log``) is flushed;
+   to its connections; its log stays, so it is restored at the next start; then the drain waits
+   until every step of the table log (``app.state.log``) is durable: committed, or during a
+   database outage in the log's local spill (``storage/spill.py``);
 3. every open socket is closed with 1012 after what its queue holds, and the drain waits for
    the writers to have sent it all (a client reads ``table_closed`` before the close frame).
 
@@ -89,7 +90,8 @@ async def drain(app: FastAPI, grace_seconds: float) -> None:
         await _bounded("close the tables", tables.stop(), deadline)
     table_log = getattr(app.state, "log", None)
     if table_log is not None:  # every step the tables logged is durable before the sockets go
-        await _bounded("flush the table log", table_log.flush(), deadline)
+        settle = getattr(table_log, "settle", table_log.flush)  # committed, or in the spill
+        await _bounded("flush the table log", settle(), deadline)
     if node is not None:  # another node takes the tables over at its next scan
         await _bounded("release the leases", node.release_all(), deadline)
     sessions: set[Drainable] = getattr(app.state, "sessions", set())

@@ -1,14 +1,20 @@
 """Readiness (``GET /readyz``): may a load balancer send this process new work?
 
 ``/healthz`` (in ``app.py``) is liveness: the process answers. ``/readyz`` answers 200
-``{"status": "ready", "checks": {...}}`` or 503 ``{"status": "not_ready", "checks": {...}}``
-after these checks, each ``{"ok": bool, ...figures}``:
+``{"status": "ready", "checks": {...}, "failing": []}``, 200 ``{"status": "degraded", ...}``
+(the node serves, but a check failed that it can serve through: the database does not answer
+while the table log buffers and spills within its bounds) or 503 ``{"status": "not_ready",
+...}`` (it cannot), ``failing`` naming the checks that failed, after these checks, each
+``{"ok": bool, ...figures}``; a failed check the node serves through also says
+``"degraded": true``:
 
-* ``database``: the store's ``ping()`` answers within :data:`PING_TIMEOUT_SECONDS`;
+* ``database``: the store's ``ping()`` answers within :data:`PING_TIMEOUT_SECONDS` (failing:
+  degraded; no store at all: not ready);
 * ``writer``: the game writer runs and its queue of finished games is at most
   :data:`BACKLOG_LIMIT` of ``max_queued``;
-* ``log``: when the app has an action log (``app.state.log``), it reports itself healthy and its
-  backlog is at most :data:`BACKLOG_LIMIT` of ``max_backlog``;
+* ``log``: when the app has an action log (``app.state.log``), its backlog is at most
+  :data:`BACKLOG_LIMIT` of ``max_backlog`` and its spill (``storage/spill.py``) does not fail;
+  a log that is not healthy (degraded: an outage; its steps go to the spill) is degraded;
 * ``schema``: the migrated database matches this release's models (the store's
   ``schema_drift``, found at start-up: :mod:`cardhall.storage.schema`); a store that does not
   check (the memory store) passes;
@@ -112,20 +118,37 @@ def check_writer(writer: Any, limit: float = BACKLOG_LIMIT) -> Check:
 
 def check_log(log: Any, limit: float = BACKLOG_LIMIT) -> Check:
     """``ok`` while the action log says ``healthy`` and ``backlog <= limit * max_backlog``;
+    a log that is only not ``healthy`` (within its bound, its spill working) is ``degraded``;
+    with a spill (``log.spiller``) its ``spill`` figures (``rows`` in the file, ``spilled``
+    in all, ``failing`` and the ``error``) are reported and a failing spill is not ready.
     ``{"ok": True, "present": False}`` when the app has no action log."""
     if log is None:
         return {"ok": True, "present": False}
     backlog = int(getattr(log, "backlog", 0))
     bound = int(getattr(log, "max_backlog", 0))
     healthy = bool(getattr(log, "healthy", True))
-    ok = healthy and (bound <= 0 or backlog <= limit * bound)
-    return {"ok": ok, "healthy": healthy, "backlog": backlog, "max_backlog": bound}
+    within = bound <= 0 or backlog <= limit * bound
+    out: Check = {"ok": healthy and within, "healthy": healthy, "backlog": backlog,
+                  "max_backlog": bound}
+    spiller = getattr(log, "spiller", None)
+    failing = False
+    if spiller is not None:
+        failing = bool(getattr(spiller, "failing", False))
+        out["spill"] = {"rows": int(getattr(spiller, "rows", 0)),
+                        "spilled": int(getattr(spiller, "spilled", 0)), "failing": failing}
+        if failing:
+            out["ok"] = False
+            out["spill"]["error"] = str(getattr(spiller, "last_error", ""))
+    if not healthy and within and not failing:
+        out["degraded"] = True
+    return out
 
 
 async def readiness(state: Any, *, ping_timeout: float = PING_TIMEOUT_SECONDS) -> dict[str, Any]:
-    """Run every check on an app's ``state``; ``{"status": "ready" | "not_ready",
-    "checks": {"database": ..., "writer": ..., "log": ..., "schema": ...,
-    "draining": ...}}``, plus ``"redis"`` in cluster mode (``state.redis`` set); the two pings run at once."""
+    """Run every check on an app's ``state``; ``{"status": "ready" | "degraded" |
+    "not_ready", "checks": {"database": ..., "writer": ..., "log": ..., "schema": ...,
+    "draining": ...}, "failing": [names]}``, plus ``"redis"`` in cluster mode (``state.redis``
+    set); the two pings run at once. ``degraded``: every failed check says ``degraded``."""
     draining = bool(getattr(state, "draining", False))
     redis = getattr(state, "redis", None)
     pings = [check_database(getattr(state, "store", None), ping_timeout)]
@@ -141,8 +164,12 @@ async def readiness(state: Any, *, ping_timeout: float = PING_TIMEOUT_SECONDS) -
     }
     if cluster:
         checks["redis"] = cluster[0]
-    ready = all(c["ok"] for c in checks.values())
-    return {"status": "ready" if ready else "not_ready", "checks": checks}
+    if not database["ok"] and getattr(state, "store", None) is not None:
+        database["degraded"] = True  # tables play on buffered; hello falls back to its cache
+    failing = [name for name, c in checks.items() if not c["ok"]]
+    status = ("ready" if not failing else
+              "degraded" if all(checks[n].get("degraded") for n in failing) else "not_ready")
+    return {"status": status, "checks": checks, "failing": failing}
 
 
 class Liveness(BaseModel):
@@ -157,8 +184,10 @@ class Liveness(BaseModel):
 class Readiness(BaseModel):
     """The readiness answer: ``status`` and each check's ``{"ok": bool, ...figures}``."""
 
-    status: Literal["ready", "not_ready"]
+    status: Literal["ready", "degraded", "not_ready"]
     checks: dict[str, dict[str, Any]]
+    failing: list[str] = []
+    """The checks that failed (``degraded``: only checks the node serves through)."""
     """``database``, ``writer``, ``log``, ``schema``, ``draining``; ``redis`` in cluster mode
     (see the module)."""
 
@@ -166,8 +195,8 @@ class Readiness(BaseModel):
 @router.get("/readyz", response_model=Readiness, responses={
     503: {"model": Readiness, "description": "not ready (the body says why)"}})
 async def readyz(request: Request) -> JSONResponse:
-    """Readiness: 200 ``{"status": "ready", "checks": {...}}``, or 503 with
-    ``"status": "not_ready"`` and the failing checks' ``ok: false`` (see the module)."""
+    """Readiness: 200 ``{"status": "ready" | "degraded", "checks": {...}}``, or 503 with
+    ``"status": "not_ready"``; the failing checks' ``ok: false`` (see the module)."""
     body = await readiness(request.app.state)
-    return JSONResponse(body, status_code=200 if body["status"] == "ready" else 503,
+    return JSONResponse(body, status_code=503 if body["status"] == "not_ready" else 200,
                         headers={"Cache-Control": "no-store"})

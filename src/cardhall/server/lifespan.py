@@ -1,17 +1,23 @@
 """The app's services, started and stopped in order (``docs/operations.md``).
 
-Start: the store connects (SQL stores apply the Alembic migrations), the game writer
+Start: the store connects (SQL stores apply the Alembic migrations), the table log's spill is
+replayed into the database (the steps a process that died during an outage had sent but not
+committed, ``storage/spill.py``; before anything else reads the log), the game writer
 (``app.state.writer``, which saves finished games in batches), the table log (``app.state.log``:
 SQL stores with ``durable_tables``), the table manager (``app.state.tables``, which restores the
 live tables of the log), the socket quota (in cluster mode it refreshes its counts in Redis)
 and the GC tuning. Stop, in reverse: the tables stop first (their logs stay, so they come back
 at the next start), then the log is flushed, then the writer saves what is queued, then the
-store closes, the socket quota withdraws its counts and the Redis client closes.
+store closes, the socket quota withdraws its counts and the Redis client closes. With a spill
+the log and the writer get :data:`DURABLE_CLOSE_SECONDS` together (what is not committed by
+then is in the spill or the outbox, not lost), so that a shutdown during a database outage fits
+a 30 s stop timeout: ``CARDHALL_SHUTDOWN_GRACE_SECONDS`` (10) plus this.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -24,9 +30,12 @@ from ..config import Settings
 from ..storage.factory import make_store
 from ..storage.interface import Store
 from ..storage.log import TableLog
+from ..storage.spill import Spill, SpillBusyError, database_key, default_path, replay
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from ..tables.manager import TableManager
 from . import gctune
+
+log = logging.getLogger(__name__)
 
 
 def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
@@ -39,7 +48,19 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
                            migrate_on_start=settings.migrate_on_start)
         await store.start()
         app.state.store = store
-        writer, table_log = _durability(settings, store)
+        spill = _spill(settings)
+        if spill is not None:
+            try:
+                spill = _acquire(spill)
+                if spill is not None:
+                    await replay(store, spill, timeout_seconds=max(
+                        30.0, last_resort_seconds(settings.db_timeout_seconds)))
+            except BaseException:
+                if spill is not None:
+                    spill.close()
+                await store.close()
+                raise
+        writer, table_log = _durability(settings, store, spill)
         app.state.writer, app.state.log = writer, table_log
         manager = TableManager(settings, store, writer=writer, log=table_log)
         app.state.tables = manager
@@ -75,9 +96,10 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
                     await node.stop()
                 # the log and the writer share one bound: a hung database holds the
                 # shutdown CLOSE_TIMEOUT_SECONDS once, not once each
-                deadline = time.monotonic() + CLOSE_TIMEOUT_SECONDS
+                bound = CLOSE_TIMEOUT_SECONDS if spill is None else DURABLE_CLOSE_SECONDS
+                deadline = time.monotonic() + bound
                 if table_log is not None:
-                    await table_log.close(timeout=CLOSE_TIMEOUT_SECONDS)
+                    await table_log.close(timeout=bound if spill is None else bound / 2)
                 await writer.close(timeout=max(deadline - time.monotonic(), 0.1))
             finally:
                 await store.close()
@@ -89,13 +111,42 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
     return lifespan
 
 
+DURABLE_CLOSE_SECONDS = 4.0
+"""With a spill: the shutdown's bound for the table log's last commits (half of it; the rest
+is spilled) and the game writer's saves (what is left; unsaved games stay in the outbox)."""
+
+
+def _spill(settings: Settings) -> Spill | None:
+    """The table log's spill of a durable server (``None``: not durable, or ``log_spill``
+    off)."""
+    if not (settings.durable_tables and settings.log_spill
+            and settings.database_url != "memory://"):
+        return None
+    path = settings.log_spill_path or default_path(
+        settings.database_url, settings.database_schema, settings.node_id)
+    return Spill(path.absolute(), database_key(settings.database_url, settings.database_schema))
+
+
+def _acquire(spill: Spill) -> Spill | None:
+    """Take ``spill`` for this process; ``None`` (logged) when another server holds it: this
+    one then runs without a spill (a second server on one database is a mistake outside
+    cluster mode, ``docs/operations.md``; its steps sent during an outage are not durable)."""
+    try:
+        spill.acquire()
+    except SpillBusyError as exc:
+        log.error("%s; this server runs WITHOUT a spill", exc)
+        return None
+    return spill
+
+
 async def _close_sockets(app: FastAPI, player_ids: set[str], why: str) -> int:
     """Close this process's sockets of ``player_ids`` for ``why`` (``server/sockets.py``;
     asked by this node's routes or, in cluster mode, by another node's)."""
     from .sockets import close_sockets
 
     return await close_sockets(app.state.sessions, player_ids,
-                               "banned" if why == "banned" else "revoked", app.state.store)
+                               "banned" if why == "banned" else "revoked", app.state.store,
+                               getattr(app.state, "auth_cache", None))
 
 
 def last_resort_seconds(db_timeout_seconds: float) -> float:
@@ -107,7 +158,8 @@ def last_resort_seconds(db_timeout_seconds: float) -> float:
     return 2 * db_timeout_seconds + 1.0
 
 
-def _durability(settings: Settings, store: Store) -> tuple[GameWriter, TableLog | None]:
+def _durability(settings: Settings, store: Store,
+                spill: Spill | None = None) -> tuple[GameWriter, TableLog | None]:
     """The started game writer and, for a durable server (a SQL store and
     ``durable_tables``), the started table log; the writer then keeps games in the outbox
     and retries until they land."""
@@ -121,6 +173,6 @@ def _durability(settings: Settings, store: Store) -> tuple[GameWriter, TableLog 
         return writer, None
     table_log = TableLog(store, max_backlog=settings.log_backlog_max,
                          sync_timeout_seconds=settings.log_sync_timeout_seconds,
-                         db_timeout_seconds=bound)
+                         db_timeout_seconds=bound, spill=spill)
     table_log.start()
     return writer, table_log

@@ -28,6 +28,7 @@ from .quotas import give_back, take
 
 if TYPE_CHECKING:
     from ..cluster.hall import LocalHall
+    from .authcache import AuthCache
     from .ws import Session
 
 log = logging.getLogger(__name__)
@@ -71,14 +72,20 @@ class AddressCap:
 
 
 async def close_sockets(sessions: Iterable[Session], player_ids: set[str], why: Why,
-                        store: Store) -> int:
-    """Close this process's open sockets of ``player_ids``; returns how many.
+                        store: Store, auth_cache: AuthCache | None = None) -> int:
+    """Close this process's open sockets of ``player_ids``; returns how many. The players'
+    identities are dropped from ``auth_cache`` first (``server/authcache.py``), so that no
+    ``hello`` of a banned player or a revoked token is answered from it during a database
+    outage (the valid tokens are cached again at their next ``hello``).
 
     ``banned``: every authenticated one (:meth:`~.ws.Session.ban`). ``revoked``: each whose
     token no longer authenticates (:meth:`Store.player_for_token` finds no player: the session
     was revoked; :meth:`~.ws.Session.revoke`); the player's other sockets stay. A store that
     fails to answer for a socket leaves that socket open (logged).
     """
+    if auth_cache is not None:
+        for player_id in player_ids:
+            auth_cache.forget_player(player_id)
     mine = [s for s in list(sessions)
             if s.authed and s.conn.player.id in player_ids and not s.conn.closed]
     closed = 0

@@ -17,7 +17,9 @@ Table requests are posted to the table's inbox; nothing here touches a table's s
 While the server drains (``server/drain.py``) ``hello``, ``join`` and ``rematch`` are refused
 with ``server.draining``; the drain closes every open socket (1012) once its queue is sent. A request
 the server fails to serve (e.g. the database is down while a ``hello`` checks its token) gets
-``server.unavailable`` and closes the socket with 1011 and a reason naming the failure.
+``server.unavailable`` and closes the socket with 1011 and a reason naming the failure; during a
+database outage a ``hello`` (and the ban check of a ``join``) with a token this process saw good
+recently is answered from ``app.state.auth_cache`` (``server/authcache.py``) instead.
 """
 
 from __future__ import annotations
@@ -42,10 +44,10 @@ from ..protocol.ratelimit import DropMeter, TokenBucket
 from ..storage.interface import PlayerRecord, Store
 from ..tables.connections import CLOSE, QueueConnection, encode
 from ..tables.manager import TableManager
+from .authcache import AuthCache, authenticate_cached, still_allowed
 from .drain import is_draining
 from .errors import ApiError
 from .quotas import LocalSocketQuota, SocketQuota, client_address
-from .security import authenticate
 from .sockets import (
     CLOSE_ADDRESS_SOCKETS,
     CLOSE_HELLO_TIMEOUT,
@@ -87,8 +89,11 @@ class Session:
                  store: Store, sessions: set[Session] | None = None, *,
                  quota: SocketQuota | None = None,
                  clock: Callable[[], float] | None = None,
-                 address: str = "unknown", caps: AddressCap | None = None) -> None:
+                 address: str = "unknown", caps: AddressCap | None = None,
+                 auth_cache: AuthCache | None = None) -> None:
         self.ws, self.settings, self.store = ws, settings, store
+        self.auth_cache = auth_cache
+        """Identities recently authenticated: ``hello`` during a database outage."""
         self.hall = tables if isinstance(tables, LocalHall) else LocalHall(tables)
         """Where table requests go (this process's tables, or the cluster's)."""
         self.sessions: set[Session] = set() if sessions is None else sessions
@@ -298,12 +303,11 @@ class Session:
     async def _banned(self) -> bool:
         """Whether the player was banned, disabled (or removed) since ``hello`` (checked on
         each join)."""
-        player = await self.store.get_player(self.conn.player.id)
-        return player is None or player.banned or player.disabled
+        return not await still_allowed(self.store, self.conn.player.id, self.auth_cache)
 
     async def _hello(self, msg: p.Hello) -> None:
         try:
-            player = await authenticate(self.store, msg.token)
+            player = await authenticate_cached(self.store, msg.token, self.auth_cache)
         except ApiError as exc:  # the same codes as REST: auth.invalid_token, auth.banned
             code: ErrorCode = "auth.banned" if exc.code == "auth.banned" else "auth.invalid_token"
             self.error(code, exc.message, msg)
@@ -328,11 +332,17 @@ class Session:
 def close_sessions(sessions: set[Session], player_ids: set[str]) -> int:
     """Close (:meth:`Session.ban`) every open socket authenticated as one of ``player_ids``;
     returns how many."""
+    cache = next((s.auth_cache for s in sessions if s.auth_cache is not None), None)
+    if cache is not None:  # no hello from the cache during an outage either
+        for player_id in player_ids:
+            cache.forget_player(player_id)
     banned = [s for s in list(sessions)
               if s.authed and s.conn.player.id in player_ids and not s.conn.closed]
     for session in banned:
         session.ban()
     return len(banned)
+
+
 LONG_NUMBER = re.compile(r"[0-9]{19}")
 """19 digits in a row: possibly an integer outside orjson's 64-bit range, which it would read
 as a float (``2**70`` -> ``1.1805916207174113e+21``)."""
@@ -379,5 +389,5 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     state = ws.app.state
     session = Session(ws, state.settings, state.hall, state.store, state.sessions,
                       quota=state.socket_quota, address=client_address(ws.scope),
-                      caps=state.address_cap)
+                      caps=state.address_cap, auth_cache=getattr(state, "auth_cache", None))
     await session.run()

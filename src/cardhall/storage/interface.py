@@ -140,10 +140,14 @@ class LogBatch:
     chips: list[ChipMove] = field(default_factory=list)
     """Balance moves of the batch's steps (buy-ins, cash-outs), applied once each by key in
     the same transaction as the snapshots that show the seats' stacks."""
+    idempotent: bool = False
+    """A replay (``storage/spill.py``): an entry whose ``(table_id, seq)`` is stored already
+    is skipped instead of refusing the batch."""
 
     def without(self, fenced: set[str]) -> LogBatch:
         """This batch less everything of the ``fenced`` tables."""
-        return LogBatch(rows=[r for r in self.rows if r.table_id not in fenced],
+        return LogBatch(idempotent=self.idempotent,
+                        rows=[r for r in self.rows if r.table_id not in fenced],
                         compact={t: s for t, s in self.compact.items() if t not in fenced},
                         drop=self.drop - fenced,
                         outbox=[g for g in self.outbox if g.table_id not in fenced],

@@ -11,14 +11,21 @@ ready in the same loop turn.
 **Outages.** A commit that fails (connection refused, database locked, a call past
 ``db_timeout_seconds``) is retried with capped exponential backoff, forever: the entries stay
 buffered in memory, in order. A commit that has not landed ``sync_timeout_seconds`` after it
-began puts the log in *degraded* mode (:attr:`TableLog.healthy` false): the waiting callbacks
-run at once and later appends release their frames at once too, so tables keep playing (and
-timers keep firing) through the outage; what is buffered is flushed when the database answers
-again, and the log is healthy again once a commit lands within ``sync_timeout_seconds`` (or
-nothing waits). While degraded, a crash of the process loses the buffered steps
-(``docs/operations.md``). :attr:`TableLog.backlog` above
-:attr:`TableLog.max_backlog` makes the table manager refuse new tables (503) and ``/readyz``
-report not ready; existing tables go on.
+began puts the log in *degraded* mode (:attr:`TableLog.healthy` false): every step not committed
+yet, and every later one, is written to the local *spill* (``storage/spill.py``, an fsync'd
+SQLite file; :mod:`.spiller` runs it) and its frames go out as soon as it is there, so tables
+keep playing (and timers keep firing) through the outage and a process that dies meanwhile
+loses nothing: the next start replays the spill into the database before restoring any table.
+What is buffered is committed when the database answers again, and the log is healthy again
+once a commit lands within ``sync_timeout_seconds`` (or nothing waits). Without a spill (none
+configured) the frames go out undurable, as before: a crash then loses the buffered steps.
+:attr:`TableLog.backlog` above :attr:`TableLog.max_backlog` makes the table manager refuse new
+tables (503) and ``/readyz`` report not ready; existing tables go on.
+
+**A commit cut short.** A connection lost during ``COMMIT`` leaves it unknown whether the
+transaction landed. When the retry is then refused for a duplicate entry, the log reads one
+entry of the failed batch back (:meth:`Store.load_log`): if it is there as written, the whole
+batch (one transaction) landed and is counted committed, not lost.
 """
 
 from __future__ import annotations
@@ -29,12 +36,17 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 
 from prometheus_client import Histogram
 
-from .interface import ChipMove, GameRecord, LogBatch, LogRow, Store
+from .interface import ChipMove, GameRecord, LogRow, Store
+from .log_fallback import Fallback
+from .log_steps import _Append, _call, merge, merge_batches
+from .spill import Spill
+from .spiller import Spiller
 from .writer import record_error
+
+__all__ = ["LATENCY_BUCKETS", "TableLog", "_Append", "merge", "merge_batches"]
 
 log = logging.getLogger(__name__)
 
@@ -43,47 +55,7 @@ LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0
 """Histogram buckets (seconds) of the log's append latency."""
 
 
-@dataclass(slots=True)
-class _Append:
-    """One table step: its entries and the callback that releases its frames."""
-
-    table_id: str
-    rows: list[LogRow]
-    compact: int | None
-    drop: bool
-    outbox: list[GameRecord]
-    on_durable: Callable[[], None] | None
-    on_commit: Callable[[], None] | None = None
-    epoch: int | None = None
-    on_fenced: Callable[[], None] | None = None
-    chips: list[ChipMove] = field(default_factory=list)
-    t: float = field(default_factory=time.perf_counter)
-
-    def size(self) -> int:
-        return (len(self.rows) + len(self.outbox) + (self.compact is not None) + self.drop
-                + len(self.chips))
-
-
-def merge(appends: list[_Append]) -> LogBatch:
-    """One :class:`LogBatch` for ``appends`` (in order): a later compaction of a table wins, and
-    the entries it compacts away (or a drop deletes) are not written at all."""
-    batch = LogBatch()
-    for a in appends:
-        if a.drop:
-            batch.drop.add(a.table_id)
-        if a.compact is not None:
-            batch.compact[a.table_id] = max(a.compact, batch.compact.get(a.table_id, 0))
-        batch.rows.extend(a.rows)
-        batch.outbox.extend(a.outbox)
-        batch.chips.extend(a.chips)
-        if a.epoch is not None:
-            batch.fences[a.table_id] = a.epoch
-    batch.rows = [r for r in batch.rows
-                  if r.table_id not in batch.drop and r.seq >= batch.compact.get(r.table_id, 0)]
-    return batch
-
-
-class TableLog:
+class TableLog(Fallback):
     """Group-commits table log entries on its own task (see the module docstring).
 
     Args:
@@ -95,17 +67,22 @@ class TableLog:
         backoff_seconds, max_backoff_seconds: the wait after a failed commit, doubling per
             failure up to the cap.
         sleep: how to wait between retries (tests pass a fake).
+        spill: the local spill (``storage/spill.py``) that holds the steps whose frames go
+            out before their commit; ``None``: they go out undurable while degraded.
 
     Counters (read any time): :attr:`appended` (steps), :attr:`commits`, :attr:`failures`
     (failed commits), :attr:`lost` (entries dropped because the database refused them as
     invalid), the gauge :attr:`backlog` and the histogram :attr:`append_seconds` (append to
-    durable, per step).
+    durable, per step); the spill's :attr:`spiller` figures (``spilled``, ``rows``,
+    ``failing``) and :attr:`unspilled_lost` (steps neither committed nor spilled at
+    :meth:`close`: lost).
     """
 
     def __init__(self, store: Store, *, max_backlog: int = 200_000,
                  sync_timeout_seconds: float = 1.0, db_timeout_seconds: float = 5.0,
                  backoff_seconds: float = 0.05, max_backoff_seconds: float = 2.0,
-                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                 spill: Spill | None = None) -> None:
         self.store = store
         self.max_backlog = max_backlog
         self.sync_timeout_seconds = sync_timeout_seconds
@@ -134,6 +111,18 @@ class TableLog:
         self.fenced = 0
         """Steps refused because their table's lease epoch was superseded (cluster mode)."""
         self._fenced_now: set[str] = set()
+        self._unsure: list[list[_Append]] = []
+        """The attempts since the last commit that failed for a reason other than their
+        records: one of them may have landed (a connection lost during ``COMMIT``). Each is
+        a prefix of the steps waiting, so at most one landed."""
+        self._held = 0
+        """Appends whose frames are not released yet."""
+        self._settled = asyncio.Event()
+        self._settled.set()
+        self.unspilled_lost = 0
+        self.spiller = None if spill is None else Spiller(
+            spill, self._release, self._wake.set, lambda: self.healthy, sleep=sleep,
+            backoff_seconds=backoff_seconds, max_backoff_seconds=max_backoff_seconds)
         self.append_seconds = Histogram(
             "cardhall_log_append_seconds", "Time from a table step to its log commit",
             buckets=LATENCY_BUCKETS, registry=None)
@@ -156,6 +145,8 @@ class TableLog:
         if self._task is not None or self._closing:
             raise RuntimeError("the table log was already started or closed")
         self._task = asyncio.get_running_loop().create_task(self._run(), name="table-log")
+        if self.spiller is not None:
+            self.spiller.start()
 
     def append(self, table_id: str, rows: list[LogRow], *, compact: int | None = None,
                drop: bool = False, outbox: list[GameRecord] | None = None,
@@ -163,8 +154,8 @@ class TableLog:
                on_commit: Callable[[], None] | None = None, epoch: int | None = None,
                on_fenced: Callable[[], None] | None = None,
                chips: list[ChipMove] | None = None) -> None:
-        """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (or at once
-        while degraded); ``on_commit`` only once it is committed, never early (the game writer
+        """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (while
+        degraded: once it is in the spill, or at once without a spill); ``on_commit`` only once it is committed, never early (the game writer
         takes the step's ``outbox`` games then: saved before their outbox rows landed, they
         would stay in the outbox), or at :meth:`close` if it never was. ``compact``: delete
         the table's entries before that ``seq``; ``drop``: delete all of them (the table
@@ -177,9 +168,17 @@ class TableLog:
                     epoch, on_fenced, list(chips or ()))
         self._pending.append(a)
         self.appended += 1
+        a.n = self.appended
         self.backlog += a.size()
+        if on_durable is not None:
+            self._held += 1
+            self._settled.clear()
         self._wake.set()
-        if not self.healthy or (self._closing and not self.running):
+        if self._closing and not self.running:
+            self._release([a])
+        elif self.spiller is not None and (self.spiller.active or not self.healthy):
+            self.spiller.take([a])
+        elif not self.healthy:
             self._release([a])
 
     async def flush(self, timeout: float | None = None) -> bool:
@@ -196,44 +195,102 @@ class TableLog:
             await asyncio.wait_for(asyncio.shield(fut), timeout)
         return fut.done()
 
+    async def settle(self, timeout: float | None = None) -> bool:
+        """Wait until every step appended so far is durable (committed, or in the spill) and
+        its frames released; ``False`` if not within ``timeout`` seconds. Without a spill, the
+        same as :meth:`flush`."""
+        if self.spiller is None:
+            return await self.flush(timeout)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._settled.wait(), timeout)
+        return self._settled.is_set()
+
     async def close(self, timeout: float | None = None) -> bool:
-        """Flush (at most ``timeout`` seconds), then stop the task. Returns whether everything
-        was committed; what was not is logged (those steps are lost)."""
-        ok = await self.flush(timeout)
+        """Flush (at most ``timeout`` seconds), then stop the task. With a spill, what is not
+        committed within ``min(timeout, sync_timeout_seconds)`` is spilled instead (the rest
+        of ``timeout`` bounds that) and replayed at the next start. Returns whether nothing
+        was lost (every step committed or spilled); what was lost is logged."""
+        loop = asyncio.get_running_loop()
+        end = None if timeout is None else loop.time() + timeout
+        first = self.sync_timeout_seconds if timeout is None else min(
+            timeout, self.sync_timeout_seconds)
+        ok = await self.flush(first if self.spiller is not None else timeout)
+        spiller = self.spiller
+        if not ok and spiller is not None:
+            spiller.take(list(self._inflight) + list(self._pending))
+            await spiller.drained(None if end is None else max(end - loop.time(), 0.1))
+            ok = await self.flush(0) or all(a.spilled for a in self._uncommitted())
         self._closing = True
         self._wake.set()
         if self._task is not None and not self._task.done():
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-        if not ok:
+        left = self._uncommitted()
+        unspilled = [a for a in left if not a.spilled and a.size()]
+        if spiller is not None:
+            if not left:  # the forgets of the last commits: an empty spill is removed
+                await spiller.drained(min(1.0, self.sync_timeout_seconds))
+            await spiller.stop(remove_if_empty=not left)
+            if left and not unspilled:
+                log.warning("table log: %d step(s) not committed at shutdown are kept in the "
+                            "spill %s; the next start writes them into the database first",
+                            len(left), spiller.spill.path)
+        if unspilled:
+            self.unspilled_lost += len(unspilled)
             log.error("table log: %d entries not committed at shutdown; those steps are lost",
-                      self.backlog)
-        left = list(self._inflight) + list(self._pending)
+                      sum(a.size() for a in unspilled))
         self._release(left)
         self._run_commit(left)  # a last chance for their games (the writer closes next)
-        return ok
+        return not unspilled
+
+    def _uncommitted(self) -> list[_Append]:
+        return list(self._inflight) + list(self._pending)
 
     # ----- the task ---------------------------------------------------------------------------
+    def _take(self) -> list[_Append]:
+        """The next batch: the pending steps up to the first one flagged for the spill and
+        not spilled yet (a step in use of the spill is spilled before it is committed; while
+        the spill fails, it is not waited for)."""
+        failing = self.spiller is not None and self.spiller.failing
+        out = []
+        while self._pending:
+            a = self._pending[0]
+            if a.spill and not a.spilled and not failing:
+                break
+            out.append(self._pending.popleft())
+        return out
+
     async def _run(self) -> None:
         delay = self.backoff_seconds
         while True:
-            if not self._pending:
+            batch = self._take()
+            if not batch:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            self._inflight = list(self._pending)
-            self._pending.clear()
+            self._inflight = batch
             error = await self._commit(self._inflight)
+            refused = error is not None and record_error(error)
+            if error is not None and refused and self._unsure:
+                error = await self._settle_unsure(error)  # a read-back failure, or the refusal
+                if error is None:
+                    continue
             if error is not None and record_error(error):
                 error = await self._one_by_one(self._inflight)
             if error is None:
                 delay = self.backoff_seconds
+                self._unsure = []
                 self._committed(self._inflight)
                 continue
             self.failures += 1
             self.healthy = False
-            self._release(self._inflight)
+            if not refused:  # it may have landed (a refused one did not)
+                self._unsure.append(list(self._inflight))
+            if self.spiller is not None:
+                self.spiller.take(self._inflight + list(self._pending))
+            else:
+                self._release(self._inflight)
             self._pending.extendleft(reversed(self._inflight))  # keep the order
             self._inflight = []
             log.warning("table log: commit failed (%s: %s); %d entries buffered, retrying in "
@@ -257,23 +314,6 @@ class TableLog:
             late.cancel()
         return None
 
-    async def _one_by_one(self, appends: list[_Append]) -> Exception | None:
-        """The database refused the batch for what is in it: write each step alone and drop
-        (count and log) the ones it refuses. Returns a failure that is not of a record."""
-        for a in appends:
-            if a.size() == 0:
-                continue
-            error = await self._commit([a])
-            if error is not None and not record_error(error):
-                return error  # the steps written so far are emptied: not written twice
-            if error is not None:
-                self.lost += a.size()
-                log.error("table log: a step of table %s was refused (%s: %s); LOST",
-                          a.table_id, type(error).__name__, error)
-            self.backlog -= a.size()
-            a.rows, a.outbox, a.compact, a.drop = [], [], None, False
-        return None
-
     def _degrade(self) -> None:
         """The running commit is late: release every waiting step's frames now."""
         if self.healthy:
@@ -282,8 +322,11 @@ class TableLog:
                         self.sync_timeout_seconds)
         self.healthy = False
         self._late = True
-        self._release(self._inflight)
-        self._release(list(self._pending))
+        if self.spiller is not None:
+            self.spiller.take(self._inflight + list(self._pending))
+        else:
+            self._release(self._inflight)
+            self._release(list(self._pending))
 
     def _committed(self, appends: list[_Append]) -> None:
         now = time.perf_counter()
@@ -304,6 +347,8 @@ class TableLog:
             if not self.healthy:
                 log.info("table log: the database answers in time again; healthy again")
             self.healthy = True
+        if self.spiller is not None and appends:
+            self.spiller.forget(max(a.n for a in appends))
         keep = []
         for target, fut in self._waiters:
             if self._done >= target:
@@ -319,26 +364,27 @@ class TableLog:
         for a in appends:
             if a.table_id in fenced:
                 self.fenced += 1
+                if a.on_durable is not None:
+                    self._unhold()
                 a.on_durable = a.on_commit = None
                 fn, a.on_fenced = a.on_fenced, None
                 _call(fn, a)
 
-    @staticmethod
-    def _release(appends: list[_Append]) -> None:
+    def _release(self, appends: list[_Append]) -> None:
         for a in appends:
             fn, a.on_durable = a.on_durable, None
+            if fn is not None:
+                self._unhold()
             _call(fn, a)
+
+    def _unhold(self) -> None:
+        self._held -= 1
+        if self._held <= 0:
+            self._held = 0
+            self._settled.set()
 
     @staticmethod
     def _run_commit(appends: list[_Append]) -> None:
         for a in appends:
             fn, a.on_commit = a.on_commit, None
             _call(fn, a)
-
-
-def _call(fn: Callable[[], None] | None, a: _Append) -> None:
-    if fn is not None:
-        try:
-            fn()
-        except Exception:  # a bug in a table's callback must not stop the log
-            log.exception("table log: a callback of a step of table %s failed", a.table_id)

@@ -118,7 +118,12 @@ class SqlDurability:
                                                      LOG.c.seq < before))
         rows = [{"table_id": r.table_id, "seq": r.seq, "kind": r.kind, "data": r.data}
                 for r in batch.rows if r.table_id not in batch.drop]
-        if rows:
+        if rows and batch.idempotent:  # a replay: what landed already is skipped
+            dialect_insert = postgresql.insert if self.backend == "postgresql" else sqlite.insert
+            stmt = dialect_insert(LOG).on_conflict_do_nothing(
+                index_elements=[LOG.c.table_id, LOG.c.seq])
+            await conn.execute(stmt, rows)
+        elif rows:
             await conn.execute(LOG.insert(), rows)
         if batch.outbox:
             await self._outbox_insert(conn, batch.outbox)

@@ -1,0 +1,91 @@
+"""The identity cache behind ``hello`` during a database outage (``server/authcache.py``,
+``docs/security.md`` "Hello during a database outage"): used only when the store cannot
+answer, only for a token seen good within the TTL, and forgotten when the database says no."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cardhall.server.authcache import AuthCache, authenticate_cached, still_allowed
+from cardhall.server.errors import ApiError
+from cardhall.storage.interface import PlayerRecord
+
+ANA = PlayerRecord(id="p1", name="ana")
+
+
+class Store:
+    """``player_for_token``/``get_player`` answering from ``players``, or raising ``down``."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, PlayerRecord] = {"tok": ANA}
+        self.down: Exception | None = None
+
+    async def player_for_token(self, token: str) -> PlayerRecord | None:
+        if self.down is not None:
+            raise self.down
+        return self.players.get(token)
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        if self.down is not None:
+            raise self.down
+        return next((p for p in self.players.values() if p.id == player_id), None)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_an_outage_hello_is_answered_for_a_token_seen_good_within_the_ttl() -> None:
+    store, clock = Store(), Clock()
+    cache = AuthCache(ttl_seconds=60, clock=clock)
+    s: Any = store
+    assert await authenticate_cached(s, "tok", cache) == ANA
+    store.down = ConnectionRefusedError(111, "refused")
+    assert await authenticate_cached(s, "tok", cache) == ANA and cache.used == 1
+    assert await still_allowed(s, "p1", cache)
+    with pytest.raises(ConnectionRefusedError):  # never seen: the outage's error
+        await authenticate_cached(s, "other", cache)
+    clock.now = 61
+    with pytest.raises(ConnectionRefusedError):  # too old
+        await authenticate_cached(s, "tok", cache)
+
+
+async def test_a_bug_is_no_outage_and_a_refusal_or_ban_forgets_the_token() -> None:
+    store, cache = Store(), AuthCache()
+    s: Any = store
+    await authenticate_cached(s, "tok", cache)
+    store.down = RuntimeError("a bug")
+    with pytest.raises(RuntimeError):
+        await authenticate_cached(s, "tok", cache)
+    store.down = None
+    store.players["tok"] = PlayerRecord(id="p1", name="ana", banned=True)
+    with pytest.raises(ApiError):
+        await authenticate_cached(s, "tok", cache)
+    store.down = TimeoutError()
+    with pytest.raises(TimeoutError):  # the refusal removed it
+        await authenticate_cached(s, "tok", cache)
+
+
+async def test_a_ban_seen_by_the_join_check_forgets_every_token_of_the_player() -> None:
+    store, cache = Store(), AuthCache()
+    s: Any = store
+    await authenticate_cached(s, "tok", cache)
+    store.players["tok"] = PlayerRecord(id="p1", name="ana", disabled=True)
+    assert not await still_allowed(s, "p1", cache)
+    store.down = ConnectionRefusedError()
+    with pytest.raises(ConnectionRefusedError):
+        await still_allowed(s, "p1", cache)
+
+
+def test_the_cache_is_bounded_and_keeps_no_clear_token() -> None:
+    cache = AuthCache(max_entries=2)
+    for i in range(3):
+        cache.put(f"token-{i}", PlayerRecord(id=f"p{i}", name="x"))
+    assert cache.get("token-0") is None and cache.get("token-2") is not None
+    assert all(b"token" not in key for key in cache._by_token)
