@@ -44,7 +44,7 @@ from ..tables.connections import CLOSE, QueueConnection, encode
 from ..tables.manager import TableManager
 from .drain import is_draining
 from .errors import ApiError
-from .quotas import LocalSocketQuota, SocketQuota, client_address
+from .quotas import LocalSocketQuota, SocketQuota, client_network
 from .security import authenticate
 from .sockets import (
     CLOSE_ADDRESS_SOCKETS,
@@ -79,7 +79,8 @@ class Session:
     closes); the session is in it while :meth:`run` runs. ``quota`` counts each player's
     authenticated sockets (``app.state.socket_quota``; a fresh one when omitted); ``clock``
     is the monotonic clock of the rate limiter (the loop's ``time`` when omitted).
-    ``address`` is the client address (the trusted one, :func:`~.quotas.client_address`) and
+    ``address`` is the client's network (the trusted address, its /64 for IPv6:
+    :func:`~.quotas.client_network`) and
     ``caps`` counts the sockets per address (``app.state.address_cap``; none: uncounted).
     """
 
@@ -378,6 +379,6 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     await ws.accept()
     state = ws.app.state
     session = Session(ws, state.settings, state.hall, state.store, state.sessions,
-                      quota=state.socket_quota, address=client_address(ws.scope),
+                      quota=state.socket_quota, address=client_network(ws.scope),
                       caps=state.address_cap)
     await session.run()
