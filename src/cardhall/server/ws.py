@@ -321,6 +321,12 @@ class Session:
             return
         self._counted = player.id
         self.conn.player, self.authed, self.token = player, True, msg.token
+        # A revocation committed after the check above scanned this socket as not yet
+        # authenticated (server/sockets.py): check the token again now that it counts as
+        # authenticated, so either this check or the revocation's scan sees it.
+        if await self.store.player_for_token(msg.token) is None:
+            self.revoke()
+            return
         self.conn.send(p.Welcome(player_id=player.id, name=player.name,
                                  max_frame_bytes=self.settings.max_frame_bytes,
                                  rate_per_second=self.settings.ws_rate_per_second, rid=msg.rid))
