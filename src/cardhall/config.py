@@ -105,7 +105,8 @@ class Settings(BaseSettings):
     socket closes (4029)."""
     max_sockets_per_address: Annotated[int, Field(ge=1, le=1_000_000)] = 50
     """WebSocket connections one client address may hold open at once in this process,
-    authenticated or not (the address as :attr:`trusted_proxies` makes it); one more is told
+    authenticated or not (the address as :attr:`trusted_proxies` makes it, an IPv6 one
+    counted by its /64 as every per-address limit is); one more is told
     ``quota.address_sockets`` and closed (4030). Raise it for many players behind one NAT."""
     hello_timeout_seconds: Annotated[float, Field(gt=0, le=600)] = 10.0
     """A socket that has not authenticated (a ``hello`` answered ``welcome``) this long after

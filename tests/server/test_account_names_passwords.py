@@ -74,15 +74,28 @@ async def test_a_cyrillic_twin_of_an_existing_username_is_refused(
     assert answer.json()["error"]["code"] == "account.username_confusable"
 
 
+@pytest.mark.parametrize("twin", ["anna\u2800", "\u2800anna", "an\u2800na"])
+async def test_a_blank_braille_twin_of_an_existing_username_is_refused(
+        client: httpx.AsyncClient, twin: str) -> None:
+    """U+2800 BRAILLE PATTERN BLANK draws nothing, is no white space (``strip`` keeps it)
+    and has a skeleton of its own: before, ``anna`` followed by it got 201, an account
+    showing as ``anna``."""
+    assert (await _register(client, "anna")).status_code == 201
+    answer = await _register(client, twin)
+    assert answer.status_code == 422, answer.text
+    assert "U+2800" in answer.json()["error"]["message"]
+
+
 async def test_a_username_is_stored_in_its_nfkc_form(client: httpx.AsyncClient) -> None:
     made = await _register(client, "\uff22\uff4f\uff42\uff42\uff59")  # fullwidth Bobby
     assert made.status_code == 201 and made.json()["username"] == "Bobby"
 
 
 BAD_CHARACTERS = ["\u0000", "\u202e", "\u2066", "\u200f", "\u2028", "\u2029", "\u3164",
-                  "\u115f", "\ufe0f", "\U000e0100"]
+                  "\u115f", "\ufe0f", "\U000e0100", "\u2800"]
 """NUL, RIGHT-TO-LEFT OVERRIDE, LEFT-TO-RIGHT ISOLATE, RIGHT-TO-LEFT MARK, LINE and
-PARAGRAPH SEPARATOR, the HANGUL FILLERs, a VARIATION SELECTOR and a supplementary one."""
+PARAGRAPH SEPARATOR, the HANGUL FILLERs, a VARIATION SELECTOR and a supplementary one, the
+BRAILLE PATTERN BLANK (a symbol, not default-ignorable, but it draws nothing)."""
 
 
 @pytest.mark.parametrize("bad", BAD_CHARACTERS, ids=[f"U+{ord(c):04X}" for c in BAD_CHARACTERS])

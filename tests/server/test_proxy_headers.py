@@ -76,3 +76,43 @@ def test_trusted_proxies_default_to_none_and_take_addresses_and_networks(
         monkeypatch.setenv("CARDHALL_TRUSTED_PROXIES", bad)
         with pytest.raises(ValueError, match="not an IP address or network"):
             Settings()
+
+
+ONE_64 = ["2001:db8:7:1::1", "2001:db8:7:1::2", "2001:DB8:7:1:ffff:ffff:ffff:ffff"]
+"""Three addresses of one IPv6 /64 (one spelled in capitals): one machine holds a whole /64."""
+
+
+async def test_an_ipv6_64_is_one_address_for_the_socket_cap_and_the_rates() -> None:
+    """The REST and guest rates, the per-address socket cap and the waiting tables counted
+    each IPv6 address on its own, so a client with a /64 (any IPv6 host) had 2**64 of
+    each: 60 sockets from one /64 were all accepted at a cap of 50. Now they count by the
+    /64, as the log-in throttle does, and an IPv4-mapped address as its IPv4 one."""
+    async with live_server(trusted_proxies=["127.0.0.0/8"], max_sockets_per_address=2,
+                           guest_rate_limit="2/minute",
+                           max_waiting_tables_per_address=1) as live:
+        first, second = await _socket(live, ONE_64[0]), await _socket(live, ONE_64[1])
+        third = await _socket(live, ONE_64[2])
+        v4 = [await _socket(live, "198.51.100.7"), await _socket(live, "::ffff:198.51.100.7")]
+        mapped = await _socket(live, "::ffff:c633:6407")
+        try:
+            assert (await closed_code(third))[1] == 4030
+            assert (await closed_code(mapped))[1] == 4030
+            assert live.app.state.address_cap.open == {"2001:db8:7:1::/64": 2,
+                                                       "198.51.100.7": 2}
+        finally:
+            for ws in (first, second, *v4):
+                await ws.close()
+        async with live.http as http:
+            guests = [await http.post("/api/players", json={"name": f"g{i}"},
+                                      headers={"X-Forwarded-For": address})
+                      for i, address in enumerate(ONE_64)]
+            assert [g.status_code for g in guests] == [201, 201, 429]
+            other = await http.post("/api/players", json={"name": "other"},
+                                    headers={"X-Forwarded-For": "2001:db8:7:2::1"})
+            assert other.status_code == 201  # the next /64 is another client
+            tables = [await http.post("/api/tables", json={"game": "palace_poker"}, headers={
+                "X-Forwarded-For": address,
+                "Authorization": f"Bearer {guest.json()['token']}"})
+                for address, guest in zip(ONE_64[:2], guests[:2], strict=True)]
+            assert [t.status_code for t in tables] == [201, 429], tables[1].text
+            assert tables[1].json()["error"]["code"] == "quota.tables"

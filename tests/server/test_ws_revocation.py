@@ -92,3 +92,35 @@ async def test_a_revoked_session_s_socket_is_closed_and_its_seat_stays(
             await s3.send({"type": "join", "table_id": table_id, "seat": 0})
             joined = await s3.expect("joined")
             assert (joined["seat"], joined["resumed"]) == (0, True)
+
+
+async def test_a_hello_past_its_token_check_when_the_revocation_lands_is_closed() -> None:
+    """The race ``docs/security.md`` left open: a ``hello`` whose token check passed, then
+    (while it took its socket quota place: a Redis round trip in cluster mode) the session
+    was revoked and the revocation's scan found the socket not yet authenticated. Before,
+    that socket was welcomed and stayed open on the revoked token until the next revocation
+    of the player; now the hello checks the token again once the socket counts as
+    authenticated, so either that check or the revocation's scan closes it."""
+    async with live_server(**CHEAP_HASHES) as live, live.http as http:
+        made = await http.post("/api/accounts", json={"username": "anna", "password": PASSWORD})
+        token = made.json()["token"]
+        quota = live.app.state.socket_quota
+        acquire, in_hello, revoked = quota.acquire, asyncio.Event(), asyncio.Event()
+
+        async def slow_acquire(player_id: str) -> bool:
+            in_hello.set()
+            await revoked.wait()  # the revocation commits and scans meanwhile
+            return await acquire(player_id)
+
+        quota.acquire = slow_acquire
+        async with client(live) as c:
+            await c.send({"type": "hello", "token": token})
+            async with asyncio.timeout(5):
+                await in_hello.wait()
+            r = await http.delete("/api/sessions/current", headers=bearer(token))
+            assert r.status_code == 200, r.text
+            revoked.set()
+            async with asyncio.timeout(5):
+                seen, code = await closed_code(c)
+        assert code == 4001, seen
+        assert [m["code"] for m in seen if m["type"] == "error"] == ["auth.session_revoked"]

@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import json
 import sys
+import unicodedata
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -40,8 +41,23 @@ def fail(args: argparse.Namespace, code: str, message: str, status: int) -> int:
     if getattr(args, "json", False):
         print(json.dumps({"error": {"code": code, "message": message}}))
     else:
-        print(f"cardhall {args.command}: error: {message} [{code}]", file=sys.stderr)
+        print(shown(f"cardhall {args.command}: error: {message} [{code}]"), file=sys.stderr)
     return status
+
+
+def shown(text: str) -> str:
+    """``text`` safe to print to a terminal: every control, format, surrogate, private-use
+    or unassigned character (category C: ESC, CR, BEL, the C1 controls, the bidi overrides)
+    and the line and paragraph separators as a Python escape (``\\x1b``, ``\\u202e``).
+    A readable line quotes what documents and file names hold, and those must not move the
+    cursor, erase or hide what the command prints (``cardhall verify`` saying "verified"
+    over its own "MISMATCH")."""
+    return "".join(_escaped(ch) if unicodedata.category(ch)[0] == "C"
+                   or unicodedata.category(ch) in ("Zl", "Zp") else ch for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    return ch.encode("unicode_escape").decode("ascii")
 
 
 def wants_progress(args: argparse.Namespace) -> bool:

@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..engine import EngineError, check_table_copy, is_table_copy, verify_history
-from .output import fail, progress
+from .output import fail, progress, shown
 
 RANK = {0: 0, 3: 1, 2: 2, 1: 3}
 """Exit status -> how bad it is; the command exits with the worst."""
@@ -60,12 +60,14 @@ def _split(text: str, source: str) -> tuple[list[Item], bool]:
     ``source`` alone. A document that does not parse is an unreadable item and reading goes
     on at the next line."""
     decoder, items, at = json.JSONDecoder(), [], 0
+    number, counted = 1, 0  # the line number at ``counted`` (newlines are counted once)
     while True:
         while at < len(text) and text[at].isspace():
             at += 1
         if at >= len(text):
             break
-        where = f"{source}:{text.count(chr(10), 0, at) + 1}"
+        number, counted = number + text.count("\n", counted, at), at
+        where = f"{source}:{number}"
         try:
             doc, at = decoder.raw_decode(text, at)
         except (ValueError, RecursionError) as exc:
@@ -173,7 +175,9 @@ def check(item: Item, fetcher: Fetcher) -> dict[str, Any]:
 
 
 def line(r: dict[str, Any]) -> str:
-    """One readable line for the result ``r`` of :func:`check`."""
+    """One readable line for the result ``r`` of :func:`check`, its control characters
+    escaped (:func:`~.output.shown`: the game's own id, name and messages must not rewrite
+    the terminal)."""
     name = " ".join(str(x) for x in (r.get("game"), r.get("game_id")) if x)
     where = f"{name} ({r['source']})" if name else r["source"]
     status = r["status"]
@@ -188,7 +192,7 @@ def line(r: dict[str, Any]) -> str:
         what = "a table copy, consistent as far as it goes (deals need the full copy)"
     else:
         what = f"{r['chance_actions']} chance actions recomputed, commitment and outcome hold"
-    return f"{LABELS[status]:<11}{where}: {what}"
+    return shown(f"{LABELS[status]:<11}{where}: {what}")
 
 
 def summarize(results: list[dict[str, Any]]) -> dict[str, int]:

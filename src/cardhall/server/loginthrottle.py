@@ -27,7 +27,6 @@ as the REST rates do.
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import logging
 import math
 from dataclasses import dataclass
@@ -35,25 +34,9 @@ from dataclasses import dataclass
 import limits
 
 from .errors import ApiError
-from .quotas import WAIT_MARGIN_SECONDS, RateLimits, parse_rate, sliding_wait
+from .quotas import WAIT_MARGIN_SECONDS, RateLimits, network_of, parse_rate, sliding_wait
 
 log = logging.getLogger(__name__)
-IPV6_PREFIX = 64
-"""IPv6 addresses are counted by this network prefix (a host usually holds a /64)."""
-
-
-def network_of(address: str) -> str:
-    """The network a log-in counts under: an IPv4 address as it is, an IPv6 one as its /64
-    (``2001:db8::/64``), anything else (``unknown``, a Unix socket) as given."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
-    return str(ip)
 
 
 def _rate(text: str | None) -> limits.RateLimitItem | None:

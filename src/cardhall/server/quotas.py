@@ -22,6 +22,7 @@ Two kinds, kept apart on purpose:
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 from typing import Any, Protocol
@@ -170,10 +171,38 @@ def rate_limited(name: str, item: limits.RateLimitItem, wait_seconds: int) -> Ap
 
 def client_address(scope: Scope) -> str:
     """The client's address as the server sees it: the peer's, or the client a proxy named
-    in ``trusted_proxies`` forwards for (uvicorn's proxy headers, ``server/main.py``). The
-    REST rates and the per-address socket cap (``server/sockets.py``) both count this one."""
+    in ``trusted_proxies`` forwards for (uvicorn's proxy headers, ``server/main.py``). What
+    the limits count is its network (:func:`client_network`)."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
+
+
+IPV6_PREFIX = 64
+"""IPv6 addresses are counted by this network prefix (a host usually holds a /64)."""
+
+
+def network_of(address: str) -> str:
+    """The network an address counts under: an IPv4 address as it is, an IPv4-mapped IPv6
+    one (``::ffff:192.0.2.1``) as its IPv4 address, any other IPv6 one as its /64
+    (``2001:db8::/64``), each in its one canonical spelling; anything else (``unknown``, a
+    Unix socket) as given."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
+
+
+def client_network(scope: Scope) -> str:
+    """What every per-address limit counts (:func:`network_of` the :func:`client_address`):
+    the REST, guest and log-in rates, the per-address socket cap (``server/sockets.py``)
+    and the waiting tables per address. Counting an IPv6 address on its own would give any
+    host with a /64 2**64 addresses of each."""
+    return network_of(client_address(scope))
 
 
 class RestRateLimit:
@@ -194,7 +223,7 @@ class RestRateLimit:
         if scope["type"] != "http" or not path.startswith(RATED_PREFIX):
             await self.app(scope, receive, send)
             return
-        address = client_address(scope)
+        address = client_network(scope)
         try:
             await self.limits.check(self.limits.rest, "rest", address)
             if scope.get("method") == "POST" and path.rstrip("/") == GUESTS_PATH:

@@ -3,8 +3,8 @@
 
 * **Per address**: at most ``max_sockets_per_address`` sockets per client address in this
   process (:class:`AddressCap`), authenticated or not; the address is the one the trusted
-  proxies make it (``trusted_proxies``, :func:`~.quotas.client_address`), the same the REST
-  rates count. One more is told ``quota.address_sockets`` and closed
+  proxies make it (``trusted_proxies``), counted by its network (an IPv6 address by its /64,
+  :func:`~.quotas.client_network`), the same the REST rates count. One more is told ``quota.address_sockets`` and closed
   (:data:`CLOSE_ADDRESS_SOCKETS`).
 * **Hello deadline**: a socket not authenticated ``hello_timeout_seconds`` after it opened
   is told ``auth.hello_timeout`` and closed (:data:`CLOSE_HELLO_TIMEOUT`).

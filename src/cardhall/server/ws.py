@@ -47,7 +47,7 @@ from ..tables.manager import TableManager
 from .authcache import AuthCache, authenticate_cached, still_allowed
 from .drain import is_draining
 from .errors import ApiError
-from .quotas import LocalSocketQuota, SocketQuota, client_address
+from .quotas import LocalSocketQuota, SocketQuota, client_network
 from .sockets import (
     CLOSE_ADDRESS_SOCKETS,
     CLOSE_HELLO_TIMEOUT,
@@ -81,7 +81,8 @@ class Session:
     closes); the session is in it while :meth:`run` runs. ``quota`` counts each player's
     authenticated sockets (``app.state.socket_quota``; a fresh one when omitted); ``clock``
     is the monotonic clock of the rate limiter (the loop's ``time`` when omitted).
-    ``address`` is the client address (the trusted one, :func:`~.quotas.client_address`) and
+    ``address`` is the client's network (the trusted address, its /64 for IPv6:
+    :func:`~.quotas.client_network`) and
     ``caps`` counts the sockets per address (``app.state.address_cap``; none: uncounted).
     """
 
@@ -324,6 +325,17 @@ class Session:
             return
         self._counted = player.id
         self.conn.player, self.authed, self.token = player, True, msg.token
+        # A revocation committed after the check above scanned this socket as not yet
+        # authenticated (server/sockets.py): check the token again now that it counts as
+        # authenticated, so either this check or the revocation's scan sees it. While the
+        # database is away the identity the cache vouched for stands (server/authcache.py).
+        try:
+            revoked = await self.store.player_for_token(msg.token) is None
+        except Exception:  # any failure of the store: the outage path answered above
+            revoked = False
+        if revoked:
+            self.revoke()
+            return
         self.conn.send(p.Welcome(player_id=player.id, name=player.name,
                                  max_frame_bytes=self.settings.max_frame_bytes,
                                  rate_per_second=self.settings.ws_rate_per_second, rid=msg.rid))
@@ -388,6 +400,6 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     await ws.accept()
     state = ws.app.state
     session = Session(ws, state.settings, state.hall, state.store, state.sessions,
-                      quota=state.socket_quota, address=client_address(ws.scope),
+                      quota=state.socket_quota, address=client_network(ws.scope),
                       caps=state.address_cap, auth_cache=getattr(state, "auth_cache", None))
     await session.run()

@@ -22,7 +22,7 @@ from ..deps import HallDep, PlayerDep
 from ..drain import refuse_if_draining
 from ..errors import ApiError, responses
 from ..etags import etag_matches, etag_of
-from ..quotas import client_address
+from ..quotas import client_network
 
 router = APIRouter(prefix="/api/tables", tags=["lobby"])
 NOT_DRAINING = [Depends(refuse_if_draining)]
@@ -216,7 +216,7 @@ async def create_table(body: CreateTable, request: Request, hall: HallDep,
     code = secrets.token_urlsafe(9) if body.private else None
     try:
         out = await hall.create(body.game, created_by=player.id,
-                                created_from=client_address(request.scope), config=body.config,
+                                created_from=client_network(request.scope), config=body.config,
                                 num_seats=body.seats,
                                 bots=bots, turn_timeout_seconds=body.turn_timeout_seconds,
                                 starting_stack=body.starting_stack, private=body.private,

@@ -16,10 +16,12 @@ router = APIRouter(prefix="/api/players", tags=["players"])
 
 INVISIBLE = frozenset(
     [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164, 0xFFA0,
-     *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
+     *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0), 0x2800])
 """Default-ignorable code points outside category C (Unicode's ``DerivedCoreProperties``):
 the combining grapheme joiner, the Hangul fillers, the Khmer inherent vowels and the
-variation selectors. They draw nothing, so a name of them looks empty or like another."""
+variation selectors; and U+2800 BRAILLE PATTERN BLANK, a symbol (``So``, not
+default-ignorable, not white space) that draws nothing either. A name holding them looks
+empty or like another (``anna`` and ``anna`` + U+2800 have two skeletons)."""
 
 
 def _printable(name: str) -> str:
