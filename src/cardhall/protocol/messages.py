@@ -41,9 +41,14 @@ CLOSE_CODES: dict[int, str] = {
     1011: "internal error: the server failed to serve a request (the close reason says why)",
     1012: "server restarting: the shutdown drain closed the socket after table_closed "
           "(reason shutdown); reconnect with backoff and resume with the seat token",
+    4001: "session revoked: the token this socket authenticated with was revoked (after an "
+          "error auth.session_revoked); log in again and resume the seats",
     4003: "banned: the player was banned (after an error auth.banned); its seats are kicked",
     4008: "slow consumer: the outbound queue overflowed",
+    4009: "no hello answered welcome within hello_timeout_seconds (after an error "
+          "auth.hello_timeout)",
     4029: "too many sockets for this player (after an error quota.sockets)",
+    4030: "too many sockets from this client address (after an error quota.address_sockets)",
 }
 """Every WebSocket close code the server sends (``docs/protocol.md``, "Close codes");
 cardhall never sends 1001."""
