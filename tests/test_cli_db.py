@@ -86,3 +86,17 @@ def test_db_backup_draws_its_bar_on_a_terminal_only(tmp_path: Path) -> None:
     piped = run([*CARDHALL, "db", "backup", str(tmp_path / "two.db"), "--url", url, "--json"],
                 tty=False)
     assert piped.status == 0 and "db backup" not in piped.err
+
+
+def test_stamp_then_upgrade_repairs_a_database_stamped_at_a_revision_it_never_ran(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The runbook's "Schema drift" repair, with the commands the image has: a database at
+    0003 wrongly stamped 0004 (its table_fence never made) is stamped back and upgraded."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}"
+    assert main(["db", "upgrade", "--url", url, "--revision", "0003"]) == 0
+    assert main(["db", "stamp", "0004", "--url", url]) == 0  # the wrong stamp
+    assert "stamped 0004" in capsys.readouterr().out
+    assert main(["db", "stamp", "0003", "--url", url]) == 0  # the repair
+    assert main(["db", "upgrade", "--url", url, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["applied"][0] == "0004"
+    assert main(["db", "stamp", "nope", "--url", url]) == 1

@@ -45,3 +45,22 @@ def test_a_real_password_and_no_password_are_accepted() -> None:
     assert Settings(database_url="postgresql+asyncpg://postgres@127.0.0.1/test").database_url
     with pytest.raises(ValidationError, match="placeholder"):
         Settings(admin_token="change-me")
+
+
+def test_the_example_redis_password_is_refused_at_start() -> None:
+    """``deploy/cluster.env.example``'s placeholder, like the database's."""
+    with pytest.raises(ValidationError, match=r"cluster\.env"):
+        Settings(redis_url="redis://:change-me@redis:6379/0")
+    assert Settings(redis_url="redis://:Zq8-v3Lm@redis:6379/0").redis_url
+    assert Settings(redis_url="redis://127.0.0.1:6379/0").redis_url
+
+
+def test_a_refused_setting_is_one_line_without_a_traceback(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardhall.cli import main
+
+    monkeypatch.setenv("CARDHALL_PORT", "abc")
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "CARDHALL_PORT" in err and "[cli.bad_settings]" in err
+    assert "Traceback" not in err

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -16,13 +16,13 @@ defaults (``docs/operations.md``, "Deployment files")."""
 
 def _url_password(url: str) -> str | None:
     """The password of a SQLAlchemy URL, or ``None`` (none, or not a URL)."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
+    from urllib.parse import unquote, urlsplit
 
     try:
-        return make_url(url).password
-    except ArgumentError:
+        password = urlsplit(url).password
+    except ValueError:
         return None
+    return None if password is None else unquote(password)
 
 
 class Settings(BaseSettings):
@@ -257,16 +257,19 @@ class Settings(BaseSettings):
             raise ValueError(f"expected one rate such as '10/minute', got {value!r}")
         return value
 
-    @field_validator("database_url")
+    @field_validator("database_url", "redis_url")
     @classmethod
-    def _no_placeholder_password(cls, value: str) -> str:
-        """Refuse a database URL whose password is the example file's placeholder (or another
-        well-known default): a copied ``deploy/compose.env`` must get a real password."""
-        password = _url_password(value)
+    def _no_placeholder_password(cls, value: str | None, info: Any) -> str | None:
+        """Refuse a database or Redis URL whose password is the example files' placeholder
+        (or another well-known default): a copied ``deploy/compose.env`` or
+        ``deploy/cluster.env`` must get a real password."""
+        password = None if value is None else _url_password(value)
         if password is not None and password.lower() in PLACEHOLDER_SECRETS:
-            raise ValueError(f"the database password is the placeholder {password!r}: set a "
-                             "real one (deploy/compose.env: POSTGRES_PASSWORD and "
-                             "CARDHALL_DATABASE_URL)")
+            where = ("deploy/compose.env: POSTGRES_PASSWORD and CARDHALL_DATABASE_URL"
+                     if info.field_name == "database_url"
+                     else "deploy/cluster.env: REDIS_PASSWORD and CARDHALL_REDIS_URL")
+            raise ValueError(f"the password in {info.field_name} is the placeholder "
+                             f"{password!r}: set a real one ({where})")
         return value
 
     @field_validator("admin_token")

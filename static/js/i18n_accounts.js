@@ -13,7 +13,7 @@ Object.assign(STRINGS.en, {
   "acct.done": "Signed in as {name}.",
   "acct.manage": "Account {username}", "acct.change_password": "Change password",
   "acct.current_password": "Current password", "acct.new_password": "New password (at least 8 characters)",
-  "acct.password_changed": "Password changed; {n} other sessions logged out.",
+  "acct.password_changed": "Password changed; other sessions logged out: {n}.",
   "acct.sessions": "Where you are logged in", "acct.session_kind.login": "log in",
   "acct.session_kind.register": "registration", "acct.session_kind.guest": "guest",
   "acct.this_browser": "this browser", "acct.revoke": "Log out there", "acct.no_sessions": "No other sessions.",

@@ -81,3 +81,24 @@ def test_a_corrupt_backup_is_refused_and_changes_nothing(tmp_path: Path) -> None
     with pytest.raises(BackupError):
         restore_sqlite(bad, f"sqlite+aiosqlite:///{live}")
     assert live.read_bytes() == b"keep me"
+
+
+async def test_a_restore_under_a_running_server_is_refused(tmp_path: Path) -> None:
+    """The new-user trial restored over a live server, which kept writing to the replaced
+    file: a server holds its spill's lock, and the restore now refuses while it does."""
+    from cardhall.storage.spill import Spill, database_key, default_path
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'served.db'}"
+    store = SqlStore(url)
+    await store.start()
+    await store.close()
+    backup = backup_sqlite(url, tmp_path / "b.db").path
+    spill = Spill(default_path(url, None), database_key(url, None))
+    spill.acquire()  # what a running server holds
+    try:
+        with pytest.raises(BackupError, match="stop it first"):
+            restore_sqlite(backup, url)
+        assert not list(tmp_path.glob("served.db.replaced-*"))
+    finally:
+        spill.close()
+    assert restore_sqlite(backup, url).games == 0

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+from typing import Any
 
 from .output import add_output_flags
 
@@ -197,7 +198,7 @@ def _arena_parser(sub: Subparsers) -> None:
 
 
 def _db_parser(sub: Subparsers) -> None:
-    from .db import backup, downgrade, restore, upgrade
+    from .db import backup, downgrade, restore, stamp, upgrade
 
     d = _add(sub, "db", "database maintenance", "Database maintenance.",
              "cardhall db upgrade --url sqlite+aiosqlite:///hall.db")
@@ -220,6 +221,14 @@ def _db_parser(sub: Subparsers) -> None:
                    help="drop tables and columns that hold data")
     add_output_flags(g, json_help="print one JSON object")
     g.set_defaults(func=downgrade)
+    t = _add(dsub, "stamp", "record a revision without running migrations",
+             "Record REVISION as the database's, running nothing: the repair of a database "
+             "stamped at a revision it never ran (docs/operations.md, 'Schema drift'); then "
+             "`cardhall db upgrade`.", "cardhall db stamp 0004 --url sqlite+aiosqlite:///hall.db")
+    t.add_argument("revision", help="the revision the database really is at")
+    t.add_argument("--url", default=None, help="database URL (default: CARDHALL_DATABASE_URL)")
+    add_output_flags(t, json_help="print one JSON object")
+    t.set_defaults(func=stamp)
     for name, func, summary, text, example in (
             ("backup", backup, "copy the live SQLite database to a new file",
              "Copy the live SQLite database (the server may keep running) to FILE.",
@@ -251,11 +260,28 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``cardhall`` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
+    from pydantic import ValidationError
+
     try:
         return int(args.func(args))
     except BrokenPipeError:  # e.g. `cardhall replay FILE | head`
         sys.stderr.close()
         return 0
+    except ValidationError as exc:  # a CARDHALL_* setting refused: one line, no traceback
+        from .output import fail
+
+        return fail(args, "cli.bad_settings", settings_error(exc), 2)
+
+
+def settings_error(exc: Any) -> str:
+    """A pydantic ``ValidationError`` of :class:`~cardhall.config.Settings` as one line naming
+    each refused environment variable (``CARDHALL_PORT: Input should be a valid integer``)."""
+    parts = []
+    for err in exc.errors():
+        field = ".".join(str(x) for x in err.get("loc", ()))
+        name = f"CARDHALL_{field.upper()}" if field else "settings"
+        parts.append(f"{name}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)
 
 
 if __name__ == "__main__":  # pragma: no cover

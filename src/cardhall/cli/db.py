@@ -165,3 +165,20 @@ def _report(args: argparse.Namespace, verb: str, result: Any) -> int:
         print(f"{verb} {result.path}: {result.games} games, {result.bytes:,} bytes, "
               f"schema revision {result.revision}")
     return 0
+
+
+def stamp(args: argparse.Namespace) -> int:
+    """Record ``REVISION`` as the database's without running any migration (the runbook's
+    schema-drift repair); exit 1 with ``cli.db_error``."""
+    from ..storage.sql import stamp_database
+
+    try:
+        asyncio.run(stamp_database(_url(args), args.revision))
+    except Exception as exc:  # a bad URL or revision: one line, no traceback
+        return fail(args, "cli.db_error", f"{type(exc).__name__}: {exc}".splitlines()[0], 1)
+    if args.json:
+        print(json.dumps({"stamped": args.revision}))
+    else:
+        print(f"stamped {args.revision} (no migration ran); `cardhall db upgrade` applies "
+              "what follows it")
+    return 0

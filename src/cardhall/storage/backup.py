@@ -98,6 +98,31 @@ def backup_sqlite(url: str, target: Path, *,
     return BackupResult(target, target.stat().st_size, games, revision)
 
 
+def _refuse_while_served(url: str) -> None:
+    """Refuse while a server has the database open: each server holds its table-log spill's
+    lock (``storage/spill.py``; ``<file>.spill.lock`` next to a SQLite file) while it runs.
+
+    Raises:
+        BackupError: the lock is held.
+    """
+    import fcntl
+    import os
+
+    from .spill import default_path
+
+    lock = Path(f"{default_path(url, None)}.lock")
+    if not lock.exists():
+        return
+    fd = os.open(lock, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        raise BackupError(f"a server is using {sqlite_path(url)} (it holds {lock}): stop it "
+                          "first, then restore") from exc
+    finally:
+        os.close(fd)  # releases the lock if this process took it
+
+
 def restore_sqlite(backup: Path, url: str) -> BackupResult:
     """Put the backup file ``backup`` in place of the SQLite database of ``url``. Stop every
     server using that database first. The database it replaces (with its ``-wal``/``-shm``
@@ -105,12 +130,14 @@ def restore_sqlite(backup: Path, url: str) -> BackupResult:
     brought up by the next start (migrations run at start-up).
 
     Raises:
-        BackupError: the backup is missing or fails its integrity check, or the target is not
-            a SQLite file URL; nothing is changed then.
+        BackupError: the backup is missing or fails its integrity check, the target is not
+            a SQLite file URL, or a server has the database open (its spill lock is held);
+            nothing is changed then.
     """
     target = sqlite_path(url)
     if not backup.exists():
         raise BackupError(f"no backup at {backup}")
+    _refuse_while_served(url)
     try:
         with sqlite3.connect(f"file:{backup}?mode=ro", uri=True) as db:
             ok = db.execute("PRAGMA integrity_check").fetchone()[0]

@@ -186,6 +186,26 @@ async def upgrade_database(url: str, revision: str = "head") -> None:
         await engine.dispose()
 
 
+def stamp_connection(connection: Connection, revision: str) -> None:
+    """Record ``revision`` as the database's on a live (sync) connection, running nothing
+    (Alembic's ``stamp``: the runbook's repair of a database stamped at a revision it never
+    ran, ``docs/operations.md`` "Schema drift")."""
+    cfg = alembic_config()
+    cfg.attributes["connection"] = connection
+    command.stamp(cfg, revision, purge=True)
+
+
+async def stamp_database(url: str, revision: str) -> None:
+    """``cardhall db stamp REVISION``: :func:`stamp_connection` on the database at ``url``.
+    Raises what Alembic raises for an unknown revision, and what the driver raises."""
+    engine = make_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(stamp_connection, revision)
+    finally:
+        await engine.dispose()
+
+
 _record = player_record
 
 
