@@ -66,6 +66,9 @@ def test_a_shared_link_opens_at_its_step_and_steps_by_round(server: Any, new_pag
     assert other.locator("#r-seat").input_value() == ""
     # by action again: one step at a time
     page.select_option("#r-by", "action")
+    # the change refetches the step and redraws (the URL drops by=round once it has): a click
+    # before that can land on the controls being replaced (seen under CI load)
+    page.wait_for_function("!location.hash.includes('by=round')")
     page.click("[data-step=next]")
     page.wait_for_function(f"location.hash.includes('step={want + 1}')")
     # the history as a JSON file (the table copy for a viewer who did not play)
