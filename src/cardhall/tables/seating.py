@@ -52,7 +52,9 @@ class Seating:
         """Handle ``join`` (``balance``: the player's chip balance at a poker table, see
         :class:`~.messages.ClientRequest`)."""
         own = self.seat_of(conn) or self._own_seat(conn)  # held by this socket or this person
-        if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
+        left = own is not None and own.stand_in == "left" and own.conn is not conn
+        if own is not None and ((m.spectate and not left)  # who left the seat may watch
+                                or (m.seat is not None and m.seat != own.index)):
             self._error(conn, "table.already_seated",
                         f"you hold seat {own.index} here; leave it first", m)
             return
