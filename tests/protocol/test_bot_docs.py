@@ -150,3 +150,26 @@ def test_every_view_key_is_in_the_game_doc(game: str) -> None:
                and f"`{k}`" not in section]
     assert missing == [], f"docs/games/{game}.md, View, omits {missing}"
     assert get_game(game) is not None
+
+
+def test_the_asyncapi_state_payload_takes_both_forms_of_a_real_state() -> None:
+    doc = asyncapi.document()
+    payload = doc["components"]["messages"]["State"]["payload"]
+    root = {**payload, "components": {"schemas": {
+        k: {kk: vv for kk, vv in v.items() if kk != "discriminator"}  # AsyncAPI's string form
+        for k, v in doc["components"]["schemas"].items()}}}
+    check = jsonschema.Draft202012Validator(root)
+    delta = {"type": "state", "full": False, "table_id": "t", "version": 3, "base_version": 2,
+             "status": "playing", "hand": 1, "seat": 0, "game_seat": 0, "to_act": [0],
+             "timer_seat": 0, "deadline_ms": 1, "actor": 1, "timeout": False,
+             "legal_actions": [{"type": "bet", "min_to": 1, "max_to": 3}],
+             "events": [{"kind": "pass", "seat": 1, "stake": 0, "pot": 2, "folded": False}],
+             "view_patch": {"to_act": 0}, "game": "soldiers_bluff"}
+    full = {k: v for k, v in delta.items() if k not in ("base_version", "view_patch")} | {
+        "full": True, "seat_map": [0, 1], "seats": [], "view": None, "turn_timeout_ms": 1000,
+        "seed_commitment": None, "game_id": None}
+    for good in (delta, full):
+        p.SERVER_TYPED.validate_python(good)
+        assert [e.message for e in check.iter_errors(good)] == []
+    for bad in ({**delta, "game": "palace_poker"}, {**full, "base_version": 2}):
+        assert list(check.iter_errors(bad)) != []

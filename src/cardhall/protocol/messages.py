@@ -100,7 +100,11 @@ class Join(_ClientMsg):
     or any seat with its ``seat_token``), or watch (``spectate``). Answered by ``joined`` and a
     full ``state``.
 
-    ``spectate`` with ``seat``, ``seat_token`` or ``client_seed`` is refused.
+    ``seat`` is 0-63 (no table has more seats); a seat the table does not have, inside that
+    range or not, is refused ``table.bad_seat`` (:func:`error_code_for`), a non-integer
+    ``protocol.invalid_field``. ``spectate`` with ``seat``, ``seat_token`` or
+    ``client_seed`` is refused; a player whose seat a stand-in plays after its ``leave`` may
+    watch.
     ``client_seed`` (seats only): mixed into the shuffle seed of the
     games the seat is dealt into from the next game start on; a resume with one replaces the
     seat's client seed for the games that start later, a resume without keeps it."""
