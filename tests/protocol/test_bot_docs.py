@@ -17,6 +17,7 @@ from cardhall.engine import get_game
 from cardhall.protocol import messages as p
 from cardhall.protocol.games import GAME_PAYLOADS
 from cardhall.server import asyncapi
+from cardhall.tables.chat import CHAT_BURST, CHAT_WINDOW_SECONDS
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -113,6 +114,10 @@ def test_the_chat_limit_is_documented_per_player() -> None:
         assert not [ln for ln in lines if "per connection" in ln or "this connection" in ln], name
     assert "per player" in " ".join(ln for ln in (DOCS / "protocol.md").read_text().splitlines()
                                     if "chat.flood" in ln)
+    said = f"{CHAT_BURST} lines per {CHAT_WINDOW_SECONDS:g} s per player"
+    assert said in " ".join((DOCS / "protocol.md").read_text().split())
+    assert f"than {CHAT_BURST} lines in {CHAT_WINDOW_SECONDS:g} s from the player" in \
+        " ".join((p.Chat.__doc__ or "").split())
 
 
 def _join_error(frame: dict[str, Any]) -> str:

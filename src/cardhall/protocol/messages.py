@@ -230,7 +230,8 @@ class Chat(_ClientMsg):
     """Say ``text`` (1-200 characters of plain text: no control character, line separator
     or bidi embedding, override or isolate such as U+202E; ``protocol/text.py``) to everyone
     at a joined table, seats and spectators; a refused character is ``protocol.invalid_field``
-    naming it. Answered by the ``chat`` broadcast; ``chat.flood`` when sent too fast,
+    naming it. Answered by the ``chat`` broadcast; ``chat.flood`` when sent too fast (more
+than 5 lines in 10 s from the player at the table, all its sockets together),
     ``table.not_joined`` before a ``join``."""
 
     type: Literal["chat"]
@@ -406,7 +407,8 @@ class Accepted(_Msg):
 
 
 class Error(_Msg):
-    """A request was refused; nothing changed. ``code`` is stable (see ``ERROR_CODES``)."""
+    """A request was refused; nothing changed. ``code`` is stable (the schema's
+    ``error_codes``, the AsyncAPI document's ``x-error-codes``)."""
 
     type: Literal["error"] = "error"
     code: ErrorCode
