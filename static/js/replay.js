@@ -6,7 +6,7 @@ import { t, onLang } from "./i18n.js";
 import { api, me } from "./api.js";
 import { GAMES } from "./games/index.js";
 import { gameRow } from "./gamelist.js";
-import { frenchCard, sbCard, cardBack } from "./cards.js";
+import { frenchCard, cardBack } from "./cards.js";
 
 const PAGE = 20;
 
@@ -63,7 +63,7 @@ function replayHash(gameId, seat, step, by) {
 
 function handCard(game, code) {
   if (typeof code !== "string" || code.startsWith("?")) return cardBack({ small: true });
-  return game === "soldiers_bluff" ? sbCard(code, { small: true }) : frenchCard(code, { small: true });
+  return (GAMES[game]?.card || frenchCard)(code, { small: true });  // a game may draw its own
 }
 
 /**
