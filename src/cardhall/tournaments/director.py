@@ -1,0 +1,179 @@
+"""The tournament director: runs each tournament's rounds on the table manager.
+
+One asyncio task per running tournament. A round is paired and its boards' seeds drawn
+(:func:`~.rounds.plan_round`) and the document saved *before* any table of it exists, so the
+boards' commitments are fixed first; then one table per pairing and board is created through
+:meth:`~cardhall.tables.manager.TableManager.create`, all four seats taken by the entrants'
+built-in bots, with the board's seed as the table's server seed (``seed_source``); each
+table's finished history gives the board's ``returns`` and ``game_id``; the round is scored
+(:func:`~.rounds.score_round`) and its seeds revealed. The document is saved after every step
+(:mod:`cardhall.storage.tournaments`).
+
+**Restart**: :meth:`Director.start` resumes every ``running`` tournament from its document. A
+table of the current round that still runs (restored from the table log) is waited for; one
+that is gone before its result was recorded is created again with the same board seed, so
+the board is dealt the same cards (a board's result is recorded only from a finished game).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import secrets
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from ..storage.tournaments import TournamentStore
+from ..tables.manager import TableManager
+from .rounds import new_tournament, plan_round, public, score_round, summary
+from .spec import TournamentRequest
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.05
+"""How often a waiting round looks at its tables (real time)."""
+
+
+class TournamentNotFoundError(LookupError):
+    """No tournament has this id (REST: 404 ``tournament.not_found``)."""
+
+
+class Director:
+    """Creates, runs and answers tournaments.
+
+    Args:
+        manager: the table manager the rounds' tables are created on.
+        store: where the documents are kept.
+        new_seed: a board's 32-byte server seed (``secrets`` unless a test fixes it).
+        poll_seconds: see :data:`POLL_SECONDS`.
+    """
+
+    def __init__(self, manager: TableManager, store: TournamentStore, *,
+                 new_seed: Callable[[], bytes] | None = None,
+                 poll_seconds: float = POLL_SECONDS) -> None:
+        self.manager = manager
+        self.store = store
+        self.new_seed = new_seed or (lambda: secrets.token_bytes(32))
+        self.poll_seconds = poll_seconds
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+
+    async def start(self) -> None:
+        """Resume every ``running`` tournament of the store."""
+        for doc in await self.store.list_tournaments(status="running", limit=1000):
+            self._spawn(doc)
+
+    async def stop(self) -> None:
+        """Stop running tournaments (their documents stay ``running``: resumed at the next
+        start)."""
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()
+
+    async def create(self, req: TournamentRequest, created_by: str | None) -> dict[str, Any]:
+        """Create a tournament and start its first round; returns its public document.
+
+        Raises:
+            InvalidConfigError: the board config is refused by the game.
+        """
+        doc = new_tournament(uuid.uuid4().hex[:12], req, created_by, datetime.now(UTC))
+        await self.store.save_tournament(doc)
+        self._spawn(doc)
+        return public(doc)
+
+    async def get(self, tournament_id: str) -> dict[str, Any]:
+        """The public document (:func:`~.rounds.public`).
+
+        Raises:
+            TournamentNotFoundError: no such tournament.
+        """
+        doc = await self.store.get_tournament(tournament_id)
+        if doc is None:
+            raise TournamentNotFoundError(f"no tournament {tournament_id!r}")
+        return public(doc)
+
+    async def list(self, *, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        """Summaries (:func:`~.rounds.summary`), newest first."""
+        return [summary(d) for d in await self.store.list_tournaments(status=status, limit=limit)]
+
+    async def wait(self, tournament_id: str) -> None:
+        """Until the tournament's task ends (tests)."""
+        task = self.tasks.get(tournament_id)
+        if task is not None:
+            await asyncio.shield(task)
+
+    def _spawn(self, doc: dict[str, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self._run(doc),
+                                                      name=f"tournament-{doc['id']}")
+        self.tasks[doc["id"]] = task
+        task.add_done_callback(functools.partial(self._done, doc["id"]))
+
+    def _done(self, tournament_id: str, _task: object) -> None:
+        self.tasks.pop(tournament_id, None)
+
+    async def _run(self, doc: dict[str, Any]) -> None:
+        try:
+            while doc["status"] == "running":
+                rnd = doc["rounds"][-1] if doc["rounds"] and \
+                    doc["rounds"][-1]["status"] == "playing" else None
+                if rnd is None:
+                    rnd = plan_round(doc, self.new_seed)
+                    await self.store.save_tournament(doc)  # the commitments come first
+                await self._play(doc, rnd)
+                score_round(doc, rnd)
+                await self.store.save_tournament(doc)
+                log.info("tournament %s: round %d scored", doc["id"], rnd["round"])
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("tournament %s failed", doc["id"])
+            doc["status"], doc["error"] = "failed", f"{type(exc).__name__}: {exc}"
+            await self.store.save_tournament(doc)
+
+    async def _play(self, doc: dict[str, Any], rnd: dict[str, Any]) -> None:
+        """Create the round's missing tables, then record each one's finished game."""
+        for t in rnd["tables"]:
+            if t["returns"] is None and (t["table_id"] is None
+                                         or self.manager.get(t["table_id"]) is None):
+                t["table_id"] = await self._table(doc, rnd, t)
+                t["status"] = "playing"
+        await self.store.save_tournament(doc)
+        await asyncio.gather(*(self._record(doc, t) for t in rnd["tables"]
+                               if t["returns"] is None))
+
+    async def _table(self, doc: dict[str, Any], rnd: dict[str, Any], t: dict[str, Any]) -> str:
+        """Create table ``t`` of the round: each seat a built-in bot of its entrant."""
+        kinds = {e["id"]: e["bots"] for e in doc["entrants"]}
+        bots = {seat: kinds[entrant][seat // 2] for seat, entrant in enumerate(t["seats"])}
+        board = rnd["boards"][t["board"] - 1]
+        seed = None if board["seed"] is None else bytes.fromhex(board["seed"])
+        table = await self.manager.create(
+            doc["game"], config=doc["config"], num_seats=len(t["seats"]), bots=bots,
+            seed_source=None if seed is None else (lambda _hand: seed))
+        return table.id
+
+    async def _record(self, doc: dict[str, Any], t: dict[str, Any]) -> None:
+        """Wait until table ``t`` has finished its game; keep its ``game_id`` and ``returns``,
+        save the document and close the table."""
+        while True:
+            table = self.manager.get(t["table_id"])
+            if table is None:  # gone without a result: the same board again
+                t["table_id"] = await self._table(doc, doc["rounds"][-1], t)
+                await self.store.save_tournament(doc)
+                continue
+            if table.status == "finished" and table.recorder is not None \
+                    and table.recorder.state.outcome is not None:
+                t["game_id"] = table.game_id
+                t["returns"] = list(table.recorder.state.outcome.returns)
+                t["status"] = "finished"
+                await self.store.save_tournament(doc)
+                await self.manager.close(table.id)
+                return
+            await asyncio.sleep(self.poll_seconds)
