@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from tests.storage.conftest import postgres_store, sqlite_store
 
 from cardhall.storage.memory import MemoryStore
 from cardhall.storage.tournaments import (
@@ -14,7 +15,6 @@ from cardhall.storage.tournaments import (
     TournamentStore,
     tournament_store,
 )
-from tests.storage.conftest import postgres_store, sqlite_store
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

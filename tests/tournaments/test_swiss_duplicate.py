@@ -9,6 +9,7 @@ engine check.
 from __future__ import annotations
 
 import asyncio
+import copy
 
 from cardhall.config import Settings
 from cardhall.engine import commitment
@@ -74,3 +75,47 @@ async def test_swiss_duplicate_of_eight_bot_teams_over_three_rounds() -> None:
             # seats rotate: each pairing's home entrant holds seats 0/2 at half the tables
             homes = [t["seats"][0] == rnd["pairs"][t["pair"]][0] for t in tables]
             assert homes.count(True) == 2
+
+
+async def test_a_resumed_round_takes_a_gone_tables_stored_game_and_deals_no_board_twice() -> None:
+    """A restart after a table's game was stored but before the director recorded it: the
+    resumed director finds the stored game of that table; a table with no stored game is
+    dealt again with the same seed."""
+    store = MemoryStore()
+    manager = TableManager(SETTINGS, store)
+    await manager.start()
+    kept = MemoryTournaments()
+    director = Director(manager, kept)
+    try:
+        req = TournamentRequest(game="bazaar_blot", rounds=1, boards_per_round=2, bots=2)
+        created = await director.create(req, None)
+        await asyncio.wait_for(director.wait(created["id"]), 60)
+        await manager.writer.flush()
+        done = await kept.get_tournament(created["id"])
+        assert done is not None and done["status"] == "finished"
+        tables = done["rounds"][0]["tables"]
+        # as if the director had stopped before recording: one table's game stored, one lost
+        rewound = {**copy.deepcopy(done), "id": "rewound", "status": "running", "standings": []}
+        rnd = rewound["rounds"][0]
+        rnd["status"], rnd["scores"] = "playing", {}
+        stored_game = tables[0]["game_id"]
+        for t in rnd["tables"]:
+            t["game_id"], t["returns"], t["status"] = None, None, "playing"
+        rnd["tables"][1]["table_id"] = "no-such-table"
+        await kept.save_tournament(rewound)
+        await director.start()
+        await asyncio.wait_for(director.wait("rewound"), 60)
+        await manager.writer.flush()
+        doc = await director.get("rewound")
+    finally:
+        await director.stop()
+        await manager.stop()
+    assert doc["status"] == "finished", doc["error"]
+    again = doc["rounds"][0]["tables"]
+    assert again[0]["game_id"] == stored_game and again[0]["returns"] == tables[0]["returns"]
+    assert again[1]["table_id"] != "no-such-table" and again[1]["game_id"] != tables[1]["game_id"]
+    replayed = await store.get_game(again[1]["game_id"])
+    original = await store.get_game(tables[1]["game_id"])
+    assert replayed is not None and original is not None
+    assert deal_of(replayed) == deal_of(original) and replayed["seed"] == original["seed"]
+    assert len(await store.list_games(limit=100)) == 3  # the two boards, one of them twice

@@ -6,7 +6,7 @@ table manager and keeps each tournament's document in a
 :class:`~cardhall.storage.tournaments.TournamentStore`.
 """
 
-from .director import Director, TournamentNotFoundError
+from .director import Director, TournamentNotFoundError, TournamentQuotaError
 from .spec import TournamentRequest
 
-__all__ = ["Director", "TournamentNotFoundError", "TournamentRequest"]
+__all__ = ["Director", "TournamentNotFoundError", "TournamentQuotaError", "TournamentRequest"]

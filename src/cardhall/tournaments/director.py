@@ -24,7 +24,7 @@ import logging
 import secrets
 import uuid
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..storage.tournaments import TournamentStore
@@ -38,8 +38,17 @@ POLL_SECONDS = 0.05
 """How often a waiting round looks at its tables (real time)."""
 
 
+MAX_RUNNING_PER_PLAYER = 2
+"""Running tournaments one player may have created (each runs up to 64 tables at once)."""
+
+
 class TournamentNotFoundError(LookupError):
     """No tournament has this id (REST: 404 ``tournament.not_found``)."""
+
+
+class TournamentQuotaError(Exception):
+    """The player already runs :data:`MAX_RUNNING_PER_PLAYER` tournaments (REST: 429
+    ``quota.tournaments``)."""
 
 
 class Director:
@@ -60,6 +69,8 @@ class Director:
         self.new_seed = new_seed or (lambda: secrets.token_bytes(32))
         self.poll_seconds = poll_seconds
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.owners: dict[str, str | None] = {}
+        """Running tournament id -> the player who created it."""
 
     async def start(self) -> None:
         """Resume every ``running`` tournament of the store."""
@@ -72,6 +83,7 @@ class Director:
         tasks = list(self.tasks.values())
         for task in tasks:
             task.cancel()
+        self.owners.clear()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -82,7 +94,12 @@ class Director:
 
         Raises:
             InvalidConfigError: the board config is refused by the game.
+            TournamentQuotaError: ``created_by`` already runs :data:`MAX_RUNNING_PER_PLAYER`.
         """
+        mine = sum(1 for owner in self.owners.values() if owner == created_by)
+        if created_by is not None and mine >= MAX_RUNNING_PER_PLAYER:
+            raise TournamentQuotaError(f"player {created_by} already runs {mine} tournaments "
+                                       f"(at most {MAX_RUNNING_PER_PLAYER}); wait for one to end")
         doc = new_tournament(uuid.uuid4().hex[:12], req, created_by, datetime.now(UTC))
         await self.store.save_tournament(doc)
         self._spawn(doc)
@@ -99,7 +116,7 @@ class Director:
             raise TournamentNotFoundError(f"no tournament {tournament_id!r}")
         return public(doc)
 
-    async def list(self, *, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+    async def list_tournaments(self, *, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries (:func:`~.rounds.summary`), newest first."""
         return [summary(d) for d in await self.store.list_tournaments(status=status, limit=limit)]
 
@@ -113,10 +130,12 @@ class Director:
         task = asyncio.get_running_loop().create_task(self._run(doc),
                                                       name=f"tournament-{doc['id']}")
         self.tasks[doc["id"]] = task
+        self.owners[doc["id"]] = doc["created_by"]
         task.add_done_callback(functools.partial(self._done, doc["id"]))
 
     def _done(self, tournament_id: str, _task: object) -> None:
         self.tasks.pop(tournament_id, None)
+        self.owners.pop(tournament_id, None)
 
     async def _run(self, doc: dict[str, Any]) -> None:
         try:
@@ -125,6 +144,7 @@ class Director:
                     doc["rounds"][-1]["status"] == "playing" else None
                 if rnd is None:
                     rnd = plan_round(doc, self.new_seed)
+                    rnd["started_at"] = datetime.now(UTC).isoformat()
                     await self.store.save_tournament(doc)  # the commitments come first
                 await self._play(doc, rnd)
                 score_round(doc, rnd)
@@ -138,10 +158,10 @@ class Director:
             await self.store.save_tournament(doc)
 
     async def _play(self, doc: dict[str, Any], rnd: dict[str, Any]) -> None:
-        """Create the round's missing tables, then record each one's finished game."""
+        """Create the round's tables not yet made, then record each one's finished game
+        (:meth:`_record` deals a board again only when its table left no stored game)."""
         for t in rnd["tables"]:
-            if t["returns"] is None and (t["table_id"] is None
-                                         or self.manager.get(t["table_id"]) is None):
+            if t["returns"] is None and t["table_id"] is None:
                 t["table_id"] = await self._table(doc, rnd, t)
                 t["status"] = "playing"
         await self.store.save_tournament(doc)
@@ -161,19 +181,41 @@ class Director:
 
     async def _record(self, doc: dict[str, Any], t: dict[str, Any]) -> None:
         """Wait until table ``t`` has finished its game; keep its ``game_id`` and ``returns``,
-        save the document and close the table."""
+        save the document and close the table. A table that is gone, or was restored after
+        its game ended, gives the stored game of that table; only when there is none is the
+        board dealt again at a new table (same seed, same cards)."""
         while True:
             table = self.manager.get(t["table_id"])
-            if table is None:  # gone without a result: the same board again
+            if table is not None and table.recorder is not None \
+                    and table.recorder.state.outcome is not None and table.game_id is not None:
+                await self._finished(doc, t, table.game_id,
+                                     list(table.recorder.state.outcome.returns))
+                return
+            if table is None or table.status == "finished":  # gone, or restored after its end
+                stored = await self._stored(doc, t["table_id"])
+                if stored is not None:
+                    await self._finished(doc, t, *stored)
+                    return
+                if table is not None:  # restored after an end that was never stored
+                    await self.manager.close(table.id)
                 t["table_id"] = await self._table(doc, doc["rounds"][-1], t)
                 await self.store.save_tournament(doc)
                 continue
-            if table.status == "finished" and table.recorder is not None \
-                    and table.recorder.state.outcome is not None:
-                t["game_id"] = table.game_id
-                t["returns"] = list(table.recorder.state.outcome.returns)
-                t["status"] = "finished"
-                await self.store.save_tournament(doc)
-                await self.manager.close(table.id)
-                return
             await asyncio.sleep(self.poll_seconds)
+
+    async def _finished(self, doc: dict[str, Any], t: dict[str, Any], game_id: str,
+                        returns: list[int]) -> None:
+        t["game_id"], t["returns"], t["status"] = game_id, returns, "finished"
+        await self.store.save_tournament(doc)
+        await self.manager.close(t["table_id"])
+
+    async def _stored(self, doc: dict[str, Any], table_id: str) -> tuple[str, list[int]] | None:
+        """``(game_id, returns)`` of the stored game of ``table_id`` (after the writer's
+        flush), or ``None``."""
+        await self.manager.writer.flush()
+        since = datetime.fromisoformat(doc["rounds"][-1]["started_at"]) - timedelta(minutes=1)
+        games = await self.manager.store.list_games(game=doc["game"], since=since, limit=1000)
+        for game in games:
+            if game.table_id == table_id:
+                return game.id, list(game.outcome["returns"])
+        return None

@@ -8,7 +8,7 @@ weight of an edge preferring, in this order:
    without one exists);
 2. opponents of close scores (the weight falls with the square of the score difference).
 
-With an odd number of entrants a ``None`` node stands for the bye: its edges prefer an entrant
+With an odd number of entrants a node :data:`BYE` stands for the bye: its edges prefer an entrant
 that has had no bye yet, then the lowest score, so every entrant is paired or is the one bye.
 """
 
@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 import networkx as nx
+
+BYE = ("bye",)
+"""The bye's node in the matching graph (a tuple: never an entrant id, which is a string)."""
 
 Pair = tuple[str, str]
 """Two entrant ids; the first is the *home* entrant (the higher score, then the earlier)."""
@@ -39,7 +42,11 @@ def swiss_pairs(entrants: Sequence[str], scores: Mapping[str, float],
 
     Returns:
         ``(pairs, bye)``: every entrant is in exactly one pair or is ``bye`` (``None`` with an
-        even number of entrants); pairs are ordered by their home entrant's rank.
+        even number of entrants); pairs are ordered by their home entrant's rank. A pair that
+        met before is chosen only when every complete pairing has at least as many repeats
+        (with ``r`` rounds played, a fresh pairing of ``n`` entrants exists while
+        ``r < n / 2``: each entrant still has ``n - 1 - r >= n / 2`` fresh opponents, and by
+        Dirac's theorem that graph has a Hamiltonian cycle, so a perfect matching).
 
     Raises:
         ValueError: fewer than two entrants, or an id given twice.
@@ -65,14 +72,14 @@ def swiss_pairs(entrants: Sequence[str], scores: Mapping[str, float],
         for e in rank:
             diff = scores.get(e, 0.0) - low
             fresh = 2 if e not in byes else 1
-            graph.add_edge(None, e, weight=fresh * big - int(diff * diff * unit)
+            graph.add_edge(BYE, e, weight=fresh * big - int(diff * diff * unit)
                            - (len(rank) - place[e]))
     matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
     pairs: list[Pair] = []
     bye: str | None = None
     for u, v in matching:
-        if u is None or v is None:
-            bye = v if u is None else u
+        if u == BYE or v == BYE:
+            bye = v if u == BYE else u
             continue
         home, away = (u, v) if place[u] < place[v] else (v, u)
         pairs.append((home, away))

@@ -50,11 +50,11 @@ class TournamentRequest(BaseModel):
 
     game: Literal["bazaar_blot"]
     format: Literal["swiss", "knockout"] = "swiss"
-    rounds: int = Field(3, ge=1, le=20)
-    boards_per_round: int = Field(2, ge=1, le=16)
+    rounds: int = Field(3, ge=1, le=10)
+    boards_per_round: int = Field(2, ge=1, le=4)
     duplicate: bool = True
     scoring: Literal["matchpoints", "total_points"] = "matchpoints"
-    bots: int = Field(ge=2, le=64)
+    bots: int = Field(ge=2, le=32)
     bot_kinds: list[BotKind] = Field(default_factory=_default_kinds, min_length=1, max_length=8)
     config: dict[str, Any] = Field(default_factory=dict)
     name: str = Field("", max_length=64)
