@@ -132,3 +132,17 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) 
     assert all(t["returns"] is not None and t["game_id"] for r in doc["rounds"]
                for t in r["tables"])
     assert len(doc["rounds"]) == 2 and len(doc["standings"]) == 4
+
+
+async def test_verify_over_rest(make_client) -> None:  # noqa: F811
+    client = await make_client(**FAST)
+    auth = await guest(client)
+    created = (await client.post("/api/tournaments", json=BODY, headers=auth)).json()
+    await until(client, created["id"], lambda d: d["status"] != "running")
+    res = await client.get(f"/api/tournaments/{created['id']}/verify")
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert body["verified"] and body["duplicate"] and len(body["rounds"]) == 2
+    assert all(b["verified"] and b["tables"] == 2 for r in body["rounds"] for b in r["boards"])
+    res = await client.get("/api/tournaments/nope/verify")
+    assert res.status_code == 404 and res.json()["error"]["code"] == "tournament.not_found"

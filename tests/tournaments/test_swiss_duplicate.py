@@ -18,6 +18,7 @@ from cardhall.storage.memory import MemoryStore
 from cardhall.storage.tournaments import MemoryTournaments
 from cardhall.tables.manager import TableManager
 from cardhall.tournaments import Director, TournamentRequest
+from cardhall.tournaments.verify import check_tournament
 
 SETTINGS = Settings(database_url="memory://", bot_delay_seconds=0.0)
 
@@ -27,6 +28,24 @@ def deal_of(history: dict) -> list[list[str]]:
     first = history["actions"][0]
     assert first["seat"] is None and first["action"]["type"] == "deal"
     return first["action"]["hands"]
+
+
+async def _tampering_is_found(doc: dict, store: MemoryStore) -> None:
+    """Two cards swapped between two hands of one table's deal: that board fails."""
+    histories = {t["game_id"]: await store.get_game(t["game_id"])
+                 for r in doc["rounds"] for t in r["tables"]}
+    victim = doc["rounds"][1]["tables"][2]
+    forged = copy.deepcopy(histories[victim["game_id"]])
+    hands = forged["actions"][0]["action"]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    result = check_tournament(doc, {**histories, victim["game_id"]: forged})
+    assert not result["verified"]
+    bad = [b for r in result["rounds"] for b in r["boards"] if not b["verified"]]
+    assert [(b["board"], len(b["problems"])) for b in bad] == [(victim["board"], 2)]
+    assert "first deals differ" in bad[0]["problems"][1]
+    assert victim["table_id"] in bad[0]["problems"][0]
+    texts = [p for r in result["rounds"] for b in r["boards"] for p in b["problems"]]
+    assert all("hands" not in t and "card" not in t for t in texts)  # problems name no card
 
 
 async def test_swiss_duplicate_of_eight_bot_teams_over_three_rounds() -> None:
@@ -42,10 +61,16 @@ async def test_swiss_duplicate_of_eight_bot_teams_over_three_rounds() -> None:
         await asyncio.wait_for(director.wait(created["id"]), 120)
         await manager.writer.flush()
         doc = await director.get(created["id"])
+        checked = await director.verify(created["id"])
     finally:
         await director.stop()
         await manager.stop()
     assert doc["status"] == "finished", doc["error"]
+    assert checked["verified"] and checked["not_checked"] == []
+    assert [len(r["boards"]) for r in checked["rounds"]] == [2, 2, 2]
+    assert all(b["tables"] == 4 and b["problems"] == [] for r in checked["rounds"]
+               for b in r["boards"])
+    await _tampering_is_found(doc, store)
     assert len(doc["rounds"]) == 3
     standings = doc["standings"]
     assert sorted(r["entrant"] for r in standings) == [f"e{i}" for i in range(1, 9)]

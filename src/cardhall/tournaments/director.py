@@ -31,6 +31,7 @@ from ..storage.tournaments import TournamentStore
 from ..tables.manager import TableManager
 from .rounds import new_tournament, plan_round, public, score_round, summary
 from .spec import TournamentRequest
+from .verify import check_tournament
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,20 @@ class Director:
         if doc is None:
             raise TournamentNotFoundError(f"no tournament {tournament_id!r}")
         return public(doc)
+
+    async def verify(self, tournament_id: str) -> dict[str, Any]:
+        """:func:`~.verify.check_tournament` on the stored games of the finished rounds.
+
+        Raises:
+            TournamentNotFoundError: no such tournament.
+        """
+        doc = await self.store.get_tournament(tournament_id)
+        if doc is None:
+            raise TournamentNotFoundError(f"no tournament {tournament_id!r}")
+        ids = [t["game_id"] for r in doc["rounds"] if r["status"] == "finished"
+               for t in r["tables"] if t["game_id"]]
+        histories = {gid: await self.manager.store.get_game(gid) for gid in ids}
+        return check_tournament(doc, histories)
 
     async def list_tournaments(self, *, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries (:func:`~.rounds.summary`), newest first."""

@@ -73,3 +73,16 @@ async def get_tournament(tournament_id: str, director: DirectorDep) -> dict[str,
         return await director.get(tournament_id)
     except TournamentNotFoundError as exc:
         raise ApiError("tournament.not_found", str(exc)) from exc
+
+
+@router.get("/{tournament_id}/verify", responses=responses("tournament.not_found"))
+async def verify_tournament(tournament_id: str, director: DirectorDep) -> dict[str, Any]:
+    """Whether every table of each board of the finished rounds got the same cards
+    (``docs/tournaments.md``, "Checking the deals"): per board, the revealed seed against the
+    commitment published before the round, each table's game dealt from it (no client seed,
+    dealer 0), the same first deal everywhere, and each game verified on its own. No card is
+    answered. 404 ``tournament.not_found``."""
+    try:
+        return await director.verify(tournament_id)
+    except TournamentNotFoundError as exc:
+        raise ApiError("tournament.not_found", str(exc)) from exc
