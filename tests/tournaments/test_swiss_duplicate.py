@@ -144,3 +144,25 @@ async def test_a_resumed_round_takes_a_gone_tables_stored_game_and_deals_no_boar
     assert replayed is not None and original is not None
     assert deal_of(replayed) == deal_of(original) and replayed["seed"] == original["seed"]
     assert len(await store.list_games(limit=100)) == 3  # the two boards, one of them twice
+
+
+async def test_a_knockout_of_four_bot_teams_ends_with_one_and_standings() -> None:
+    store = MemoryStore()
+    manager = TableManager(SETTINGS, store)
+    await manager.start()
+    director = Director(manager, MemoryTournaments())
+    try:
+        req = TournamentRequest(game="bazaar_blot", format="knockout", boards_per_round=1, bots=4)
+        created = await director.create(req, None)
+        await asyncio.wait_for(director.wait(created["id"]), 60)
+        doc = await director.get(created["id"])
+    finally:
+        await director.stop()
+        await manager.stop()
+    assert doc["status"] == "finished", doc["error"]
+    assert [len(r["pairs"]) for r in doc["rounds"]] == [2, 1]
+    assert len(doc["alive"]) == 1
+    final = doc["rounds"][1]["pairs"][0]
+    assert doc["alive"][0] in final and set(final) <= {e for p in doc["rounds"][0]["pairs"]
+                                                     for e in p}
+    assert len(doc["standings"]) == 4
