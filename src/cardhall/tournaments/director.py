@@ -201,10 +201,9 @@ class Director:
         board dealt again at a new table (same seed, same cards)."""
         while True:
             table = self.manager.get(t["table_id"])
-            if table is not None and table.recorder is not None \
-                    and table.recorder.state.outcome is not None and table.game_id is not None:
-                await self._finished(doc, t, table.game_id,
-                                     list(table.recorder.state.outcome.returns))
+            result = None if table is None else _game_result(table)
+            if result is not None:
+                await self._finished(doc, t, *result)
                 return
             if table is None or table.status == "finished":  # gone, or restored after its end
                 stored = await self._stored(doc, t["table_id"])
@@ -234,3 +233,12 @@ class Director:
             if game.table_id == table_id:
                 return game.id, list(game.outcome["returns"])
         return None
+
+
+def _game_result(table: Any) -> tuple[str, list[int]] | None:
+    """``(game_id, returns)`` of the game a live table has finished, else ``None``. The one
+    place the director reads a table's state (read only, on the table's event loop)."""
+    recorder = table.recorder
+    if recorder is None or recorder.state.outcome is None or table.game_id is None:
+        return None
+    return table.game_id, list(recorder.state.outcome.returns)
