@@ -48,6 +48,7 @@ from .routes import (
     profiles,
     replay_units,
     rules_data,
+    tournaments,
 )
 from .sockets import AddressCap
 
@@ -147,7 +148,7 @@ def _include_routers(app: FastAPI) -> None:
                    replay_units.router, open_hands.router, lobby.router,
                    catalog.router, rules_data.router, admin.router, admin_players.router,
                    admin_accounts.router, admin_audit.router, admin_bots.router,
-                   asyncapi.router, ws.router):
+                   asyncapi.router, tournaments.router, ws.router):
         app.include_router(router)
 
 
