@@ -54,6 +54,10 @@ class GameRules(ABC, Generic[C]):
     """Whether a finished game's full copy is public at once unless the operator says
     otherwise (``CARDHALL_PUBLISH_FULL_AFTER_SECONDS``'s default): for a game whose finished
     games show nearly every card anyway."""
+    duplicate_board_config: ClassVar[dict[str, Any] | None] = None
+    """The partial rules config of one tournament board (``docs/tournaments.md``): a board is
+    a game that ends after one deal or hand dealt from the board's seed; ``None``: the game
+    is not played in duplicate tournaments."""
 
     def config(self, data: dict[str, Any] | None = None) -> C:
         """Build and validate a config from a partial JSON object.

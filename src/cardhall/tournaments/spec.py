@@ -11,12 +11,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..engine import get_game
+from ..engine import game_names, get_game
 
-BOARD_CONFIG: dict[str, dict[str, Any]] = {"bazaar_blot": {"target_score": 1}}
-"""The rules config a board's game starts from, per game: a Blot board is one deal, so its
-match ends at the first deal that scores (``target_score`` 1; an all-pass redeal, or an exact
-tie, deals again from the same seed's next shuffle). A request's ``config`` overrides it."""
+
+def tournament_games() -> list[str]:
+    """The games a tournament may run: fixed partnerships of two on four seats with a
+    :attr:`~cardhall.engine.rules.GameRules.duplicate_board_config` (Bazaar Blot so far)."""
+    return [name for name in game_names()
+            if (rules := get_game(name)).teams == 2 and rules.max_seats >= 4
+            and rules.duplicate_board_config is not None]
+
 
 BotKind = Literal["rule", "random"]
 
@@ -42,13 +46,13 @@ class TournamentRequest(BaseModel):
         bots: built-in bot entrants (a team of two bots each in Bazaar Blot).
         bot_kinds: the bot kinds the entrants take in turn (entrant ``i`` plays
             ``bot_kinds[i % len]``).
-        config: the rules config of each board's game, over :data:`BOARD_CONFIG`.
+        config: the rules config of each board's game, over the game's ``duplicate_board_config``.
         name: a display name.
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    game: Literal["bazaar_blot"]
+    game: str
     format: Literal["swiss", "knockout"] = "swiss"
     rounds: int = Field(3, ge=1, le=10)
     boards_per_round: int = Field(2, ge=1, le=4)
@@ -61,6 +65,9 @@ class TournamentRequest(BaseModel):
 
     @model_validator(mode="after")
     def _fits(self) -> TournamentRequest:
+        if self.game not in tournament_games():
+            raise ValueError(f"tournaments run {', '.join(tournament_games())}, "
+                             f"not {self.game!r}")
         if self.format == "swiss" and self.rounds > self.bots - 1:
             raise ValueError(f"a Swiss of {self.bots} entrants has at most {self.bots - 1} "
                              f"rounds without a repeat pairing, not {self.rounds}")
@@ -72,6 +79,6 @@ class TournamentRequest(BaseModel):
         Raises:
             InvalidConfigError: a field the game refuses (names it).
         """
-        cfg = {**BOARD_CONFIG.get(self.game, {}), **self.config}
+        cfg = {**(get_game(self.game).duplicate_board_config or {}), **self.config}
         get_game(self.game).config(cfg)
         return cfg

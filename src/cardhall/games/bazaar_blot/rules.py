@@ -42,6 +42,9 @@ class BlotRules(GameRules[BlotConfig]):
     """Rule 1: two fixed partnerships, seats 0+2 against 1+3."""
     publish_full_copy_by_default: ClassVar[bool] = True
     """A match plays every card anyway, and its seed lets anyone verify it."""
+    duplicate_board_config: ClassVar[dict[str, Any] | None] = {"target_score": 1}
+    """A board is one deal: the match ends at the first deal that scores (an all-pass redeal
+    or an exact tie deals again from the same seed's next shuffle)."""
 
     def table_actions(self, history: History,
                       public_events: list[list[dict[str, Any]]]) -> list[Action]:
