@@ -139,15 +139,20 @@ async def test_reconnect_resumes_the_seat_with_one_full_snapshot(h: Harness) -> 
     assert conns[1].last("error").code == "table.replaced"
 
 
-async def test_disconnected_seat_is_moved_by_its_timer_until_the_game_ends(h: Harness) -> None:
+async def test_disconnected_seat_is_moved_by_its_timer_then_its_stand_in(h: Harness) -> None:
     table, conns = await full_table(h)
     for c in conns:
         table.post(Disconnected(c))
     for _ in range(4):
         await h.advance(table, 10.0)
     assert table.status == "finished"
-    assert all(a.timeout for a in table.recorder.history.actions if a.seat is not None)
+    moves = [a for a in table.recorder.history.actions if a.seat is not None]
+    timed_out = [a.seat for a in moves if a.timeout]
+    # each absent seat waits out one clock, then a stand-in plays it (tables/standin.py)
+    assert len(timed_out) == len(set(timed_out)) and len(timed_out) < len(moves)
     assert len(h.store.games) == 1
+    [(_summary, history)] = h.store.games.values()
+    assert {d["reason"] for d in history["stand_ins"]} == {"timeouts"}
     assert h.clock.pending() == 1  # no deadline left, only the idle timer of a finished table
 
 
