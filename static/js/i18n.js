@@ -3,6 +3,7 @@
 
 import { MORE } from "./i18n_more.js";
 import { CONTROLS } from "./i18n_controls.js";
+import { FEEL } from "./i18n_feel.js";
 
 const en = {
   "nav.lobby": "Lobby", "nav.games": "Finished games", "nav.language": "Language",
@@ -317,7 +318,7 @@ Object.assign(hy, {
   "pp.winners.one": "Հաղթող՝ {names}", "pp.winners.other": "Հաղթողներ՝ {names}",
 });
 
-for (const extra of [MORE, CONTROLS]) {
+for (const extra of [MORE, CONTROLS, FEEL]) {
   for (const [l, more] of Object.entries(extra)) Object.assign({ en, bg, hy }[l], more);
 }
 

@@ -5,9 +5,11 @@ import { h, clear, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { api, apiPage, me, register } from "./api.js";
 import { chipBalance } from "./chips_ui.js";
+import { yourTables } from "./mytables.js";
 
 const GAME_SEATS = { bazaar_blot: [4, 4], soldiers_bluff: [2, 5], palace_poker: [2, 10] };
 const POLL_MS = 2000;
+const MINE_POLL_MS = 5000; // "Your tables" (mytables.js) is asked again this often
 const PAGE_ROWS = 20; // tables per page of GET /api/tables; "More tables" asks for the next
 
 export function nameForm(root, onDone) {
@@ -46,10 +48,15 @@ export function lobbyScreen(root) {
       } catch (x) { err.textContent = x.message; }
     } }, t(`game.${g}`))));
 
+  // "Your tables" (mytables.js): the way back to every table where this player holds a seat
+  let mine = null;
+  const yours = () => { mine?.stop(); mine = yourTables({ pollMs: MINE_POLL_MS }); return mine; };
+
   const draw = () => fill(root,
     h("section", { class: "lobby" },
       h("h1", {}, t("lobby.title")),
       h("p", { class: "row balance" }, chipBalance()),
+      yours(),
       quick(),
       h("div", { class: "row rules-links" }, h("span", {}, t("lobby.rules"), ": "),
         Object.keys(GAME_SEATS).map((g) => h("a", { href: `#/rules/${g}`, class: "button small", "data-rules-link": g },
@@ -75,7 +82,7 @@ export function lobbyScreen(root) {
     }
     paged.redraw();
   });
-  return () => { stopped = true; clearTimeout(timer); offLang(); };
+  return () => { stopped = true; clearTimeout(timer); mine?.stop(); offLang(); };
 }
 
 /**

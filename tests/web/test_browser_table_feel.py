@@ -1,0 +1,62 @@
+"""The table feel a Board Game Arena player expects (issue 28): a friend who leaves a private
+table finds it again under "Your tables" (lobby and My games) and goes back to the seat."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="the playwright Python package is not installed")
+from browserkit import enter, shoot  # after the importorskip
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+
+def _private_duel(host: Any, friend: Any, base: str) -> tuple[str, str]:
+    """Host makes a private two-seat Soldier's Bluff table; the friend joins by the invite
+    link; the hand begins. Returns (table id, invite link)."""
+    host.select_option("#c-game", "soldiers_bluff")
+    host.select_option("#c-seats", "2")
+    host.select_option("#c-seat-1", "human")
+    host.check("#c-private")
+    host.fill("#c-timeout", "60")
+    host.click("#c-create")
+    host.wait_for_selector("[data-waiting-room] [data-seat='0']")
+    link = host.locator(".invite-link").input_value()
+    tid = link.split("#/invite/")[1].split("/")[0]
+    friend.goto(link)
+    friend.wait_for_selector(".board")
+    host.wait_for_selector(".hand-box [data-card]")
+    return tid, link
+
+
+def test_a_friend_who_left_a_private_table_finds_it_under_your_tables(
+        server: Any, new_page: Any, artifacts: Path) -> None:
+    host, friend = new_page(), new_page()
+    enter(host, server.url, "Host")
+    enter(friend, server.url, "Friend")
+    tid, _link = _private_duel(host, friend, server.url)
+    friend.on("dialog", lambda d: d.accept())  # "Leave the table? A stand-in bot plays..."
+    friend.click("a.leave")
+    friend.wait_for_url(re.compile(r"#/$"))
+    row = friend.wait_for_selector(f"[data-your-tables] [data-my-table='{tid}']")
+    assert "Soldier" in row.inner_text()
+    assert friend.locator(f"[data-my-table='{tid}'] [data-private]").count() == 1
+    # the private table is still not in the public list
+    assert friend.locator(f".tables [data-table='{tid}']").count() == 0
+    shoot(friend, artifacts, "your-tables")
+    # My games lists it too
+    friend.goto(f"{server.url}/#/games")
+    friend.wait_for_selector(f"[data-your-tables] [data-my-table='{tid}']")
+    friend.click(f"[data-my-table='{tid}'] [data-back]")
+    friend.wait_for_selector(".seat.me")
+    table = server.table(tid)
+    deadline = 50
+    while table.seats[1].stand_in is not None and deadline:
+        friend.wait_for_timeout(100)
+        deadline -= 1
+    assert table.seats[1].stand_in is None and table.seats[1].conn is not None
+    assert table.seats[1].name == "Friend"
