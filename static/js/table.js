@@ -77,7 +77,15 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       timerSeat: timerGs !== null && timerGs >= 0 ? timerGs : null, clock: clockEl,
       act: s?.status === "playing" && s.seat !== null && !paused ? act : null, live: true,
       showSummary, term: (id, text) => (s ? term(s.game, id, text) : text),
+      redrawIn,
     };
+  }
+
+  // A game module asks to be drawn again in `ms` (Blot: a finished trick is gathered then).
+  let redrawTimer = null;
+  function redrawIn(ms) {
+    clearTimeout(redrawTimer);
+    redrawTimer = setTimeout(() => { if (screen.isConnected) render(); }, ms);
   }
 
   function clockEl(gs) {
@@ -143,6 +151,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       const timeout = msg.timeout && !prefixed && text;
       if (timeout) { text = t("ev.timeout", { text }); prefixed = true; }
       log.add(text, timeout ? "timeout" : "");
+      m?.onEvent?.(ev, c);  // a module that draws from the event stream (Blot's held trick)
       if (m?.eventSummary?.(ev, c)) showSummary(() => m.eventSummary(ev, ctx()));
     }
   }
@@ -331,5 +340,5 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   log.load();
   render();
 
-  return () => { stopTick(); offLang(); offRules(); conn.close(); };
+  return () => { stopTick(); offLang(); offRules(); clearTimeout(redrawTimer); conn.close(); };
 }

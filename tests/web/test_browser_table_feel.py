@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import enter, shoot  # after the importorskip
+from browserkit import create_table, enter, play_until, shoot  # after the importorskip
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -60,3 +60,57 @@ def test_a_friend_who_left_a_private_table_finds_it_under_your_tables(
         deadline -= 1
     assert table.seats[1].stand_in is None and table.seats[1].conn is not None
     assert table.seats[1].name == "Friend"
+
+
+WATCH_HELD = """() => {
+  // every held trick the page draws: its cards, winner, taker label, when shown and gathered
+  window.heldSeen = [];
+  let open = null;
+  new MutationObserver(() => {
+    const el = document.querySelector(".trick[data-held]");
+    if (el && (!open || open.el !== el)) {
+      if (open && open.t1 === null) open.t1 = performance.now();
+      open = { el, cards: el.querySelectorAll("[data-card]").length, winner: el.dataset.winner,
+        taker: el.querySelector(`.slot.winner[data-seat="${el.dataset.winner}"] [data-taker]`)?.textContent || null,
+        t0: performance.now(), t1: null };
+      window.heldSeen.push(open);
+    } else if (!el && open && open.t1 === null) {
+      open.t1 = performance.now();
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def test_a_finished_blot_trick_stays_a_moment_with_its_winner_marked(
+        server: Any, new_page: Any, artifacts: Path) -> None:
+    page = new_page()
+    enter(page, server.url, "Ana")
+    create_table(page, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
+                 options={"c-target": "101"})
+    page.evaluate(WATCH_HELD)
+    shot = {"done": False}
+
+    def on_turn(p: Any, _n: int) -> None:
+        if not shot["done"] and p.locator(".trick[data-held]").count():
+            shoot(p, artifacts, "blot-held-trick")
+            shot["done"] = True
+
+    # play until two tricks were held and gathered
+    play_until(page, ".last-trick figure", [".card[data-act=play]", "[data-act=pass]"],
+               seconds=90, on_turn=on_turn)
+    page.wait_for_function("window.heldSeen.filter((x) => x.t1 !== null).length >= 1",
+                           timeout=10_000)
+    seen = page.evaluate("window.heldSeen.map(({el, ...x}) => x)")
+    first = seen[0]
+    assert first["cards"] == 4 and first["winner"] in "0123", seen
+    assert first["taker"] and "takes" in first["taker"], seen
+    # on the table for a moment, then gathered (about a second at most)
+    gathered = [x for x in seen if x["t1"] is not None]
+    assert all(x["t1"] - x["t0"] <= 1500 for x in gathered), seen
+    # the last trick strip names who played each card and who took it
+    strip = page.locator(".last-trick")
+    assert strip.locator("figure").count() == 4
+    names = strip.locator("figcaption").all_inner_texts()
+    assert "Ana" in names and len(set(names)) == 4, names
+    assert strip.locator("figure.winner").count() == 1
+    assert "takes the trick" in strip.inner_text()

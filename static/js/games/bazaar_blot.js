@@ -5,6 +5,9 @@ import { t, reasonText } from "../i18n.js";
 import { frenchCard, backs, suitSym, cardText } from "../cards.js";
 import { parseEntry, actButton } from "../actions.js";
 import { seatBadge, row } from "./common.js";
+import { trickEl, lastTrickEl, onEvent } from "./blot_trick.js";
+
+export { onEvent };
 
 const SUITS = ["c", "d", "h", "s"];
 const POS = ["bottom", "left", "top", "right"];
@@ -64,8 +67,7 @@ export function board(ctx) {
       seatBadge(s, ctx, { dealer: v.dealer }),
       isMe ? null : backs(v.hand_sizes[s]));
   });
-  seats.push(h("div", { class: "trick", "aria-label": "trick" }, trick.map((c) =>
-    h("div", { class: `slot pos-${rel(c.seat)}` }, frenchCard(c.card)))));
+  seats.push(trickEl(ctx, trick, rel));  // a finished trick stays a moment (blot_trick.js)
 
   const hand = ctx.mySeat === null ? null : h("div", { class: "hand cards", "aria-label": "hand" },
     v.hand.map((c) => {
@@ -89,10 +91,7 @@ export function board(ctx) {
     ? h("div", { class: "decls" }, h("h3", {}, t("blot.declarations")),
       h("ul", {}, v.declarations.map((d) => h("li", {}, `${ctx.name(d.seat)}: ${declText(d)}`))))
     : null;
-  const last = v.last_trick
-    ? h("div", { class: "last-trick" }, h("h3", {}, t("blot.last_trick")),
-      h("div", { class: "cards" }, v.last_trick.cards.map((c) => frenchCard(c.card, { small: true }))))
-    : null;
+  const last = lastTrickEl(v, ctx);
 
   return h("div", { class: "blot" }, info,
     h("div", { class: "felt" }, seats), hand,
