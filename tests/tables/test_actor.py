@@ -126,8 +126,9 @@ async def test_reconnect_resumes_the_seat_with_one_full_snapshot(h: Harness) -> 
     again = await h.player("ana-2")
     again.player = conns[0].player  # same identity, new socket
     await h.join(table, again)
-    joined, st = again.messages
+    joined, st, missed = again.messages  # mid-game: the game's log follows (tables/handlog.py)
     assert joined.type == "joined" and joined.resumed and joined.seat == 0
+    assert missed.type == "hand_log" and missed.seat == 0
     assert st.type == "state" and st.version == table.version
     assert st.view == table.recorder.state.view(table.game_seat(0))
     # or by seat token from another identity

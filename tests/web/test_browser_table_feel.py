@@ -114,3 +114,51 @@ def test_a_finished_blot_trick_stays_a_moment_with_its_winner_marked(
     assert "Ana" in names and len(set(names)) == 4, names
     assert strip.locator("figure.winner").count() == 1
     assert "takes the trick" in strip.inner_text()
+
+
+def test_stand_in_marks_welcome_back_and_the_hands_log_restored(
+        server: Any, new_page: Any, artifacts: Path) -> None:
+    page = new_page()
+    enter(page, server.url, "Lea")
+    tid = create_table(page, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
+                       options={"c-target": "101"})
+    page.wait_for_selector(".hand [data-card]")
+    watcher = new_page()
+    enter(watcher, server.url, "Watcher")
+    watcher.goto(f"{server.url}/#/watch/{tid}")
+    watcher.wait_for_selector(".board .seat[data-seat='0']")
+    assert watcher.locator(".seat[data-seat='0'] [data-stand-in]").count() == 0
+    page.on("dialog", lambda d: d.accept())  # "Leave the table? A stand-in bot plays..."
+    page.click("a.leave")
+    page.wait_for_url(re.compile(r"#/$"))
+    # everyone sees who plays the seat now
+    mark = watcher.wait_for_selector(".seat[data-seat='0'] [data-stand-in]")
+    assert "stand-in" in mark.inner_text()
+    shoot(watcher, artifacts, "stand-in-mark")
+    table = server.table(tid)
+    moves = len(table.recorder.history.actions)
+    for _ in range(100):  # the stand-in plays at bot pace
+        if any(a.seat == 0 for a in table.recorder.history.actions[moves:]):
+            break
+        page.wait_for_timeout(50)
+    page.go_back()  # back to the table with the Back button: the seat is taken back
+    box = page.wait_for_selector("[data-summary] [data-welcome-back]")
+    assert int(box.get_attribute("data-welcome-back") or 0) >= 1
+    assert "Welcome back" in box.inner_text()
+    page.wait_for_selector(".seat.me")
+    assert table.seats[0].stand_in is None
+    lines = page.locator(".log-list li").all_inner_texts()
+    # the log of the match, rebuilt from the server: no gap, no "joined mid-hand"
+    assert "Joined mid-hand" not in "\n".join(lines)
+    assert re.fullmatch(r"Match 1 begins; \S+ deals\.", lines[0]), lines[:3]
+    assert sum(x.startswith("Match ") for x in lines) == 1, lines
+    history = table.recorder.history.to_json()["actions"]
+    played = sum(1 for a in history if a["action"].get("type") == "play")
+    page.wait_for_timeout(200)
+    lines = page.locator(".log-list li").all_inner_texts()
+    logged = sum(1 for x in lines if re.search(r" plays ", x))
+    assert logged >= played, (logged, played, lines)
+    deals = sum(1 for a in history if a["seat"] is None and a["action"]["type"] == "deal")
+    assert sum(x.startswith("You get ") for x in lines) <= deals + 1, lines
+    assert any(x.startswith("Welcome back") for x in lines), lines
+    shoot(page, artifacts, "welcome-back")
