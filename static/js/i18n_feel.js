@@ -3,6 +3,10 @@
 
 export const FEEL = {
   en: {
+    "pick.exactly.one": "Choose {n} card, then press {label}.", "pick.exactly.other": "Choose {n} cards, then press {label}.",
+    "pick.up_to.one": "Choose up to {n} card for {label}, or keep all.", "pick.up_to.other": "Choose up to {n} cards for {label}, or keep all.",
+    "pick.range": "Choose {min}–{max} cards, then press {label}.",
+    "act.pick_n.one": "{label} {k} card", "act.pick_n.other": "{label} {k} cards",
     "mine.title": "Your tables", "mine.private": "private", "mine.stand_in": "a stand-in plays your seat",
     "mine.with": "with {names}",
     "blot.trick_taken": "{name} takes the trick", "blot.takes": "{name} takes",
@@ -15,6 +19,10 @@ export const FEEL = {
     "seat.away": "away", "seat.away_hint": "Disconnected: if the clock runs out, a stand-in plays this seat",
   },
   bg: {
+    "pick.exactly.one": "Изберете {n} карта и натиснете „{label}“.", "pick.exactly.other": "Изберете {n} карти и натиснете „{label}“.",
+    "pick.up_to.one": "Изберете до {n} карта за „{label}“ или запазете всички.", "pick.up_to.other": "Изберете до {n} карти за „{label}“ или запазете всички.",
+    "pick.range": "Изберете {min}–{max} карти и натиснете „{label}“.",
+    "act.pick_n.one": "{label} {k} карта", "act.pick_n.other": "{label} {k} карти",
     "mine.title": "Вашите маси", "mine.private": "частна", "mine.stand_in": "заместник играе на мястото ви",
     "mine.with": "с {names}",
     "blot.trick_taken": "{name} взима ръката", "blot.takes": "{name} взима",
@@ -27,6 +35,10 @@ export const FEEL = {
     "seat.away": "отсъства", "seat.away_hint": "Няма връзка: ако времето изтече, заместник играе на това място",
   },
   hy: {
+    "pick.exactly.one": "Ընտրեք {n} քարտ, ապա սեղմեք «{label}»։", "pick.exactly.other": "Ընտրեք {n} քարտ, ապա սեղմեք «{label}»։",
+    "pick.up_to.one": "Ընտրեք մինչև {n} քարտ «{label}»-ի համար կամ պահեք բոլորը։", "pick.up_to.other": "Ընտրեք մինչև {n} քարտ «{label}»-ի համար կամ պահեք բոլորը։",
+    "pick.range": "Ընտրեք {min}–{max} քարտ, ապա սեղմեք «{label}»։",
+    "act.pick_n.one": "{label} {k} քարտ", "act.pick_n.other": "{label} {k} քարտ",
     "mine.title": "Ձեր սեղանները", "mine.private": "մասնավոր", "mine.stand_in": "ձեր տեղում խաղում է փոխարինողը",
     "mine.with": "{names}-ի հետ",
     "blot.trick_taken": "{name}-ը վերցնում է ձեռքը", "blot.takes": "{name}-ը վերցնում է",

@@ -100,6 +100,10 @@ def test_a_finished_blot_trick_stays_a_moment_with_its_winner_marked(
                seconds=90, on_turn=on_turn)
     page.wait_for_function("window.heldSeen.filter((x) => x.t1 !== null).length >= 1",
                            timeout=10_000)
+    if not shot["done"]:  # the screenshot: a held trick on the felt
+        play_until(page, "[data-summary] .deal-summary, .trick[data-held]",
+                   [".card[data-act=play]", "[data-act=pass]"], seconds=60, on_turn=on_turn)
+        on_turn(page, 0)
     seen = page.evaluate("window.heldSeen.map(({el, ...x}) => x)")
     first = seen[0]
     assert first["cards"] == 4 and first["winner"] in "0123", seen
@@ -162,3 +166,38 @@ def test_stand_in_marks_welcome_back_and_the_hands_log_restored(
     assert sum(x.startswith("You get ") for x in lines) <= deals + 1, lines
     assert any(x.startswith("Welcome back") for x in lines), lines
     shoot(page, artifacts, "welcome-back")
+
+
+PICKER = """async ([min, max]) => {
+  const { cardPicker } = await import("/static/js/actions.js");
+  const { frenchCard } = await import("/static/js/cards.js");
+  const { t } = await import("/static/js/i18n.js");
+  window.picked = null;
+  const box = cardPicker({ f: "cards", from: ["Ah", "Kd", "7c"], min, max }, frenchCard,
+    { act: () => {}, busy: false }, t("act.discard"), (cards) => { window.picked = cards; });
+  box.id = "picker-under-test";
+  document.querySelector("#picker-under-test")?.remove();
+  document.body.prepend(box);
+}"""
+
+
+def test_palace_pokers_discard_picker_says_what_it_does(server: Any, new_page: Any) -> None:
+    page = new_page()
+    enter(page, server.url, "Pia")
+    page.evaluate(PICKER, [1, 1])  # a discard turn: exactly one soldier goes
+    box = page.locator("#picker-under-test")
+    assert box.locator(".hint").inner_text() == "Choose 1 card, then press Discard."
+    confirm = box.locator("[data-act=confirm]")
+    assert confirm.inner_text() == "Discard" and confirm.is_disabled()
+    box.locator("[data-pick]").first.click()
+    assert confirm.inner_text() == "Discard 1 card" and confirm.is_enabled()
+    confirm.click()
+    assert page.evaluate("window.picked") == ["Ah"]
+    page.evaluate(PICKER, [0, 3])  # a choice that may take none keeps "Keep all"
+    box = page.locator("#picker-under-test")
+    assert box.locator(".hint").inner_text() == "Choose up to 3 cards for Discard, or keep all."
+    assert box.locator("[data-act=confirm]").inner_text() == "Keep all"
+    assert box.locator("[data-act=confirm]").is_enabled()
+    page.evaluate(PICKER, [2, 3])
+    assert page.locator("#picker-under-test .hint").inner_text() == \
+        "Choose 2–3 cards, then press Discard."
