@@ -201,3 +201,23 @@ def test_palace_pokers_discard_picker_says_what_it_does(server: Any, new_page: A
     page.evaluate(PICKER, [2, 3])
     assert page.locator("#picker-under-test .hint").inner_text() == \
         "Choose 2–3 cards, then press Discard."
+
+
+def test_blot_marks_your_partner_on_the_seats(server: Any, new_page: Any) -> None:
+    page = new_page()
+    enter(page, server.url, "Ana")
+    tid = create_table(page, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"})
+    page.wait_for_selector(".blot-seat .seat[data-seat='2']")
+    partner = page.locator(".blot-seat [data-partner]")
+    assert partner.count() == 1 and "partner" in partner.inner_text()
+    top = page.locator(".blot-seat.pos-top")
+    assert top.locator("[data-partner]").count() == 1
+    assert top.locator(".seat[data-seat='2'] .name").inner_text() == "Cleo"
+    # a spectator reads each seat's team
+    spec = new_page()
+    enter(spec, server.url, "Watcher")
+    spec.goto(f"{server.url}/#/watch/{tid}")
+    spec.wait_for_selector(".blot-seat [data-team-tag]")
+    teams = spec.locator(".blot-seat [data-team-tag]").all_inner_texts()
+    assert sorted(teams) == ["Team 1", "Team 1", "Team 2", "Team 2"], teams
+    assert spec.locator("[data-partner]").count() == 0

@@ -25,6 +25,16 @@ function teamLabel(team, ctx) {
   return team === teamOf(ctx.mySeat) ? t("blot.we") : t("blot.they");
 }
 
+/** Under a seat's name: "partner" for the seat across the felt from a player; a spectator
+ * reads each seat's team ("Team 1", "Team 2"). */
+function teamTag(s, ctx) {
+  if (ctx.mySeat === null || ctx.mySeat === undefined) {
+    return h("span", { class: "tag team", "data-team-tag": teamOf(s) }, t("blot.team", { n: teamOf(s) + 1 }));
+  }
+  if (s === ctx.mySeat || teamOf(s) !== teamOf(ctx.mySeat)) return null;
+  return h("span", { class: "tag partner", "data-partner": "1" }, t("blot.partner"));
+}
+
 function contractText(c) {
   if (!c) return t("blot.none");
   const what = c.kapot ? `${t("blot.kapot_word")} ${suitSym(c.trump)}` : `${c.level}${suitSym(c.trump)}`;
@@ -63,8 +73,8 @@ export function board(ctx) {
 
   const seats = [0, 1, 2, 3].map((s) => {
     const isMe = ctx.mySeat === s;
-    return h("div", { class: `blot-seat pos-${rel(s)}` },
-      seatBadge(s, ctx, { dealer: v.dealer }),
+    return h("div", { class: `blot-seat pos-${rel(s)} team-${teamOf(s)}`, "data-team": teamOf(s) },
+      seatBadge(s, ctx, { dealer: v.dealer, extra: teamTag(s, ctx) }),
       isMe ? null : backs(v.hand_sizes[s]));
   });
   seats.push(trickEl(ctx, trick, rel));  // a finished trick stays a moment (blot_trick.js)
