@@ -15,6 +15,7 @@ import { me } from "./api.js";
 import { Countdown } from "./countdown.js";
 import { TableLog } from "./tablelog.js";
 import { welcomeBack } from "./handlog.js";
+import { TimeoutNotice } from "./notice.js";
 import { renderTurn } from "./turnbanner.js";
 import { chipsBar, rebuyButton } from "./chips_ui.js";
 import { rematchPanel } from "./rematch.js";
@@ -47,12 +48,13 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     logTitle: h("summary", {}, t("table.log")),
   };
   const log = new TableLog(el.log, `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`);
+  const notice = new TimeoutNotice();  // the clock ran out: said over the table (notice.js)
   const rematch = rematchPanel(tableId, (msg) => conn.send(msg));
   const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
   el.invite = h("div", { class: "invite-slot" });
   const chips = chipsBar(tableId, (msg) => conn.send(msg));
   const screen = h("section", { class: "table-screen", "data-table": tableId },
-    el.head, el.status, el.turn, el.invite,
+    el.head, el.status, el.turn, notice.el, el.invite,
     h("div", { class: "table-grid" },
       h("div", { class: "table-main" }, el.board),
       h("aside", { class: "table-side" }, el.error, el.controls, chips.el, el.summary,
@@ -152,9 +154,11 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       let text = m ? m.describe(ev, c) : null;
       if (text === undefined) text = t("ev.unknown", { name: ev.seat !== undefined ? nameOf(ev.seat) : "", kind: ev.kind });
       const timeout = msg.timeout && !prefixed && text;
+      const move = text;
       if (timeout) { text = t("ev.timeout", { text }); prefixed = true; }
       log.add(text, timeout ? "timeout" : "");
       if (replay) continue;
+      if (timeout) notice.show(move, msg.seat !== null && msg.seat === state?.seat, state?.seats?.[msg.seat]?.name || "");
       m?.onEvent?.(ev, c);  // a module that draws from the event stream (Blot's held trick)
       if (m?.eventSummary?.(ev, c)) showSummary(() => m.eventSummary(ev, ctx()));
     }
@@ -358,5 +362,5 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   log.load();
   render();
 
-  return () => { stopTick(); offLang(); offRules(); clearTimeout(redrawTimer); conn.close(); };
+  return () => { stopTick(); offLang(); offRules(); clearTimeout(redrawTimer); notice.stop(); conn.close(); };
 }

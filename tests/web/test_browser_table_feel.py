@@ -221,3 +221,22 @@ def test_blot_marks_your_partner_on_the_seats(server: Any, new_page: Any) -> Non
     teams = spec.locator(".blot-seat [data-team-tag]").all_inner_texts()
     assert sorted(teams) == ["Team 1", "Team 1", "Team 2", "Team 2"], teams
     assert spec.locator("[data-partner]").count() == 0
+
+
+def test_the_clock_running_out_is_said_over_the_table(server: Any, new_page: Any,
+                                                      artifacts: Path) -> None:
+    page = new_page()
+    enter(page, server.url, "Ana")
+    tid = create_table(page, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
+                       turn_seconds=3)
+    spec = new_page()
+    enter(spec, server.url, "Watcher")
+    spec.goto(f"{server.url}/#/watch/{tid}")
+    # Ana does nothing: her clock runs out and the timer moves for her
+    mine = page.wait_for_selector("[data-timeout-notice='you']:not([hidden])", timeout=20_000)
+    text = mine.inner_text()
+    assert text.startswith("Your time ran out, so this was played for you: Ana "), text
+    shoot(page, artifacts, "timeout-notice")
+    other = spec.wait_for_selector("[data-timeout-notice='other']:not([hidden])", timeout=20_000)
+    assert other.inner_text().startswith("Time ran out for "), other.inner_text()
+    assert "Timeout: " in page.locator(".log-list").inner_text()
