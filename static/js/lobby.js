@@ -9,8 +9,10 @@ import { api, apiPage, me, register } from "./api.js";
 import { chipBalance } from "./chips_ui.js";
 import { catalogGames, gameInfo, ruleGames } from "./catalog.js";
 import { GAMES } from "./games/index.js";
+import { yourTables } from "./mytables.js";
 
 const POLL_MS = 2000;
+const MINE_POLL_MS = 5000; // "Your tables" (mytables.js) is asked again this often
 const PAGE_ROWS = 20; // tables per page of GET /api/tables; "More tables" asks for the next
 
 export function nameForm(root, onDone) {
@@ -49,10 +51,15 @@ export function lobbyScreen(root) {
       } catch (x) { err.textContent = x.message; }
     } }, t(`game.${g}`))));
 
+  // "Your tables" (mytables.js): the way back to every table where this player holds a seat
+  let mine = null;
+  const yours = () => { mine?.stop(); mine = yourTables({ pollMs: MINE_POLL_MS }); return mine; };
+
   const draw = () => fill(root,
     h("section", { class: "lobby" },
       h("h1", {}, t("lobby.title")),
       h("p", { class: "row balance" }, chipBalance()),
+      yours(),
       quick(),
       h("div", { class: "row rules-links" }, h("span", {}, t("lobby.rules"), ": "),
         ruleGames().map((g) => h("a", { href: `#/rules/${g}`, class: "button small", "data-rules-link": g },
@@ -78,7 +85,7 @@ export function lobbyScreen(root) {
     }
     paged.redraw();
   });
-  return () => { stopped = true; clearTimeout(timer); offLang(); };
+  return () => { stopped = true; clearTimeout(timer); mine?.stop(); offLang(); };
 }
 
 /**

@@ -8,6 +8,7 @@
 import { t, lang, setLang, onLang, translateStatic } from "./i18n.js";
 import "./i18n_more.js";
 import "./i18n_controls.js";
+import "./i18n_feel.js";
 import "./i18n_accounts.js";
 import { me } from "./api.js";
 import { accountScreen, drawMe as drawWho } from "./account.js";

@@ -500,9 +500,40 @@ class ChatRemoved(_Msg):
     id: int
 
 
+class LogStep(_Msg):
+    """One step of a :class:`HandLog`, as a ``state`` frame reported it: the ``events`` this
+    seat could see (``Event.visible_to``), ``actor`` (the acting table seat, ``None`` for a
+    chance action or a table event) and ``timeout`` (the timer moved)."""
+
+    events: list[dict[str, Any]]
+    actor: int | None = None
+    timeout: bool = False
+
+
+class HandLog(_Msg):
+    """The running game's log so far, to a seat that resumes it mid-game (sent after its
+    ``joined`` and full ``state``), so its page can rebuild the log of the hand: ``steps`` in
+    order, the first starting with the table's ``game_started`` event; each step only what
+    that seat was (or would have been) shown live, never a card hidden from it; at most the
+    last :data:`~cardhall.tables.handlog.MAX_STEPS` steps (``truncated``: earlier ones left
+    out). ``stand_in_from``: when the seat was just taken back from a stand-in, the index in
+    ``steps`` from which the stand-in played it (its moves are the steps whose ``actor`` is
+    this ``seat``), else ``None``."""
+
+    type: Literal["hand_log"] = "hand_log"
+    table_id: str
+    version: int
+    game_id: str
+    hand: int
+    seat: int
+    steps: list[LogStep]
+    truncated: bool = False
+    stand_in_from: int | None = None
+
+
 ServerMessage = Annotated[
     Welcome | Joined | StateMessage | Accepted | Error | GameOver | Left | TableClosed | Pong
-    | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer,
+    | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer | HandLog,
     Field(discriminator="type"),
 ]
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -551,7 +582,7 @@ else:
                            Field(discriminator="full")]
     TypedServerMessage = Annotated[
         Welcome | Joined | TypedState | Accepted | Error | GameOver | Left | TableClosed | Pong
-        | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer,
+        | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer | HandLog,
         Field(discriminator="type"),
     ]
 SERVER_TYPED: TypeAdapter[Any] = TypeAdapter(TypedServerMessage)

@@ -31,10 +31,11 @@ CLIENT_MODELS: tuple[type[BaseModel], ...] = (p.Hello, p.Join, p.Act, p.Leave, p
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     p.Welcome, p.Joined, p.State, p.Accepted, p.Error, p.GameOver, p.Left,
     p.TableClosed, p.Pong, p.Presence, p.ChatOut, p.ChatRemoved, p.RematchReady, p.RematchOffer,
+    p.HandLog,
 )
 REPLIES: dict[str, tuple[str, ...]] = {
     "hello": ("welcome", "error"),
-    "join": ("joined", "state", "error"),
+    "join": ("joined", "state", "hand_log", "error"),
     "act": ("accepted", "state", "game_over", "error"),
     "leave": ("left", "error"),
     "ping": ("pong",),

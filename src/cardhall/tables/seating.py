@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import messages as p
+from .handlog import hand_log
 from .seats import Seat
 from .standin import RETURNABLE
 
@@ -139,6 +140,7 @@ class Seating:
 
     async def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
         took_back = seat.stand_in in RETURNABLE
+        stood_from = seat.stand_in_from if took_back else None  # for the hand_log
         if took_back:  # back from a leave or timeouts: the stand-in stops
             self.take_back(seat)
             self.version += 1
@@ -167,6 +169,9 @@ class Seating:
             self.broadcast_state()  # every page sees the seat is its holder's again
         else:
             self.send(conn, self.state_for(conn, seat.index))
+        missed = hand_log(self, seat.index, stood_from)  # type: ignore[arg-type]
+        if missed is not None:  # the page rebuilds the hand's log (tables/handlog.py)
+            self.send(conn, missed)
         self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,

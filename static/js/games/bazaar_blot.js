@@ -5,6 +5,9 @@ import { t, reasonText, addStrings } from "../i18n.js";
 import { frenchCard, backs, suitSym, cardText } from "../cards.js";
 import { parseEntry, actButton } from "../actions.js";
 import { seatBadge, row } from "./common.js";
+import { trickEl, lastTrickEl, onEvent } from "./blot_trick.js";
+
+export { onEvent };
 
 const SUITS = ["c", "d", "h", "s"];
 const POS = ["bottom", "left", "top", "right"];
@@ -20,6 +23,16 @@ function teamOrder(ctx) {
 function teamLabel(team, ctx) {
   if (ctx.mySeat === null || ctx.mySeat === undefined) return t("blot.team", { n: team + 1 });
   return team === teamOf(ctx.mySeat) ? t("blot.we") : t("blot.they");
+}
+
+/** Under a seat's name: "partner" for the seat across the felt from a player; a spectator
+ * reads each seat's team ("Team 1", "Team 2"). */
+function teamTag(s, ctx) {
+  if (ctx.mySeat === null || ctx.mySeat === undefined) {
+    return h("span", { class: "tag team", "data-team-tag": teamOf(s) }, t("blot.team", { n: teamOf(s) + 1 }));
+  }
+  if (s === ctx.mySeat || teamOf(s) !== teamOf(ctx.mySeat)) return null;
+  return h("span", { class: "tag partner", "data-partner": "1" }, t("blot.partner"));
 }
 
 function contractText(c) {
@@ -60,12 +73,11 @@ export function board(ctx) {
 
   const seats = [0, 1, 2, 3].map((s) => {
     const isMe = ctx.mySeat === s;
-    return h("div", { class: `blot-seat pos-${rel(s)}` },
-      seatBadge(s, ctx, { dealer: v.dealer }),
+    return h("div", { class: `blot-seat pos-${rel(s)} team-${teamOf(s)}`, "data-team": teamOf(s) },
+      seatBadge(s, ctx, { dealer: v.dealer, extra: teamTag(s, ctx) }),
       isMe ? null : backs(v.hand_sizes[s]));
   });
-  seats.push(h("div", { class: "trick", "aria-label": "trick" }, trick.map((c) =>
-    h("div", { class: `slot pos-${rel(c.seat)}` }, frenchCard(c.card)))));
+  seats.push(trickEl(ctx, trick, rel));  // a finished trick stays a moment (blot_trick.js)
 
   const hand = ctx.mySeat === null ? null : h("div", { class: "hand cards", "aria-label": "hand" },
     v.hand.map((c) => {
@@ -89,10 +101,7 @@ export function board(ctx) {
     ? h("div", { class: "decls" }, h("h3", {}, t("blot.declarations")),
       h("ul", {}, v.declarations.map((d) => h("li", {}, `${ctx.name(d.seat)}: ${declText(d)}`))))
     : null;
-  const last = v.last_trick
-    ? h("div", { class: "last-trick" }, h("h3", {}, t("blot.last_trick")),
-      h("div", { class: "cards" }, v.last_trick.cards.map((c) => frenchCard(c.card, { small: true }))))
-    : null;
+  const last = lastTrickEl(v, ctx);
 
   return h("div", { class: "blot" }, info,
     h("div", { class: "felt" }, seats), hand,
