@@ -96,7 +96,7 @@ def test_a_finished_blot_trick_stays_a_moment_with_its_winner_marked(
     page = new_page()
     enter(page, slow_bots.url, "Ana")
     create_table(page, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
-                 options={"c-target": "101"})
+                 options={"c-cfg-target_score": "101"})
     page.evaluate(WATCH_HELD)
     shot = {"done": False}
 
@@ -136,7 +136,7 @@ def test_stand_in_marks_welcome_back_and_the_hands_log_restored(
     page = new_page()
     enter(page, server.url, "Lea")
     tid = create_table(page, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
-                       options={"c-target": "101"})
+                       options={"c-cfg-target_score": "101"})
     page.wait_for_selector(".hand [data-card]")
     watcher = new_page()
     enter(watcher, server.url, "Watcher")
