@@ -109,8 +109,8 @@ class Watch:
 
     # ----- the holder's side ---------------------------------------------------------------
     def _on_attested(self, data: str) -> None:
-        """A ``K`` from an owner: note the sockets it lists; forget the proof of those it
-        left out at tables it owns (as this node last saw them)."""
+        """A ``K`` from an owner: note the sockets it lists; mark those it left out at tables
+        it owns (as this node last saw them) as not listed (``-inf``: due at once)."""
         body = orjson.loads(data[2:])
         owner, tables = body["n"], body["t"]
         now = asyncio.get_running_loop().time()
