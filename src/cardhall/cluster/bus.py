@@ -50,6 +50,13 @@ class Bus:
         """Messages sent (a counter)."""
         self.received = 0
 
+    @property
+    def listening(self) -> bool:
+        """Whether the subscriber is reading: False from a failed read until a read succeeds
+        again (its connection back, every channel subscribed again). What is published to
+        this node meanwhile is lost; the read that ends it calls ``on_gap``."""
+        return not self._broken
+
     async def start(self, channels: dict[str, Handler]) -> None:
         """Subscribe to ``channels`` and start the reader and the publisher."""
         self.handlers.update(channels)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -149,6 +150,11 @@ class Sockets:
         self.roles: dict[tuple[str, str], tuple[str, int | None, str | None]] = {}
         """``(wire id, table id) -> (role, seat, seat token)`` from the latest ``joined``; gone
         at a ``left`` or a ``table_closed`` (kicked, or the table closed: nothing to resume)."""
+        self.unanswered: dict[tuple[str, str], float] = {}
+        """``(wire id, table id) -> when`` (``time.monotonic()``) the latest rejoin of that
+        socket was sent, while no ``joined`` has answered it here. An answer can be lost (the
+        subscriber was away when the owner sent it): ``cluster/watch.py`` sends the rejoin
+        again, so a socket counts as re-attached only once its full state reached it."""
         self._route = route
 
     def wire_id(self, conn: QueueConnection) -> str:
@@ -162,9 +168,11 @@ class Sockets:
         self.local.pop(wire, None)
         for key in [k for k in self.roles if k[0] == wire]:
             del self.roles[key]
+            self.unanswered.pop(key, None)
 
     def left(self, conn: QueueConnection, table_id: str) -> None:
         self.roles.pop((self.wire_id(conn), table_id), None)
+        self.unanswered.pop((self.wire_id(conn), table_id), None)
 
     def deliver(self, data: str) -> None:
         """An ``F`` message: hand each frame to its socket (and note ``joined`` answers)."""
@@ -207,11 +215,13 @@ class Sockets:
     def _note(self, conn: QueueConnection, table_id: str, role: str, seat: int | None,
               token: str | None) -> None:
         self.roles[(self.wire_id(conn), table_id)] = (role, seat, token)
+        self.unanswered.pop((self.wire_id(conn), table_id), None)  # the full state follows
 
     def rejoin(self, table_id: str, only: str | None = None) -> int:
         """The table moved (or its owner no longer lists the socket, ``cluster/watch.py``):
         send a ``join`` for each socket that had joined it (only the one of wire id ``only``
-        when given): resume by seat token, or watch again. Returns how many."""
+        when given): resume by seat token, or watch again. Each is :attr:`unanswered` until
+        its ``joined`` comes. Returns how many."""
         n = 0
         for (conn_id, t), (role, seat, token) in list(self.roles.items()):
             conn = self.local.get(conn_id)
@@ -222,5 +232,6 @@ class Sockets:
             else:
                 msg = p.Join(type="join", table_id=t, spectate=True, rid=RESUME_RID)
             self._route(conn, msg)
+            self.unanswered[(conn_id, t)] = time.monotonic()
             n += 1
         return n
