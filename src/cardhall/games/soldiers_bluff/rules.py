@@ -10,10 +10,11 @@ from ...engine.actions import Action
 from ...engine.errors import InvalidConfigError
 from ...engine.history import History
 from ...engine.rules import GameRules
-from . import redaction
+from . import dealing, redaction
 from .cards import CARD_IDS
 from .config import SoldiersBluffConfig, check_deck
 from .state import SoldiersBluffState
+from .wire import WIRE
 
 
 class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
@@ -78,6 +79,16 @@ class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
             )
         check_deck(config, dealt_in)
         return SoldiersBluffState(config, num_seats, dealer, stacks)
+
+    # ----- wire shapes and documented deal order (docs/design.md section 12) ------------
+    wire = WIRE
+    deal_deck = CARD_IDS
+    """Soldier's Bluff's deal shuffles the 40 card ids in strength order (rule 5)."""
+
+    def deals_from(self, deck: list[str], action: Action) -> bool | None:
+        """See :func:`.dealing.deals_from`."""
+        return dealing.deals_from(deck, action)
+    # ----- end of wire shapes and deal order --------------------------------------------
 
 
 RULES = SoldiersBluffRules()
