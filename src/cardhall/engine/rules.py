@@ -54,6 +54,9 @@ class GameRules(ABC, Generic[C]):
             NotImplementedError: the game declares no deal order (the base).
         """
         raise NotImplementedError(f"{self.name} declares no deal order (GameRules.deals_from)")
+    example_configs: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    """Partial configs that between them vary the game's shapes (``{}``: the defaults): the
+    contract tests (``tests/protocol/test_game_payloads.py``) play random games of each."""
     # ----- end of wire shapes and deal order ---------------------------------------------
 
     def config(self, data: dict[str, Any] | None = None) -> C:

@@ -160,7 +160,7 @@ def payloads_of(rules: GameRules[Any]) -> tuple[type[BaseModel], Any, Any]:
     return _model(shapes.view), _convert(shapes.entry), _with_table_events(shapes.event)
 
 
-def _patch_of(view: type[BaseModel]) -> type[BaseModel]:
+def patch_of(view: type[BaseModel]) -> type[BaseModel]:
     """The ``view_patch`` model of a view: the same keys, each optional."""
     fields: dict[str, Any] = {name: (f.annotation, None) for name, f in view.model_fields.items()}
     return create_model(
@@ -173,6 +173,6 @@ GAME_PAYLOADS: dict[str, tuple[type[BaseModel], Any, Any]] = {
     g: payloads_of(get_game(g)) for g in game_names()}
 """Game name -> (view model, legal-action entry type, event type), for every registered game."""
 
-VIEW_PATCHES: dict[str, type[BaseModel]] = {g: _patch_of(v) for g, (v, _, _) in
+VIEW_PATCHES: dict[str, type[BaseModel]] = {g: patch_of(v) for g, (v, _, _) in
                                             GAME_PAYLOADS.items()}
 """Game name -> the model of a delta's ``view_patch`` (every view key optional)."""

@@ -78,6 +78,9 @@ class BlotRules(GameRules[BlotConfig]):
             return None
         return any(all(hands[(d + 1 + i) % 4] == deck[8 * i:8 * i + 8] for i in range(4))
                    for d in range(4))
+    example_configs = ({}, {"target_score": 51, "undertrump_when_cannot_overtrump": "forced",
+                            "partner_winning": "must_ruff", "redeal_rotates_dealer": True})
+    """The defaults, and a short match under the stricter trick rules."""
     # ----- end of wire shapes and deal order --------------------------------------------
 
 

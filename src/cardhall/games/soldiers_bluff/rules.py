@@ -88,6 +88,9 @@ class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
     def deals_from(self, deck: list[str], action: Action) -> bool | None:
         """See :func:`.dealing.deals_from`."""
         return dealing.deals_from(deck, action)
+    example_configs = ({}, {"pass_is_fold": True, "exchange_exact": True,
+                            "round1_bet_must_match": False, "fold_when_not_facing_bet": False})
+    """The defaults, and passes that fold with exact exchanges (other entries and events)."""
     # ----- end of wire shapes and deal order --------------------------------------------
 
 
