@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Packages held to mypy --strict (the rest of src/ to the settings in pyproject.toml).
 STRICT := src/cardhall/engine src/cardhall/games
 
-.PHONY: run test test-fast test-browser bench lint lock clean
+.PHONY: run test test-fast test-browser bench lint lock clean schemas
 
 # Install output goes to stderr so that `make bench > out.json` stays valid JSON.
 # Every install is held to requirements.lock (the exact versions CI and the image use);
@@ -38,6 +38,12 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy --strict $(STRICT)
 	$(BIN)/lint-imports
+
+# The published wire documents, built from the registry (each game's wire.py): run it after
+# a wire message or a game's view, entry or event shape changes (tests compare them).
+schemas: $(STAMP)
+	$(BIN)/python -m cardhall.protocol.messages > docs/protocol.schema.json
+	$(BIN)/python -m cardhall.server.asyncapi > docs/asyncapi.json
 
 # Resolve pyproject.toml (with the dev extra) in a throw-away venv and pin what it installed.
 lock:

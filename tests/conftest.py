@@ -47,6 +47,12 @@ def _check(records: Sequence[GameRecord], bad: list[str]) -> None:
             bad.append(f"{r.game_id} ({r.game}): {verdict.to_json()['mismatches'][:3]}")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--update-golden``: rewrite the golden playthroughs (``tests/games/test_golden.py``)."""
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/games/golden/<game>.json from a fresh render")
+
+
 @pytest.fixture(autouse=True)
 def every_saved_game_verifies(request: pytest.FixtureRequest,
                               monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:

@@ -55,4 +55,5 @@ def test_the_import_linter_contracts_name_every_registered_game() -> None:
     packages = set(GAME_MODULES.values())
     by_type = {c["type"]: c for c in contracts}
     assert set(by_type["independence"]["modules"]) == packages
-    assert set(by_type["acyclic_siblings"]["ancestors"]) == packages
+    acyclic = {a for c in contracts if c["type"] == "acyclic_siblings" for a in c["ancestors"]}
+    assert acyclic == packages | {"cardhall.engine"}  # the engine's own circles too

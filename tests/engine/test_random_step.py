@@ -28,7 +28,7 @@ def new_game(game: str, seed: int) -> tuple[GameState, random.Random, SeededShuf
     install_evaluators()
     rules = get_game(game)
     rng = random.Random(seed)
-    seats = rules.min_seats if game != "palace_poker" else 2 + seed % 5
+    seats = rules.min_seats + seed % (min(rules.max_seats, 6) - rules.min_seats + 1)
     stacks = default_stacks(rules, seats, rng)
     state = rules.new_state(rules.config({}), seats, rng.randrange(seats), stacks)
     return state, rng, SeededShuffler(hashlib.sha256(f"t:{seed}".encode()).digest())
@@ -45,9 +45,9 @@ def public_api_step(state: GameState, rng: random.Random,
 
 @pytest.mark.parametrize("game", GAMES)
 def test_random_step_draws_and_applies_what_the_public_api_does(game: str) -> None:
-    steps = 0
     for seed in range(6):
         state, rng, shuffle = new_game(game, seed)
+        steps = 0
         while state.outcome is None:
             before = fingerprint(state)
             twin_rng, twin_shuffle = copy.deepcopy(rng), copy.deepcopy(shuffle)
@@ -74,7 +74,7 @@ def test_random_step_draws_and_applies_what_the_public_api_does(game: str) -> No
             steps += 1
         end, other_end = state.outcome, other.outcome
         assert end is not None and other_end is not None and end.to_json() == other_end.to_json()
-    assert steps > 20  # every game took several steps
+        assert steps >= 2  # a chance deal and a seat's action at least, in every game
 
 
 

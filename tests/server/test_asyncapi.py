@@ -28,7 +28,7 @@ def _errors(doc: dict[str, Any]) -> list[str]:
 
 def test_committed_asyncapi_equals_the_generated_one() -> None:
     committed = (ROOT / "docs" / "asyncapi.json").read_text(encoding="utf-8")
-    hint = "regenerate: python -m cardhall.server.asyncapi > docs/asyncapi.json"
+    hint = "regenerate with `make schemas` (docs/protocol.schema.json and docs/asyncapi.json)"
     assert committed == asyncapi.document_text(), hint
     assert asyncapi.document_text() == asyncapi.document_text()
 

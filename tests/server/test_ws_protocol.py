@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_committed_schema_equals_the_generated_one() -> None:
     committed = (ROOT / "docs" / "protocol.schema.json").read_text(encoding="utf-8")
-    hint = "regenerate: python -m cardhall.protocol.messages > docs/protocol.schema.json"
+    hint = "regenerate with `make schemas` (docs/protocol.schema.json and docs/asyncapi.json)"
     assert committed == p.schema_text(), hint
 
 

@@ -53,23 +53,36 @@ def recompute_chance_actions(history: dict[str, Any]) -> int:
 
 
 def check_deals_from_the_documented_order(history: dict[str, Any]) -> None:
+    """Every chance action that deals a fresh deck deals ``seeded_shuffle`` of the game's
+    ``deal_deck`` in the order its rules object documents (``GameRules.deals_from``); a game
+    that declares no deal order fails here, and so does one whose game dealt none."""
+    rules = get_game(history["game"])
+    assert rules.deal_deck is not None, f"{rules.name} declares no deal order (deal_deck)"
     seed = shuffle_seed_of(history)
     deals = [e["action"] for e in history["actions"] if e["seat"] is None]
-    if history["game"] == "bazaar_blot":  # 32 codes c d h s x 7..A; dealer+1 gets 0-7, ...
-        codes = [r + s for s in "cdhs" for r in "789TJQKA"]
-        for k, deal in enumerate(deals):
-            deck = seeded_shuffle(seed, k, codes)
-            chunks = [deck[8 * i:8 * i + 8] for i in range(4)]
-            assert any(all(deal["hands"][(d + 1 + i) % 4] == chunks[i] for i in range(4))
-                       for d in range(4)), f"deal {k}"
-    elif history["game"] == "soldiers_bluff":  # 40 ids in strength order, one at a time
-        from cardhall.games.soldiers_bluff import CARD_IDS
+    verdicts = [rules.deals_from(seeded_shuffle(seed, k, list(rules.deal_deck)), deal)
+                for k, deal in enumerate(deals)]
+    assert False not in verdicts, f"deals off the documented order: {verdicts}"
+    assert True in verdicts, f"no chance action of {rules.name} dealt a fresh deck: {verdicts}"
 
-        (deal,) = deals
-        deck = seeded_shuffle(seed, 0, list(CARD_IDS))
-        n_in = sum(1 for h in deal["hands"] if h)
-        assert sorted(deck[:6 * n_in]) == sorted(c for h in deal["hands"] for c in h)
-        assert deal["stock"] == deck[6 * n_in:]
+
+def test_every_game_declares_its_deal_order() -> None:
+    for game in REAL_GAMES:
+        rules = get_game(game)
+        assert rules.deal_deck is not None and len(set(rules.deal_deck)) == len(rules.deal_deck)
+        assert set(rules.deal_deck) <= rules.card_codes, game
+
+
+def test_a_game_without_a_deal_order_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toygame import DECK, ToyRules, register
+
+    register(monkeypatch)
+
+    assert ToyRules.deal_deck is None
+    with pytest.raises(AssertionError, match="declares no deal order"):
+        check_deals_from_the_documented_order({"game": "toy_duel", "actions": []})
+    with pytest.raises(NotImplementedError, match="declares no deal order"):
+        ToyRules().deals_from(list(DECK), {"type": "deal"})
 
 
 @pytest.mark.parametrize("game", REAL_GAMES)

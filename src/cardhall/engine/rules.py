@@ -13,9 +13,10 @@ from .cardcodes import redact
 from .config import config_diff, config_from_dict
 from .errors import InvalidConfigError
 from .game import GameState
+from .wire import WireShapes
 
 if TYPE_CHECKING:
-    from .history import History
+    from .record import History
 
 C = TypeVar("C")
 
@@ -58,6 +59,30 @@ class GameRules(ABC, Generic[C]):
     """The partial rules config of one tournament board (``docs/tournaments.md``): a board is
     a game that ends after one deal or hand dealt from the board's seed; ``None``: the game
     is not played in duplicate tournaments."""
+
+    # ----- the game's wire shapes and documented deal order (design.md section 12) ------
+    wire: ClassVar[WireShapes | None] = None
+    """The game's view, legal-action entry and event shapes (:mod:`~.wire`), from which
+    :mod:`cardhall.protocol.games` builds the published models and schemas. ``None``: the
+    game declares none (the protocol refuses to build without them)."""
+    deal_deck: ClassVar[tuple[str, ...] | None] = None
+    """The card list, in its documented order, that a deal hands the shuffle
+    (``docs/fairness.md`` section 3). ``None``: the game documents no deal order, which the
+    fairness tests refuse."""
+
+    def deals_from(self, deck: list[str], action: Action) -> bool | None:
+        """Whether the chance action ``action`` deals the shuffled ``deck`` (``deal_deck``
+        through :func:`~.shuffle.seeded_shuffle` with the action's label) in the documented
+        order; ``None`` when ``action`` deals no fresh deck (e.g. a reshuffle of discards).
+
+        Raises:
+            NotImplementedError: the game declares no deal order (the base).
+        """
+        raise NotImplementedError(f"{self.name} declares no deal order (GameRules.deals_from)")
+    example_configs: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    """Partial configs that between them vary the game's shapes (``{}``: the defaults): the
+    contract tests (``tests/protocol/test_game_payloads.py``) play random games of each."""
+    # ----- end of wire shapes and deal order ---------------------------------------------
 
     def config(self, data: dict[str, Any] | None = None) -> C:
         """Build and validate a config from a partial JSON object.

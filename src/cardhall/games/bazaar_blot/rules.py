@@ -18,6 +18,7 @@ from . import redaction
 from .cards import CODES
 from .config import BlotConfig
 from .state import BlotState
+from .wire import WIRE
 
 
 class BlotRules(GameRules[BlotConfig]):
@@ -74,6 +75,25 @@ class BlotRules(GameRules[BlotConfig]):
         if not isinstance(config, BlotConfig):
             raise InvalidConfigError(f"expected a BlotConfig, got {type(config).__name__}")
         return BlotState(config, dealer)
+
+    # ----- wire shapes and documented deal order (docs/design.md section 12) ------------
+    wire = WIRE
+    deal_deck = CODES
+    """Bazaar Blot's deal shuffles the 32 codes, suits ``c d h s`` of ranks ``7``..``A``."""
+
+    def deals_from(self, deck: list[str], action: Action) -> bool | None:
+        """Whether the ``deal`` ``action`` gives ``deck``'s cards 0-7 to the dealer's left,
+        8-15 to the next, 16-23 to the next and 24-31 to the dealer (some dealer); ``None``
+        for any other action (a redeal repeats the same cards: no chance action)."""
+        hands = action.get("hands")
+        if action.get("type") != "deal" or not isinstance(hands, list) or len(hands) != 4:
+            return None
+        return any(all(hands[(d + 1 + i) % 4] == deck[8 * i:8 * i + 8] for i in range(4))
+                   for d in range(4))
+    example_configs = ({}, {"target_score": 51, "undertrump_when_cannot_overtrump": "forced",
+                            "partner_winning": "must_ruff", "redeal_rotates_dealer": True})
+    """The defaults, and a short match under the stricter trick rules."""
+    # ----- end of wire shapes and deal order --------------------------------------------
 
 
 _DEFAULT = BlotConfig()

@@ -125,6 +125,19 @@ def draw_banners(order: Sequence[int], num_seats: int, shuffle: Shuffle) -> Acti
     return {"type": "deal_banners", "banners": banners, "rejected": rejected}
 
 
+def deals_from(deck: Sequence[str], action: Action) -> bool | None:
+    """Whether the ``deal_banners`` action ``action`` walks the shuffled ``deck`` (the 52
+    cards in canonical order, shuffled) as :func:`draw_banners` documents: the banners and the
+    rejected cards are the deck's top cards, the rejects in the order drawn. ``None`` for the
+    palace deal and reshuffles, which shuffle what earlier play left (their own lists)."""
+    if action.get("type") != "deal_banners":
+        return None
+    banners = [b for b in action.get("banners", []) if b is not None]
+    rejected = list(action.get("rejected", []))
+    top = list(deck[:len(banners) + len(rejected)])
+    return sorted(top) == sorted(banners + rejected) and [c for c in top if c in rejected] == rejected
+
+
 def check_banners(order: Sequence[int], banners: Sequence[str | None],
                   rejected: Sequence[str]) -> None:
     """Raise :class:`IllegalActionError` unless the banners and rejects satisfy rule 5.

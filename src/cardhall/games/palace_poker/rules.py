@@ -8,10 +8,11 @@ from typing import Any, ClassVar
 from ...engine.actions import Action
 from ...engine.history import History
 from ...engine.rules import GameRules, ReplayUnit
-from . import evaluation, redaction
-from .cards import ALL_CARDS
+from . import deal, evaluation, redaction
+from .cards import ALL_CARDS, CANONICAL
 from .config import PalacePokerConfig
 from .state import PalaceState
+from .wire import WIRE
 
 
 class PalacePokerRules(GameRules[PalacePokerConfig]):
@@ -60,6 +61,16 @@ class PalacePokerRules(GameRules[PalacePokerConfig]):
         self.check_setup(config, num_seats, dealer, stacks)
         assert stacks is not None
         return PalaceState(config, num_seats, dealer, stacks)
+
+    # ----- wire shapes and documented deal order (docs/design.md section 12) ------------
+    wire = WIRE
+    deal_deck = CANONICAL
+    """Palace Poker's banner deal shuffles the 52 cards in canonical order (rule 5)."""
+
+    def deals_from(self, deck: list[str], action: Action) -> bool | None:
+        """See :func:`.deal.deals_from`."""
+        return deal.deals_from(deck, action)
+    # ----- end of wire shapes and deal order --------------------------------------------
 
 
 RULES = PalacePokerRules()

@@ -64,6 +64,22 @@ def deal_action(m: HandModel, shuffle: Shuffle) -> Action:
     return {"type": "deal", "hands": hands, "stock": deck[i:]}
 
 
+def deals_from(deck: Sequence[str], action: Action) -> bool | None:
+    """Whether the ``deal`` action ``action`` deals the shuffled ``deck`` (the 40 ids in
+    strength order, shuffled) as :func:`deal_action` documents: card ``j`` of the first
+    ``6 * n`` to the ``j mod n``-th seat dealt in from the dealer's left, the rest the stock.
+    ``None`` for any other action (Soldier's Bluff has no other chance action)."""
+    hands = action.get("hands")
+    if action.get("type") != "deal" or not isinstance(hands, list):
+        return None
+    seats_in = [s for s, h in enumerate(hands) if h]
+    n = len(seats_in)
+    if n == 0 or action.get("stock") != list(deck[HAND_SIZE * n:]):
+        return False
+    return any(all(hands[seats_in[(r + j) % n]] == list(deck[j:HAND_SIZE * n:n]) for j in range(n))
+               for r in range(n))
+
+
 def check_deal(m: HandModel, action: Deal) -> None:
     """Raise :class:`IllegalActionError` unless the deal gives 6 cards to each seat dealt in,
     none to the others, and hands plus stock are the 40 cards exactly once (rule 5)."""

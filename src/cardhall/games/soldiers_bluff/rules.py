@@ -10,10 +10,11 @@ from ...engine.actions import Action
 from ...engine.errors import InvalidConfigError
 from ...engine.history import History
 from ...engine.rules import GameRules, ReplayUnit
-from . import redaction
+from . import dealing, redaction
 from .cards import CARD_IDS
 from .config import SoldiersBluffConfig, check_deck
 from .state import SoldiersBluffState
+from .wire import WIRE
 
 
 class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
@@ -83,6 +84,19 @@ class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
             )
         check_deck(config, dealt_in)
         return SoldiersBluffState(config, num_seats, dealer, stacks)
+
+    # ----- wire shapes and documented deal order (docs/design.md section 12) ------------
+    wire = WIRE
+    deal_deck = CARD_IDS
+    """Soldier's Bluff's deal shuffles the 40 card ids in strength order (rule 5)."""
+
+    def deals_from(self, deck: list[str], action: Action) -> bool | None:
+        """See :func:`.dealing.deals_from`."""
+        return dealing.deals_from(deck, action)
+    example_configs = ({}, {"pass_is_fold": True, "exchange_exact": True,
+                            "round1_bet_must_match": False, "fold_when_not_facing_bet": False})
+    """The defaults, and passes that fold with exact exchanges (other entries and events)."""
+    # ----- end of wire shapes and deal order --------------------------------------------
 
 
 RULES = SoldiersBluffRules()
