@@ -4,7 +4,8 @@ kick, inspect and count its tables. Every result is JSON."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..tables.actor import Table
 from ..tables.errors import TableNotFoundError
@@ -15,7 +16,17 @@ KICK_FLUSH_SECONDS = 1.0
 
 if TYPE_CHECKING:
     from ..tables.manager import TableManager
-    from .node import ClusterNode
+
+
+class OpsNode(Protocol):
+    """What :func:`node_ops` needs of its node (:class:`~.node.ClusterNode`)."""
+
+    id: str
+    manager: TableManager
+    on_sockets: Callable[[set[str], str], Awaitable[int]] | None
+
+    async def publish_summaries(self, only: str | None = None) -> None:
+        """Write this node's changed table summaries to the registry (or ``only``'s)."""
 
 
 def inspect(t: Table) -> dict[str, Any]:
@@ -80,7 +91,7 @@ async def remove_chat(manager: TableManager, table_id: str, chat_id: int) -> boo
     return removed
 
 
-def node_ops(node: ClusterNode) -> dict[str, Op]:
+def node_ops(node: OpsNode) -> dict[str, Op]:
     """The operations a node serves to the others."""
     m = node.manager
 
