@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 
 if TYPE_CHECKING:
-    from ..storage.interface import Store
+    from ..storage.interface import TableLogStore
     from ..tables.manager import TableManager
     from .bus import Bus
     from .keys import Keys
@@ -32,7 +32,8 @@ class FailoverNode(Protocol):
     keys: Keys
     bus: Bus
     redis: Any
-    store: Store
+    @property
+    def store(self) -> TableLogStore: ...
     manager: TableManager
     owned: dict[str, int]
     leaving: bool

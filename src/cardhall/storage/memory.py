@@ -8,6 +8,7 @@ read (a dict is the store's table; :class:`MemoryStore` shows them as its attrib
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -32,6 +33,12 @@ __all__ = ["MemoryStore", "hash_token", "new_token"]
 
 Games = dict[str, tuple[GameSummary, dict[str, Any]]]
 """game id -> (its summary, its history)."""
+
+
+def _new_id() -> str:
+    """A new identity's id: 32 hex digits (``uuid`` is looked up when called: a test may patch
+    ``memory.uuid`` to draw the same ids in every run)."""
+    return uuid.uuid4().hex
 
 
 class MemoryAudit:
@@ -187,13 +194,14 @@ class MemoryStore(ComposedStore):
         self.games: Games = {}
         self.fences: dict[str, int] = {}
         """table id -> lease epoch (cluster mode, :meth:`claim_table`)."""
-        people = MemoryPlayers(self.players, self.tokens)
+        people = MemoryPlayers(self.players, self.tokens, _new_id)
         rating = MemoryRatings(self.players)
         self._chips = MemoryChips(self.fences)
         self._log = MemoryTableLog(self.games, self._chips)
         audit = MemoryAudit()
         super().__init__(StoreRoles(
-            players=people, audit=audit, archive=MemoryArchive(self.games, self._log.outbox, rating),
+            players=people, audit=audit,
+            archive=MemoryArchive(self.games, self._log.outbox, rating),
             ratings=rating, log=self._log, chips=self._chips))
         self.log = self._log.log
         """table id -> seq -> entry (the table log; it outlives a server over this store)."""

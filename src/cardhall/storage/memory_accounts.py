@@ -5,6 +5,7 @@ dicts."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -28,11 +29,14 @@ class MemoryPlayers:
     Args:
         players: player id -> record (shared with :class:`MemoryRatings`, which names them).
         tokens: identity token hash -> player id.
+        new_id: makes the id of a new identity (:meth:`create_player`).
     """
 
-    def __init__(self, players: dict[str, PlayerRecord], tokens: dict[str, str]) -> None:
+    def __init__(self, players: dict[str, PlayerRecord], tokens: dict[str, str],
+                 new_id: Callable[[], str] = lambda: uuid.uuid4().hex) -> None:
         self.players = players
         self.tokens = tokens
+        self.new_id = new_id
         self.passwords: dict[str, str] = {}
         """player id -> password hash (accounts only)."""
         self.session_rows: dict[str, tuple[str, SessionRecord]] = {}
@@ -41,7 +45,7 @@ class MemoryPlayers:
     async def create_player(
         self, name: str, *, is_bot: bool = False, owner_id: str | None = None
     ) -> tuple[PlayerRecord, str]:
-        rec = PlayerRecord(uuid.uuid4().hex, name, is_bot, False, owner_id,
+        rec = PlayerRecord(self.new_id(), name, is_bot, False, owner_id,
                            created_at=datetime.now(UTC))
         token = new_token()
         self.players[rec.id] = rec

@@ -71,7 +71,8 @@ class SqlArchive(SqlRole):
         ``INSERT ... ON CONFLICT (id) DO NOTHING RETURNING id``, then the result rows of the
         games that went in (with their win/loss marks), then the ratings of those games
         (``sql_ratings.py``), all in the one transaction. Raises
-        ``sqlalchemy.exc.IntegrityError`` (or the driver's connection error) and then saves nothing of the batch.
+        ``sqlalchemy.exc.IntegrityError`` (or the driver's connection error) and then saves
+        nothing of the batch.
         """
         first: dict[str, int] = {}
         for i, r in enumerate(records):

@@ -1,8 +1,9 @@
 """The SQL store's ratings (:class:`~.interface.RatingStore`, one role object of
-:class:`~cardhall.storage.sql.SqlStore`): each saved game's ratings are updated in the transaction that saves it (``storage/rating.py``).
+:class:`~cardhall.storage.sql.SqlStore`): each saved game's ratings are updated in the
+transaction that saves it (``storage/rating.py``).
 
-Within :meth:`SqlArchive.save_games` (``sql_archive.py``), :meth:`SqlRatings.rate_saved` makes sure every rated
-player has a ``ratings`` row (``INSERT ... ON CONFLICT DO NOTHING``), reads them (``FOR
+Within :meth:`SqlArchive.save_games` (``sql_archive.py``), :meth:`SqlRatings.rate_saved` makes
+sure every rated player has a ``ratings`` row (``INSERT ... ON CONFLICT DO NOTHING``), reads them (``FOR
 UPDATE`` on PostgreSQL, in a fixed order, so that two nodes' writers saving games of one
 player queue instead of losing an update), rates the batch's games in order and writes the
 rows back with one ``rating_history`` row per player and game.
