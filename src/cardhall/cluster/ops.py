@@ -16,13 +16,14 @@ from ..hall.ops import (
     inspect_table,
     kick,
     remove_chat,
+    seat_tables,
 )
 from .rpc import Op
 
 if TYPE_CHECKING:
     from ..tables.manager import TableManager
 
-__all__ = ["KICK_FLUSH_SECONDS", "OpsNode", "admin_row", "inspect", "node_ops"]
+__all__ = ["KICK_FLUSH_SECONDS", "OpsNode", "admin_row", "inspect", "node_ops", "seat_tables"]
 
 
 class OpsNode(Protocol):
@@ -61,6 +62,9 @@ def node_ops(node: OpsNode) -> dict[str, Op]:
     async def _admin_list(_a: dict[str, Any]) -> Any:
         return [{**admin_row(t), "node": node.id} for t in m.list()]
 
+    async def _my_tables(a: dict[str, Any]) -> Any:
+        return seat_tables(m, a["player_id"])
+
     async def _stats(_a: dict[str, Any]) -> Any:
         return {**m.stats(), "tables_by_node": {node.id: len(m.tables)}}
 
@@ -78,4 +82,5 @@ def node_ops(node: OpsNode) -> dict[str, Op]:
 
     return {"create": _create, "close": _close, "kick": _kick, "kick_player": _kick_player,
             "inspect": _inspect, "admin_list": _admin_list, "stats": _stats,
+            "my_tables": _my_tables,
             "remove_chat": _remove_chat, "close_sockets": _close_sockets}

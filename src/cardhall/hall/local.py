@@ -105,6 +105,11 @@ class LocalHall:
     async def admin_list(self) -> list[dict[str, Any]]:
         return (await self.admin_tables())[0]
 
+    async def my_tables(self, player_id: str) -> tuple[list[dict[str, Any]], list[str]]:
+        """Every live table where ``player_id`` holds a seat (:func:`.ops.seat_tables`),
+        and the nodes that did not answer in time (none in one process)."""
+        return ops.seat_tables(self.manager, player_id), []
+
     async def admin_tables(self) -> tuple[list[dict[str, Any]], list[str]]:
         """The admin's list: every live table's row, and the nodes that did not answer in
         time (none in one process)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import messages as p
+from .handlog import hand_log
 from .seats import Seat
 from .standin import RETURNABLE
 
@@ -52,7 +53,9 @@ class Seating:
         """Handle ``join`` (``balance``: the player's chip balance at a poker table, see
         :class:`~.messages.ClientRequest`)."""
         own = self.seat_of(conn) or self._own_seat(conn)  # held by this socket or this person
-        if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
+        left = own is not None and own.stand_in == "left" and own.conn is not conn
+        if own is not None and ((m.spectate and not left)  # who left the seat may watch
+                                or (m.seat is not None and m.seat != own.index)):
             self._error(conn, "table.already_seated",
                         f"you hold seat {own.index} here; leave it first", m)
             return
@@ -137,6 +140,7 @@ class Seating:
 
     async def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
         took_back = seat.stand_in in RETURNABLE
+        stood_from = seat.stand_in_from if took_back else None  # for the hand_log
         if took_back:  # back from a leave or timeouts: the stand-in stops
             self.take_back(seat)
             self.version += 1
@@ -165,6 +169,9 @@ class Seating:
             self.broadcast_state()  # every page sees the seat is its holder's again
         else:
             self.send(conn, self.state_for(conn, seat.index))
+        missed = hand_log(self, seat.index, stood_from)  # type: ignore[arg-type]
+        if missed is not None:  # the page rebuilds the hand's log (tables/handlog.py)
+            self.send(conn, missed)
         self.arm_reap()
 
     async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
