@@ -90,7 +90,7 @@ def default_node_id() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class ClusterNode(Routing, Watch, Failover):
+class ClusterNode(Routing, Watch):
     """This process as a member of the hall (see the module docstring).
 
     Args:
@@ -129,26 +129,32 @@ class ClusterNode(Routing, Watch, Failover):
         self._written: dict[str, bytes] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._chores: set[asyncio.Task[Any]] = set()
-        self.takeovers = 0
         self.leases_lost = 0
         self.leaving = False
         """Set when the node stops: it takes no table over any more."""
         self.joined = False
         """Whether the node has subscribed and announced itself (Redis answered)."""
-        self._redis_run: str | None = None
-        """The ``run_id`` of the Redis server last seen (it changes when Redis restarts)."""
-        self._grace_until = 0.0
         self._owners: dict[str, str] = {}
         """Cluster mode, holder side: the owner last seen of each table this node's sockets
         sit at elsewhere (a ``moved`` event missed is caught up at the next tick)."""
         self.on_sockets: Callable[[set[str], str], Awaitable[int]] | None = None
         """Closes this node's sockets of these players, for a ban (``banned``) or a
         revocation (``revoked``); how many (set by the app, ``server/sockets.py``)."""
-        self._link_lost_at: float | None = None
-        """When this node's Redis commands started failing (loop time; ``None``: they work)."""
         self._last_tick: float | None = None
+        self.failover = Failover(self)
+        """The scan that takes over tables whose lease is gone, and the grace after a Redis
+        fault (``failover.py``)."""
         self._init_watch()
         manager.ownership = self
+
+    @property
+    def takeovers(self) -> int:
+        """Tables this node took over from a dead node (a counter)."""
+        return self.failover.takeovers
+
+    async def scan(self) -> None:
+        """Take over every live table whose lease is gone (:meth:`Failover.scan`)."""
+        await self.failover.scan()
 
     # ----- life -----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -165,11 +171,10 @@ class ClusterNode(Routing, Watch, Failover):
                         "does", self.id, type(exc).__name__, exc)
             self._tasks.append(loop.create_task(self._join_later(), name="cluster-join"))
         lease = self.settings.lease_seconds  # a renewal or a scan never runs past a lease
+        down = self.failover.link_down
         self._tasks += [
-            loop.create_task(self._loop(self._tick, self.tick_seconds, lease, self._link_down),
-                             name="lease"),
-            loop.create_task(self._loop(self.scan, self.scan_seconds, lease, self._link_down),
-                             name="scan")]
+            loop.create_task(self._loop(self._tick, self.tick_seconds, lease, down), name="lease"),
+            loop.create_task(self._loop(self.scan, self.scan_seconds, lease, down), name="scan")]
 
     async def _join(self) -> None:
         await self.redis.ping()
@@ -311,7 +316,7 @@ class ClusterNode(Routing, Watch, Failover):
             for table_id in owned:
                 pipe.eval(RENEW, 1, self.keys.lease(table_id), self.id, self.ttl_ms)
             renewed = (await pipe.execute())[1:]
-        self._link_up()
+        self.failover.link_up()
         for table_id, ok in zip(owned, renewed, strict=True):
             if ok or table_id not in self.owned:
                 continue
@@ -403,7 +408,7 @@ class ClusterNode(Routing, Watch, Failover):
         live = []
         for node, beat in zip(ids, beats, strict=True):
             if beat is None:
-                if asyncio.get_running_loop().time() < self._grace_until:
+                if asyncio.get_running_loop().time() < self.failover.grace_until:
                     continue  # Redis just came back: its heartbeat may not be written yet
                 await self.redis.srem(self.keys.nodes, node)
                 self._incarnations.pop(node, None)

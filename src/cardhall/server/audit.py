@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from asgi_correlation_id import correlation_id
 from fastapi import Depends, Request
 
-from ..storage.interface import AuditEntry, Store
+from ..storage.interface import AuditEntry, AuditStore
 from .deps import SettingsDep, StoreDep
 
 log = logging.getLogger("cardhall.admin")
@@ -46,7 +46,7 @@ class Auditor:
     that long, and the failure is logged (the line was written) instead of failing an action
     that already happened."""
 
-    def __init__(self, store: Store, timeout_seconds: float, request_id: str | None,
+    def __init__(self, store: AuditStore, timeout_seconds: float, request_id: str | None,
                  client: str | None) -> None:
         self.store, self.timeout_seconds = store, timeout_seconds
         self.request_id, self.client = request_id, client

@@ -17,7 +17,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from ..storage.interface import PlayerRecord, Store
+from ..storage.interface import PlayerRecord, PlayerStore
 from .errors import ApiError
 from .outages import store_unavailable
 from .security import authenticate
@@ -82,7 +82,7 @@ class AuthCache:
         return None
 
 
-async def authenticate_cached(store: Store, token: str | None,
+async def authenticate_cached(store: PlayerStore, token: str | None,
                               cache: AuthCache | None) -> PlayerRecord:
     """:func:`~.security.authenticate`, remembered in ``cache``; when the database cannot
     answer, the player ``cache`` holds for that token (see the module docstring).
@@ -108,7 +108,7 @@ async def authenticate_cached(store: Store, token: str | None,
     return player
 
 
-async def still_allowed(store: Store, player_id: str, cache: AuthCache | None) -> bool:
+async def still_allowed(store: PlayerStore, player_id: str, cache: AuthCache | None) -> bool:
     """Whether ``player_id`` may still take or resume a seat (not banned, disabled or
     removed); when the database cannot answer, whether ``cache`` vouches for it.
 

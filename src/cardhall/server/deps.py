@@ -14,8 +14,8 @@ from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.requests import HTTPConnection
 
-from ..cluster.hall import LocalHall
 from ..config import Settings
+from ..hall.local import LocalHall
 from ..storage.interface import PlayerRecord, Store
 from .loginthrottle import LoginThrottle
 from .passwords import Passwords

@@ -25,9 +25,10 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI
 
-from ..cluster.hall import ClusterHall, LocalHall
+from ..cluster.hall import ClusterHall
 from ..cluster.node import ClusterNode
 from ..config import Settings
+from ..hall.local import LocalHall
 from ..storage.factory import make_store
 from ..storage.interface import Store
 from ..storage.log import TableLog

@@ -10,13 +10,13 @@ from __future__ import annotations
 import hmac
 
 from ..config import Settings
-from ..storage.interface import PlayerRecord, Store
+from ..storage.interface import PlayerRecord, PlayerStore
 from .errors import ApiError
 
 BEARER_CHALLENGE = {"WWW-Authenticate": "Bearer"}
 
 
-async def authenticate(store: Store, token: str | None) -> PlayerRecord:
+async def authenticate(store: PlayerStore, token: str | None) -> PlayerRecord:
     """The player a bearer ``token`` belongs to.
 
     Raises ``ApiError`` ``auth.missing_token`` (401) when ``token`` is empty or ``None``,

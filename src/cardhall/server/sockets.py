@@ -12,7 +12,7 @@
   /api/sessions/{id}``, a password change, the admin's reset), every socket of that player
   whose token no longer authenticates is told ``auth.session_revoked`` and closed
   (:data:`CLOSE_REVOKED`), on every node: the route asks the hall
-  (:meth:`~cardhall.cluster.hall.LocalHall.close_sockets`), which in cluster mode asks every
+  (:meth:`~cardhall.hall.local.LocalHall.close_sockets`), which in cluster mode asks every
   node, the path a ban's closes take. The socket's seats stay (a disconnect): the owner logs
   in again and resumes them.
 """
@@ -27,7 +27,7 @@ from ..storage.interface import Store
 from .quotas import give_back, take
 
 if TYPE_CHECKING:
-    from ..cluster.hall import LocalHall
+    from ..hall.local import LocalHall
     from .authcache import AuthCache
     from .ws import Session
 
@@ -109,7 +109,7 @@ async def close_sockets(sessions: Iterable[Session], player_ids: set[str], why: 
 
 async def end_revoked_sockets(hall: LocalHall, player_id: str) -> int:
     """After ``player_id``'s sessions were revoked: close its sockets of revoked tokens on
-    every node (:meth:`~cardhall.cluster.hall.LocalHall.close_sockets`, ``revoked``); how
+    every node (:meth:`~cardhall.hall.local.LocalHall.close_sockets`, ``revoked``); how
     many. The revocation itself is already stored, so a node that does not answer (cluster
     mode) is logged and does not fail the caller's request."""
     try:

@@ -36,8 +36,8 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ValidationError
 
-from ..cluster.hall import LocalHall
 from ..config import Settings
+from ..hall.local import LocalHall
 from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
 from ..protocol.ratelimit import DropMeter, TokenBucket

@@ -1,13 +1,20 @@
-"""An in-memory :class:`~cardhall.storage.interface.Store` for tests and throwaway servers."""
+"""An in-memory :class:`~cardhall.storage.interface.Store` for tests and throwaway servers.
+
+One role object each (``composed.py``): :class:`~.memory_accounts.MemoryPlayers`,
+:class:`MemoryAudit`, :class:`MemoryArchive`, :class:`~.memory_accounts.MemoryRatings`,
+:class:`MemoryTableLog` and :class:`~.memory_chips.MemoryChips`, sharing the dicts they both
+read (a dict is the store's table; :class:`MemoryStore` shows them as its attributes).
+"""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from .composed import ComposedStore, StoreRoles
 from .interface import (
     AuditEntry,
     ChipMove,
@@ -18,76 +25,27 @@ from .interface import (
     PlayerRecord,
     SeatResult,
 )
-from .memory_accounts import MemoryAccounts
+from .memory_accounts import MemoryPlayers, MemoryRatings
 from .memory_chips import MemoryChips
 from .tokens import hash_token, new_token
 
 __all__ = ["MemoryStore", "hash_token", "new_token"]
 
+Games = dict[str, tuple[GameSummary, dict[str, Any]]]
+"""game id -> (its summary, its history)."""
 
-class MemoryStore(MemoryChips, MemoryAccounts):
-    """Keeps everything in dicts; same behaviour as the SQL store."""
+
+def _new_id() -> str:
+    """A new identity's id: 32 hex digits (``uuid`` is looked up when called: a test may patch
+    ``memory.uuid`` to draw the same ids in every run)."""
+    return uuid.uuid4().hex
+
+
+class MemoryAudit:
+    """Admin actions kept in a list, oldest first (:class:`~.interface.AuditStore`)."""
 
     def __init__(self) -> None:
-        self.players: dict[str, PlayerRecord] = {}
-        self.tokens: dict[str, str] = {}
-        self.games: dict[str, tuple[GameSummary, dict[str, Any]]] = {}
-        self.log: dict[str, dict[int, LogRow]] = {}
-        """table id -> seq -> entry (the table log; it outlives a server over this store)."""
-        self.fences: dict[str, int] = {}
-        """table id -> lease epoch (cluster mode, :meth:`claim_table`)."""
-        self.outbox: dict[str, GameRecord] = {}
         self.audit: list[AuditEntry] = []
-        """Admin actions, oldest first."""
-        self.chips: dict[str, int] = {}
-        """player id -> chip balance (absent: :data:`CHIPS_START`)."""
-        self.topped_up: dict[str, datetime] = {}
-        self.chip_moves: dict[str, ChipMove] = {}
-        """key -> applied move (each key moves a balance once)."""
-        self.log_writes = 0
-        """Group commits written (:meth:`write_log` calls)."""
-        self._init_accounts()
-
-    async def start(self) -> None:
-        return None
-
-    async def close(self) -> None:
-        return None
-
-    async def ping(self) -> None:
-        """Always answers (nothing to reach)."""
-        return None
-
-    async def create_player(
-        self, name: str, *, is_bot: bool = False, owner_id: str | None = None
-    ) -> tuple[PlayerRecord, str]:
-        rec = PlayerRecord(uuid.uuid4().hex, name, is_bot, False, owner_id,
-                           created_at=datetime.now(UTC))
-        token = new_token()
-        self.players[rec.id] = rec
-        self.tokens[hash_token(token)] = rec.id
-        return rec, token
-
-    async def player_for_token(self, token: str) -> PlayerRecord | None:
-        pid = self.tokens.get(hash_token(token)) or self._session_player(token)
-        return None if pid is None else self.players.get(pid)
-
-    async def get_player(self, player_id: str) -> PlayerRecord | None:
-        return self.players.get(player_id)
-
-    async def list_players(self, *, limit: int = 100, offset: int = 0) -> list[PlayerRecord]:
-        return list(self.players.values())[offset : offset + limit]
-
-    async def set_banned(self, player_id: str, banned: bool) -> PlayerRecord | None:
-        rec = self.players.get(player_id)
-        if rec is None:
-            return None
-        self.players[player_id] = rec = replace(rec, banned=banned)
-        return rec
-
-    async def bots_of(self, owner_id: str) -> list[PlayerRecord]:
-        """The bots ``owner_id`` owns, oldest first."""
-        return [r for r in self.players.values() if r.is_bot and r.owner_id == owner_id]
 
     async def add_audit(self, entry: AuditEntry) -> AuditEntry:
         """Keep one admin action (ids 1, 2, ...)."""
@@ -102,6 +60,15 @@ class MemoryStore(MemoryChips, MemoryAccounts):
                 and (target is None or e.target == target)]
         rows.sort(key=lambda e: (e.at, e.id or 0), reverse=True)
         return rows[offset : offset + limit]
+
+
+class MemoryArchive:
+    """Finished games kept in a dict (:class:`~.interface.GameArchive`): each saved game is
+    rated by ``ratings`` and leaves the ``outbox`` (the table log's) when saved from it."""
+
+    def __init__(self, games: Games, outbox: dict[str, GameRecord],
+                 ratings: MemoryRatings) -> None:
+        self.games, self.outbox, self.ratings = games, outbox, ratings
 
     async def save_game(
         self,
@@ -127,7 +94,7 @@ class MemoryStore(MemoryChips, MemoryAccounts):
             flags.append(r.game_id not in self.games)
             if flags[-1]:
                 summary = GameSummary(r.game_id, r.game, r.table_id, r.started_at, r.ended_at,
-                                      r.outcome, self._rate(r))
+                                      r.outcome, self.ratings.rate(r))
                 self.games[r.game_id] = (summary, r.history)
             if from_outbox:
                 self.outbox.pop(r.game_id, None)
@@ -161,12 +128,21 @@ class MemoryStore(MemoryChips, MemoryAccounts):
         got = self.games.get(game_id)
         return None if got is None else got[1]
 
-    async def bot_identity(self, name: str) -> PlayerRecord:
-        for rec in self.players.values():
-            if rec.is_bot and rec.owner_id is None and rec.name == name:
-                return rec
-        rec, _ = await self.create_player(name, is_bot=True)
-        return rec
+
+class MemoryTableLog:
+    """The table log, the outbox and the lease epochs kept in dicts
+    (:class:`~.interface.TableLogStore`); a batch's chip moves go to ``chips``, a game of the
+    outbox already in ``games`` is not kept."""
+
+    def __init__(self, games: Games, chips: MemoryChips) -> None:
+        self.games, self.chips = games, chips
+        self.fences = chips.fences
+        """table id -> lease epoch (cluster mode, :meth:`claim_table`)."""
+        self.log: dict[str, dict[int, LogRow]] = {}
+        """table id -> seq -> entry (the table log; it outlives a server over this store)."""
+        self.outbox: dict[str, GameRecord] = {}
+        self.log_writes = 0
+        """Group commits written (:meth:`write_log` calls)."""
 
     async def write_log(self, batch: LogBatch) -> set[str]:
         """One group commit (see :meth:`Store.write_log`); never raises."""
@@ -188,7 +164,7 @@ class MemoryStore(MemoryChips, MemoryAccounts):
         for record in batch.outbox:
             if record.game_id not in self.games:
                 self.outbox.setdefault(record.game_id, record)
-        self.apply_chips(batch.chips)
+        self.chips.apply_chips(batch.chips)
         return fenced
 
     async def load_log(self, table_id: str | None = None) -> list[LogRow]:
@@ -197,7 +173,7 @@ class MemoryStore(MemoryChips, MemoryAccounts):
 
     async def claim_table(self, table_id: str, node: str) -> int:
         self.fences[table_id] = self.fences.get(table_id, 0) + 1
-        await self.release_stale_holds(table_id)  # no await inside: one step with the claim
+        await self.chips.release_stale_holds(table_id)  # no await inside: one step with the claim
         return self.fences[table_id]
 
     async def claimed_tables(self) -> dict[str, int]:
@@ -205,3 +181,56 @@ class MemoryStore(MemoryChips, MemoryAccounts):
 
     async def load_outbox(self) -> list[GameRecord]:
         return [self.outbox[g] for g in sorted(self.outbox)]
+
+
+class MemoryStore(ComposedStore):
+    """Keeps everything in dicts; same behaviour as the SQL store. Its role objects' dicts are
+    its attributes too (``players``, ``games``, ``log``, ``chips`` ...), for tests to read and
+    seed."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, PlayerRecord] = {}
+        self.tokens: dict[str, str] = {}
+        self.games: Games = {}
+        self.fences: dict[str, int] = {}
+        """table id -> lease epoch (cluster mode, :meth:`claim_table`)."""
+        people = MemoryPlayers(self.players, self.tokens, _new_id)
+        rating = MemoryRatings(self.players)
+        self._chips = MemoryChips(self.fences)
+        self._log = MemoryTableLog(self.games, self._chips)
+        audit = MemoryAudit()
+        super().__init__(StoreRoles(
+            players=people, audit=audit,
+            archive=MemoryArchive(self.games, self._log.outbox, rating),
+            ratings=rating, log=self._log, chips=self._chips))
+        self.log = self._log.log
+        """table id -> seq -> entry (the table log; it outlives a server over this store)."""
+        self.outbox = self._log.outbox
+        self.audit = audit.audit
+        """Admin actions, oldest first."""
+        self.chips = self._chips.chips
+        """player id -> chip balance (absent: :data:`CHIPS_START`)."""
+        self.topped_up = self._chips.topped_up
+        self.chip_moves: dict[str, ChipMove] = self._chips.chip_moves
+        """key -> applied move (each key moves a balance once)."""
+        self.passwords, self.session_rows = people.passwords, people.session_rows
+        self.ratings, self.rating_points = rating.ratings, rating.rating_points
+
+    @property
+    def log_writes(self) -> int:
+        """Group commits written (:meth:`write_log` calls)."""
+        return self._log.log_writes
+
+    def apply_chips(self, moves: Sequence[ChipMove]) -> None:
+        """Apply each move whose key is new (:meth:`MemoryChips.apply_chips`)."""
+        self._chips.apply_chips(moves)
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def ping(self) -> None:
+        """Always answers (nothing to reach)."""
+        return None

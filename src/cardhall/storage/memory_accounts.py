@@ -1,12 +1,13 @@
-"""Accounts, sessions and ratings of the :class:`~.memory.MemoryStore` (mixed into it): the same
-behaviour as the SQL store's ``sql_accounts.py`` and ``sql_ratings.py``, in dicts."""
+"""Players, accounts, sessions and ratings of the :class:`~.memory.MemoryStore` (two of its role
+objects): the same behaviour as the SQL store's ``sql_accounts.py`` and ``sql_ratings.py``, in
+dicts."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from .accounts import (
     AlreadyRegisteredError,
@@ -22,22 +23,62 @@ from .tokens import hash_token, new_token
 from .usernames import username_key, username_skeleton
 
 
-class MemoryAccounts:
-    """Accounts, sessions and ratings kept in dicts (see :class:`~.interface.Store`)."""
+class MemoryPlayers:
+    """Identities, accounts and sessions kept in dicts (:class:`~.interface.PlayerStore`).
 
-    if TYPE_CHECKING:  # provided by MemoryStore
-        players: dict[str, PlayerRecord]
-        tokens: dict[str, str]
+    Args:
+        players: player id -> record (shared with :class:`MemoryRatings`, which names them).
+        tokens: identity token hash -> player id.
+        new_id: makes the id of a new identity (:meth:`create_player`).
+    """
 
-    def _init_accounts(self) -> None:
+    def __init__(self, players: dict[str, PlayerRecord], tokens: dict[str, str],
+                 new_id: Callable[[], str] = lambda: uuid.uuid4().hex) -> None:
+        self.players = players
+        self.tokens = tokens
+        self.new_id = new_id
         self.passwords: dict[str, str] = {}
         """player id -> password hash (accounts only)."""
         self.session_rows: dict[str, tuple[str, SessionRecord]] = {}
         """token hash -> (player id, session)."""
-        self.ratings: dict[tuple[str, str], PlayerRating] = {}
-        """(player id, game) -> current rating."""
-        self.rating_points: list[tuple[str, str, RatingPoint]] = []
-        """(player id, game, point), in save order."""
+
+    async def create_player(
+        self, name: str, *, is_bot: bool = False, owner_id: str | None = None
+    ) -> tuple[PlayerRecord, str]:
+        rec = PlayerRecord(self.new_id(), name, is_bot, False, owner_id,
+                           created_at=datetime.now(UTC))
+        token = new_token()
+        self.players[rec.id] = rec
+        self.tokens[hash_token(token)] = rec.id
+        return rec, token
+
+    async def player_for_token(self, token: str) -> PlayerRecord | None:
+        pid = self.tokens.get(hash_token(token)) or self._session_player(token)
+        return None if pid is None else self.players.get(pid)
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        return self.players.get(player_id)
+
+    async def list_players(self, *, limit: int = 100, offset: int = 0) -> list[PlayerRecord]:
+        return list(self.players.values())[offset : offset + limit]
+
+    async def set_banned(self, player_id: str, banned: bool) -> PlayerRecord | None:
+        rec = self.players.get(player_id)
+        if rec is None:
+            return None
+        self.players[player_id] = rec = replace(rec, banned=banned)
+        return rec
+
+    async def bots_of(self, owner_id: str) -> list[PlayerRecord]:
+        """The bots ``owner_id`` owns, oldest first."""
+        return [r for r in self.players.values() if r.is_bot and r.owner_id == owner_id]
+
+    async def bot_identity(self, name: str) -> PlayerRecord:
+        for rec in self.players.values():
+            if rec.is_bot and rec.owner_id is None and rec.name == name:
+                return rec
+        rec, _ = await self.create_player(name, is_bot=True)
+        return rec
 
     async def register(self, name: str, username: str, password_hash: str, *,
                        upgrade: str | None = None) -> tuple[PlayerRecord, str]:
@@ -121,8 +162,24 @@ class MemoryAccounts:
         got = self.session_rows.get(hash_token(token))
         return None if got is None else got[0]
 
-    # ----- ratings ------------------------------------------------------------------------
-    def _rate(self, record: GameRecord) -> list[SeatResult]:
+
+
+class MemoryRatings:
+    """Ratings kept in dicts (:class:`~.interface.RatingStore`); :meth:`rate` rates each game
+    the archive saves.
+
+    Args:
+        players: player id -> record (read only: a rating shows its player's current name).
+    """
+
+    def __init__(self, players: dict[str, PlayerRecord]) -> None:
+        self.players = players
+        self.ratings: dict[tuple[str, str], PlayerRating] = {}
+        """(player id, game) -> current rating."""
+        self.rating_points: list[tuple[str, str, RatingPoint]] = []
+        """(player id, game, point), in save order."""
+
+    def rate(self, record: GameRecord) -> list[SeatResult]:
         """Rate one newly saved game (``storage/rating.py``); its results with their marks."""
         marks = seat_marks(record.game, record.outcome, record.results)
         results = [replace(r, mark=m) for r, m in zip(record.results, marks, strict=True)]

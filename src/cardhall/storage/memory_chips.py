@@ -1,24 +1,30 @@
-"""Chip balances of the :class:`~.memory.MemoryStore` (mixed into it): the same behaviour as
-the SQL store's ``sql_chips.py``, in dicts. Every method runs without an ``await`` between
-its read and its write, so each is atomic on the event loop."""
+"""Chip balances of the :class:`~.memory.MemoryStore` (one of its role objects): the same
+behaviour as the SQL store's ``sql_chips.py``, in dicts. Every method runs without an
+``await`` between its read and its write, so each is atomic on the event loop."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from .chips import CHIPS_START, ChipMove, ChipTake, hold_amount, hold_key, settle_key
 
 
 class MemoryChips:
-    """Balances, keyed moves and holds kept in dicts (see :class:`~.interface.Store`)."""
+    """Balances, keyed moves and holds kept in dicts (:class:`~.interface.ChipStore`).
 
-    if TYPE_CHECKING:  # provided by MemoryStore
-        chips: dict[str, int]
-        topped_up: dict[str, datetime]
-        chip_moves: dict[str, ChipMove]
-        fences: dict[str, int]
+    Args:
+        fences: table id -> lease epoch (the table log's, read here: a hold of a table taken
+            over is refused).
+    """
+
+    def __init__(self, fences: dict[str, int]) -> None:
+        self.fences = fences
+        self.chips: dict[str, int] = {}
+        """player id -> chip balance (absent: :data:`CHIPS_START`)."""
+        self.topped_up: dict[str, datetime] = {}
+        self.chip_moves: dict[str, ChipMove] = {}
+        """key -> applied move (each key moves a balance once)."""
 
     def apply_chips(self, moves: Sequence[ChipMove]) -> None:
         """Apply each move whose key is new (see :class:`ChipMove`)."""

@@ -44,7 +44,7 @@ from sqlalchemy.engine import make_url
 from .interface import ChipMove, GameRecord, LogBatch, LogRow
 
 if TYPE_CHECKING:
-    from .interface import Store
+    from .interface import TableLogStore
 
 log = logging.getLogger(__name__)
 
@@ -225,7 +225,7 @@ class Spill:
         return removed
 
 
-async def replay(store: Store, spill: Spill, *, timeout_seconds: float) -> tuple[int, int]:
+async def replay(store: TableLogStore, spill: Spill, *, timeout_seconds: float) -> tuple[int, int]:
     """Write every spilled step into ``store`` (in order, :data:`REPLAY_CHUNK` steps per
     transaction, each bounded by ``timeout_seconds``), then empty the spill. A chunk the
     database refuses for a record is written step by step and a step refused alone is logged

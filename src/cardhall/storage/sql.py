@@ -6,51 +6,39 @@
 applies the Alembic migrations shipped in ``migrations/`` up to head on the store's own engine, so
 a fresh database needs no set-up.
 
-Finished games are written with SQLAlchemy Core bulk inserts (:meth:`SqlStore.save_games`), not
-the ORM unit of work: one transaction per batch, ``INSERT ... ON CONFLICT DO NOTHING RETURNING
-id`` for the game rows and one multi-row insert for their result rows.
+The store is one object per role of :class:`~cardhall.storage.interface.Store` behind
+:class:`~.composed.ComposedStore`, sharing one :class:`~.sql_db.SqlDatabase`:
+:class:`~.sql_accounts.SqlPlayers`, :class:`~.sql_audit.SqlAudit`,
+:class:`~.sql_archive.SqlArchive` (finished games, written with Core bulk inserts),
+:class:`~.sql_ratings.SqlRatings`, :class:`~.sql_log.SqlTableLog` and
+:class:`~.sql_chips.SqlChips`. This module also makes engines and runs the migrations.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import uuid
-from collections.abc import AsyncIterator, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Table, event, select, text
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
-    AsyncEngine,
-    async_sessionmaker,
-    create_async_engine,
-)
-from sqlalchemy.orm import selectinload
-from sqlalchemy.sql import Select
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from .interface import GameRecord, GameSummary, PlayerRecord, SeatResult
-from .models import Game, GameResult, Player, as_utc
+from .composed import ComposedStore, StoreRoles
 from .schema import schema_drift
-from .sql_accounts import SqlAccounts, player_record
-from .sql_audit import SqlModeration
+from .sql_accounts import SqlPlayers
+from .sql_archive import SqlArchive
+from .sql_audit import SqlAudit
 from .sql_chips import SqlChips
-from .sql_log import SqlDurability
-from .sql_ratings import SqlRatings, batch_marks
-from .tokens import hash_token, new_token
+from .sql_db import SqlDatabase
+from .sql_log import SqlTableLog
+from .sql_ratings import SqlRatings
 
 _log = logging.getLogger(__name__)
-
-GAMES: Table = Game.__table__  # type: ignore[assignment]
-RESULTS: Table = GameResult.__table__  # type: ignore[assignment]
 
 PING_TIMEOUT_SECONDS = 1.0
 """The default bound of :meth:`SqlStore.ping`, in seconds."""
@@ -206,18 +194,8 @@ async def stamp_database(url: str, revision: str) -> None:
         await engine.dispose()
 
 
-_record = player_record
-
-
-def _summary(row: Game) -> GameSummary:
-    seats = [SeatResult(r.seat, r.name, r.result, r.player_id, r.is_bot, r.mark)
-             for r in row.results]
-    return GameSummary(row.id, row.game, row.table_id, row.started_at, row.ended_at,
-                       dict(row.outcome), seats)
-
-
-class SqlStore(SqlDurability, SqlChips, SqlModeration, SqlAccounts, SqlRatings):
-    """Identities and finished games in a SQL database (see the module docstring).
+class SqlStore(ComposedStore):
+    """Identities, finished games and live tables in a SQL database (see the module docstring).
 
     Raises:
         ValueError: a back-end other than SQLite or PostgreSQL (the bulk save uses their
@@ -238,28 +216,17 @@ class SqlStore(SqlDurability, SqlChips, SqlModeration, SqlAccounts, SqlRatings):
         """Bound of every wait on the database (:func:`make_engine`) and on the SQLite write
         turn, in seconds; ``None``: the drivers' defaults and no bound on the turn."""
         self.engine = make_engine(url, schema=schema, timeout_seconds=timeout_seconds)
-        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.backend = backend
+        db = SqlDatabase(self.engine, backend, timeout_seconds)
+        self.sessions = db.sessions
+        chips, ratings = SqlChips(db), SqlRatings(db)
+        self._log = SqlTableLog(db, chips)
+        super().__init__(StoreRoles(players=SqlPlayers(db), audit=SqlAudit(db),
+                                    archive=SqlArchive(db, ratings, self._log), ratings=ratings,
+                                    log=self._log, chips=chips))
         self.schema_drift: list[str] = []
         """What :meth:`start` found different between the migrated database and the models
         (:func:`~cardhall.storage.schema.schema_drift`); ``/readyz`` is not ready while any."""
-        self._write_lock = asyncio.Lock() if self.backend == "sqlite" else None
-        """SQLite has one writer at a time: writes queue here instead of spinning on the file
-        lock (``busy_timeout``) when two transactions of this process would write at once."""
-
-    @contextlib.asynccontextmanager
-    async def _writing(self) -> AsyncIterator[None]:
-        """Hold the store's write turn (SQLite) for one write transaction; PostgreSQL: no-op.
-        Waiting for the turn is bounded by ``timeout_seconds`` (``TimeoutError``)."""
-        if self._write_lock is None:
-            yield
-            return
-        async with asyncio.timeout(self.timeout_seconds):
-            await self._write_lock.acquire()
-        try:
-            yield
-        finally:
-            self._write_lock.release()
 
     async def start(self) -> None:
         """Apply the migrations up to head (idempotent; :func:`migrate`, which on PostgreSQL
@@ -284,7 +251,7 @@ class SqlStore(SqlDurability, SqlChips, SqlModeration, SqlAccounts, SqlRatings):
                        "(docs/operations.md, 'Schema drift'): %s", "; ".join(self.schema_drift))
 
     async def close(self) -> None:
-        await self.close_log()
+        await self._log.close_log()
         await self.engine.dispose()
 
     async def ping(self) -> None:
@@ -295,136 +262,3 @@ class SqlStore(SqlDurability, SqlChips, SqlModeration, SqlAccounts, SqlRatings):
         async with asyncio.timeout(self.timeout_seconds or PING_TIMEOUT_SECONDS), \
                 self.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
-
-    async def create_player(
-        self, name: str, *, is_bot: bool = False, owner_id: str | None = None
-    ) -> tuple[PlayerRecord, str]:
-        token = new_token()
-        row = Player(id=uuid.uuid4().hex, name=name, is_bot=is_bot, banned=False,
-                     disabled=False, owner_id=owner_id, token_hash=hash_token(token),
-                     created_at=datetime.now(UTC))
-        async with self._writing(), self.sessions.begin() as session:
-            session.add(row)
-        return _record(row), token
-
-    async def get_player(self, player_id: str) -> PlayerRecord | None:
-        async with self.sessions() as session:
-            row = await session.get(Player, player_id)
-        return None if row is None else _record(row)
-
-    async def list_players(self, *, limit: int = 100, offset: int = 0) -> list[PlayerRecord]:
-        query = select(Player).order_by(Player.created_at, Player.id).limit(limit).offset(offset)
-        async with self.sessions() as session:
-            rows = (await session.scalars(query)).all()
-        return [_record(r) for r in rows]
-
-    async def set_banned(self, player_id: str, banned: bool) -> PlayerRecord | None:
-        async with self._writing(), self.sessions.begin() as session:
-            row = await session.get(Player, player_id)
-            if row is None:
-                return None
-            row.banned = banned
-        return _record(row)
-
-    async def save_game(
-        self,
-        *,
-        game_id: str,
-        game: str,
-        table_id: str,
-        history: dict[str, Any],
-        outcome: dict[str, Any],
-        results: list[SeatResult],
-        started_at: datetime,
-        ended_at: datetime,
-    ) -> bool:
-        """One game through :meth:`save_games`; ``False`` if ``game_id`` is already saved.
-        Raises ``IntegrityError`` for other constraint failures (e.g. two results for one
-        seat), saving nothing."""
-        [saved] = await self.save_games([GameRecord(game_id, game, table_id, history, outcome,
-                                                    results, started_at, ended_at)])
-        return saved
-
-    async def save_games(self, records: Sequence[GameRecord], *,
-                         from_outbox: bool = False) -> list[bool]:
-        """Insert the games not saved yet and their result rows in ONE transaction.
-
-        Returns one flag per record (``False``: its ``game_id`` was saved before, concurrently
-        or earlier in ``records``). Core bulk inserts: the game rows as one
-        ``INSERT ... ON CONFLICT (id) DO NOTHING RETURNING id``, then the result rows of the
-        games that went in (with their win/loss marks), then the ratings of those games
-        (``sql_ratings.py``), all in the one transaction. Raises ``sqlalchemy.exc.IntegrityError`` (or the driver's
-        connection error) and then saves nothing of the batch.
-        """
-        first: dict[str, int] = {}
-        for i, r in enumerate(records):
-            first.setdefault(r.game_id, i)
-        if not first:
-            return []
-        async with self._writing(), self.engine.begin() as conn:
-            inserted = await self._insert_games(conn, [records[i] for i in first.values()])
-            saved = [records[i] for gid, i in first.items() if gid in inserted]
-            marks = batch_marks(saved)
-            rows = [{"game_id": r.game_id, "seat": s.seat, "player_id": s.player_id,
-                     "name": s.name, "is_bot": s.is_bot, "result": s.result, "mark": m}
-                    for r in saved for s, m in zip(r.results, marks[r.game_id], strict=True)]
-            if rows:
-                await conn.execute(RESULTS.insert(), rows)
-            await self._rate_saved(conn, saved, marks)
-            if from_outbox:
-                await self._outbox_delete(conn, list(first))
-        return [r.game_id in inserted and first[r.game_id] == i for i, r in enumerate(records)]
-
-    async def _insert_games(self, conn: AsyncConnection, records: list[GameRecord]) -> set[str]:
-        """Insert the game rows, skipping ids already present; the ids that went in."""
-        dialect_insert = postgresql.insert if self.backend == "postgresql" else sqlite.insert
-        stmt = (dialect_insert(GAMES).on_conflict_do_nothing(index_elements=[GAMES.c.id])
-                .returning(GAMES.c.id))
-        params = [{"id": r.game_id, "game": r.game, "table_id": r.table_id,
-                   "started_at": r.started_at, "ended_at": r.ended_at, "history": r.history,
-                   "outcome": r.outcome} for r in records]
-        result = await conn.execute(stmt, params)
-        return set(result.scalars())
-
-    async def list_games(
-        self,
-        *,
-        game: str | None = None,
-        player_id: str | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        limit: int = 50,
-        offset: int = 0,
-        result: str | None = None,
-    ) -> list[GameSummary]:
-        query = _games_query(game, player_id, since, until, result).limit(limit).offset(offset)
-        async with self.sessions() as session:
-            rows = (await session.scalars(query)).all()
-        return [_summary(r) for r in rows]
-
-    async def get_game(self, game_id: str) -> dict[str, Any] | None:
-        async with self.sessions() as session:
-            history = await session.scalar(select(Game.history).where(Game.id == game_id))
-        return None if history is None else dict(history)
-
-
-def _games_query(
-    game: str | None, player_id: str | None, since: datetime | None, until: datetime | None,
-    result: str | None = None,
-) -> Select[Game]:
-    """Finished games newest first (ties by id, descending) with the filters applied;
-    ``since`` is inclusive and ``until`` exclusive, both on ``ended_at``; ``result`` is the
-    stored mark of ``player_id``'s seat."""
-    query = select(Game).options(selectinload(Game.results))
-    if game:
-        query = query.where(Game.game == game)
-    if player_id:
-        played = select(GameResult.game_id).where(GameResult.player_id == player_id)
-        if result is not None:
-            played = played.where(GameResult.mark == result)
-        query = query.where(Game.id.in_(played))
-    if since is not None:
-        query = query.where(Game.ended_at >= as_utc(since))
-    if until is not None:
-        query = query.where(Game.ended_at < as_utc(until))
-    return query.order_by(Game.ended_at.desc(), Game.id.desc())

@@ -1,4 +1,5 @@
-"""The SQL side of accounts and sessions (mixed into :class:`~cardhall.storage.sql.SqlStore`).
+"""The SQL store's players and accounts (:class:`~.interface.PlayerStore`, one role object of
+:class:`~cardhall.storage.sql.SqlStore`).
 
 An account is a ``players`` row with ``username``/``username_key``/``password_hash`` set; its
 bearer tokens are ``sessions`` rows (only their SHA-256). A guest keeps its one token in
@@ -9,7 +10,6 @@ leaves ``players.token_hash`` the hash of a token nobody was given.
 from __future__ import annotations
 
 import uuid
-from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -24,11 +24,12 @@ from .accounts import (
 )
 from .interface import PlayerRecord
 from .models import Player, Session
+from .sql_db import SqlRole
 from .tokens import hash_token, new_token
 from .usernames import legacy_username_key, username_key, username_skeleton
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
+    from sqlalchemy.ext.asyncio import AsyncConnection
 
 PLAYERS: Table = Player.__table__  # type: ignore[assignment]
 SESSIONS: Table = Session.__table__  # type: ignore[assignment]
@@ -40,16 +41,61 @@ def player_record(row: Player) -> PlayerRecord:
                         username=row.username, disabled=row.disabled, created_at=row.created_at)
 
 
-class SqlAccounts:
-    """Accounts and sessions for :class:`~cardhall.storage.sql.SqlStore`."""
+class SqlPlayers(SqlRole):
+    """Identities, accounts and sessions in ``players`` and ``sessions``."""
 
-    if TYPE_CHECKING:  # provided by SqlStore
-        engine: AsyncEngine
-        sessions: async_sessionmaker[Any]
+    async def create_player(
+        self, name: str, *, is_bot: bool = False, owner_id: str | None = None
+    ) -> tuple[PlayerRecord, str]:
+        token = new_token()
+        row = Player(id=uuid.uuid4().hex, name=name, is_bot=is_bot, banned=False,
+                     disabled=False, owner_id=owner_id, token_hash=hash_token(token),
+                     created_at=datetime.now(UTC))
+        async with self._writing(), self.sessions.begin() as session:
+            session.add(row)
+        return player_record(row), token
 
-        def _writing(self) -> AbstractAsyncContextManager[None]: ...
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        async with self.sessions() as session:
+            row = await session.get(Player, player_id)
+        return None if row is None else player_record(row)
 
-        async def get_player(self, player_id: str) -> PlayerRecord | None: ...
+    async def list_players(self, *, limit: int = 100, offset: int = 0) -> list[PlayerRecord]:
+        query = select(Player).order_by(Player.created_at, Player.id).limit(limit).offset(offset)
+        async with self.sessions() as session:
+            rows = (await session.scalars(query)).all()
+        return [player_record(r) for r in rows]
+
+    async def set_banned(self, player_id: str, banned: bool) -> PlayerRecord | None:
+        async with self._writing(), self.sessions.begin() as session:
+            row = await session.get(Player, player_id)
+            if row is None:
+                return None
+            row.banned = banned
+        return player_record(row)
+
+    async def bots_of(self, owner_id: str) -> list[PlayerRecord]:
+        """The bot identities ``owner_id`` owns, oldest first."""
+        query = (select(Player).where(Player.owner_id == owner_id, Player.is_bot.is_(True))
+                 .order_by(Player.created_at, Player.id))
+        async with self.sessions() as session:
+            rows = (await session.scalars(query)).all()
+        return [player_record(r) for r in rows]
+
+    async def bot_identity(self, name: str) -> PlayerRecord:
+        """The bot identity called ``name`` (the oldest one), created on first use."""
+        query = (select(Player).where(Player.name == name, Player.is_bot.is_(True),
+                                      Player.owner_id.is_(None))
+                 .order_by(Player.created_at, Player.id).limit(1))
+        async with self.sessions() as session:
+            row = await session.scalar(query)
+        if row is None:
+            row = Player(id=uuid.uuid4().hex, name=name, is_bot=True, banned=False, disabled=False,
+                         owner_id=None, token_hash=hash_token(new_token()),
+                         created_at=datetime.now(UTC))
+            async with self._writing(), self.sessions.begin() as session:
+                session.add(row)
+        return player_record(row)
 
     async def player_for_token(self, token: str) -> PlayerRecord | None:
         """The identity of a guest token (``players.token_hash``) or of a session, in one

@@ -1,40 +1,21 @@
-"""The SQL side of moderation: the stored admin audit log (``admin_audit``) and the bots a
-player owns (mixed into :class:`~cardhall.storage.sql.SqlStore`)."""
+"""The SQL store's admin audit log, ``admin_audit`` (:class:`~.interface.AuditStore`, one role
+object of :class:`~cardhall.storage.sql.SqlStore`)."""
 
 from __future__ import annotations
 
-from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Table, select
 
-from .interface import AuditEntry, PlayerRecord
-from .models import AdminAudit, Player, as_utc
-from .sql_accounts import player_record
-
-if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from .interface import AuditEntry
+from .models import AdminAudit, as_utc
+from .sql_db import SqlRole
 
 AUDIT: Table = AdminAudit.__table__  # type: ignore[assignment]
 
 
-class SqlModeration:
-    """Audit rows and owned bots for :class:`~cardhall.storage.sql.SqlStore`."""
-
-    if TYPE_CHECKING:  # provided by SqlStore
-        engine: AsyncEngine
-        sessions: async_sessionmaker[Any]
-
-        def _writing(self) -> AbstractAsyncContextManager[None]: ...
-
-    async def bots_of(self, owner_id: str) -> list[PlayerRecord]:
-        """The bot identities ``owner_id`` owns, oldest first."""
-        query = (select(Player).where(Player.owner_id == owner_id, Player.is_bot.is_(True))
-                 .order_by(Player.created_at, Player.id))
-        async with self.sessions() as session:
-            rows = (await session.scalars(query)).all()
-        return [player_record(r) for r in rows]
+class SqlAudit(SqlRole):
+    """Audit rows."""
 
     async def add_audit(self, entry: AuditEntry) -> AuditEntry:
         """Insert one admin action (one transaction); returns it with its ``id``."""

@@ -1,4 +1,5 @@
-"""Chip balances of the SQL store (mixed into :class:`~cardhall.storage.sql.SqlStore`):
+"""Chip balances of the SQL store (:class:`~.interface.ChipStore`, one role object of
+:class:`~cardhall.storage.sql.SqlStore`):
 ``chip_balances`` and the keyed ``chip_moves`` ledger (:mod:`.chips`).
 
 Every balance change is one statement that cannot overdraw: a hold is ``UPDATE chip_balances
@@ -13,7 +14,6 @@ one player at the same moment are serialized by the balance row's lock.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -22,9 +22,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .chips import CHIPS_START, ChipMove, ChipTake, hold_amount, hold_key, settle_key
 from .models import ChipBalance, ChipMoveRow, TableFence
+from .sql_db import SqlRole
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+    from sqlalchemy.ext.asyncio import AsyncConnection
 
 CHIPS: Table = ChipBalance.__table__  # type: ignore[assignment]
 MOVES: Table = ChipMoveRow.__table__  # type: ignore[assignment]
@@ -35,19 +36,15 @@ class _Conflict(Exception):
     """The hold's key was taken meanwhile (a release): roll the debit back."""
 
 
-class SqlChips:
-    """Balances, keyed moves and holds for :class:`~cardhall.storage.sql.SqlStore`."""
-
-    if TYPE_CHECKING:  # provided by SqlStore
-        engine: AsyncEngine
-        backend: str
-
-        def _writing(self) -> AbstractAsyncContextManager[None]: ...
+class SqlChips(SqlRole):
+    """Balances, keyed moves and holds (the table log applies its batches' moves with
+    :meth:`apply_chip_moves` and releases a claimed table's holds with :meth:`release_stale`,
+    inside its own transactions)."""
 
     def _insert(self) -> Any:
         return postgresql.insert if self.backend == "postgresql" else sqlite.insert
 
-    async def _apply_chip_moves(self, conn: AsyncConnection, moves: Sequence[ChipMove]) -> None:
+    async def apply_chip_moves(self, conn: AsyncConnection, moves: Sequence[ChipMove]) -> None:
         """Apply ``moves`` inside the caller's transaction, by player id (so two nodes' commits
         lock balance rows in one order and never deadlock)."""
         for move in sorted(moves, key=lambda m: m.player_id):
@@ -160,9 +157,9 @@ class SqlChips:
     async def release_stale_holds(self, table_id: str | None = None) -> int:
         """See :meth:`Store.release_stale_holds`."""
         async with self._writing(), self.engine.begin() as conn:
-            return await self._release_stale(conn, table_id)
+            return await self.release_stale(conn, table_id)
 
-    async def _release_stale(self, conn: AsyncConnection, table_id: str | None) -> int:
+    async def release_stale(self, conn: AsyncConnection, table_id: str | None) -> int:
         hold, settle = MOVES.alias("h"), MOVES.alias("s")
         settled = select(settle.c.key).where(settle.c.key == literal("settle:", String).concat(
             func.substr(hold.c.key, 6, type_=String)))
@@ -182,5 +179,5 @@ class SqlChips:
         before = {m.key for m in moves}
         done = {k for (k,) in (await conn.execute(select(MOVES.c.key).where(
             MOVES.c.key.in_(before)))).all()} if before else set()
-        await self._apply_chip_moves(conn, [m for m in moves if m.key not in done])
+        await self.apply_chip_moves(conn, [m for m in moves if m.key not in done])
         return sum(m.delta for m in moves if m.key not in done)

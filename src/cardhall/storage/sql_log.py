@@ -1,5 +1,5 @@
-"""The SQL side of durable tables: the table log, the finished-game outbox and the built-in
-bot identities (mixed into :class:`~cardhall.storage.sql.SqlStore`).
+"""The SQL side of durable tables: the table log, the finished-game outbox and the lease epochs
+(:class:`~.interface.TableLogStore`, one role object of :class:`~cardhall.storage.sql.SqlStore`).
 
 A group commit (:class:`~cardhall.storage.interface.LogBatch`) is one transaction: a multi-row
 insert of the new log entries, one ``DELETE`` per compacted or closed table, and an
@@ -9,43 +9,34 @@ insert of the new log entries, one ``DELETE`` per compacted or closed table, and
 from __future__ import annotations
 
 import contextlib
-import uuid
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Table, delete, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .interface import ChipMove, GameRecord, LogBatch, LogRow, PlayerRecord
-from .models import OutboxGame, Player, TableFence, TableLogEntry
-from .sql_accounts import player_record
-from .tokens import hash_token, new_token
+from .interface import GameRecord, LogBatch, LogRow
+from .models import OutboxGame, TableFence, TableLogEntry
+from .sql_chips import SqlChips
+from .sql_db import SqlDatabase, SqlRole
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
+    from sqlalchemy.ext.asyncio import AsyncConnection
 
 LOG: Table = TableLogEntry.__table__  # type: ignore[assignment]
 OUTBOX: Table = OutboxGame.__table__  # type: ignore[assignment]
 FENCE: Table = TableFence.__table__  # type: ignore[assignment]
 
 
-class SqlDurability:
-    """Log, outbox and bot identities for :class:`~cardhall.storage.sql.SqlStore`."""
+class SqlTableLog(SqlRole):
+    """Log, outbox and lease epochs; a batch's chip moves and a claim's stale holds go through
+    ``chips`` inside the log's transaction."""
 
-    _log_conn: AsyncConnection | None = None
-    """The connection group commits use (opened on first use, dropped after a failure)."""
-
-    if TYPE_CHECKING:  # provided by SqlStore
-        engine: AsyncEngine
-        sessions: async_sessionmaker[Any]
-        backend: str
-
-        def _writing(self) -> AbstractAsyncContextManager[None]: ...
-        async def _apply_chip_moves(self, conn: AsyncConnection,
-                                    moves: Sequence[ChipMove]) -> None: ...
-        async def _release_stale(self, conn: AsyncConnection, table_id: str | None) -> int: ...
+    def __init__(self, db: SqlDatabase, chips: SqlChips) -> None:
+        super().__init__(db)
+        self.chips = chips
+        self._log_conn: AsyncConnection | None = None
+        """The connection group commits use (opened on first use, dropped after a failure)."""
 
     async def write_log(self, batch: LogBatch) -> set[str]:
         """One group commit (see :meth:`Store.write_log`), on the log's own connection: the
@@ -99,7 +90,7 @@ class SqlDurability:
         ).returning(FENCE.c.epoch)
         async with self._writing(), self.engine.begin() as conn:
             epoch = int((await conn.execute(stmt)).scalar_one())
-            await self._release_stale(conn, table_id)  # the old owner can settle none now
+            await self.chips.release_stale(conn, table_id)  # the old owner can settle none now
             return epoch
 
     async def claimed_tables(self) -> dict[str, int]:
@@ -128,14 +119,14 @@ class SqlDurability:
         if batch.outbox:
             await self._outbox_insert(conn, batch.outbox)
         if batch.chips:
-            await self._apply_chip_moves(conn, batch.chips)
+            await self.chips.apply_chip_moves(conn, batch.chips)
 
     async def _outbox_insert(self, conn: AsyncConnection, records: list[GameRecord]) -> None:
         dialect_insert = postgresql.insert if self.backend == "postgresql" else sqlite.insert
         stmt = dialect_insert(OUTBOX).on_conflict_do_nothing(index_elements=[OUTBOX.c.game_id])
         await conn.execute(stmt, [{"game_id": r.game_id, "record": r.to_json()} for r in records])
 
-    async def _outbox_delete(self, conn: AsyncConnection, game_ids: list[str]) -> None:
+    async def outbox_delete(self, conn: AsyncConnection, game_ids: list[str]) -> None:
         """Take saved games out of the outbox (inside the transaction that saved them)."""
         if game_ids:
             await conn.execute(delete(OUTBOX).where(OUTBOX.c.game_id.in_(game_ids)))
@@ -155,18 +146,3 @@ class SqlDurability:
         async with self.engine.connect() as conn:
             result = await conn.execute(select(OUTBOX.c.record).order_by(OUTBOX.c.game_id))
             return [GameRecord.from_json(dict(doc)) for (doc,) in result.all()]
-
-    async def bot_identity(self, name: str) -> PlayerRecord:
-        """The bot identity called ``name`` (the oldest one), created on first use."""
-        query = (select(Player).where(Player.name == name, Player.is_bot.is_(True),
-                                      Player.owner_id.is_(None))
-                 .order_by(Player.created_at, Player.id).limit(1))
-        async with self.sessions() as session:
-            row = await session.scalar(query)
-        if row is None:
-            row = Player(id=uuid.uuid4().hex, name=name, is_bot=True, banned=False, disabled=False,
-                         owner_id=None, token_hash=hash_token(new_token()),
-                         created_at=datetime.now(UTC))
-            async with self._writing(), self.sessions.begin() as session:
-                session.add(row)
-        return player_record(row)

@@ -1,8 +1,9 @@
-"""The SQL side of ratings (mixed into :class:`~cardhall.storage.sql.SqlStore`): each saved
-game's ratings are updated in the transaction that saves it (``storage/rating.py``).
+"""The SQL store's ratings (:class:`~.interface.RatingStore`, one role object of
+:class:`~cardhall.storage.sql.SqlStore`): each saved game's ratings are updated in the
+transaction that saves it (``storage/rating.py``).
 
-Within :meth:`SqlStore.save_games`, :meth:`SqlRatings._rate_saved` makes sure every rated
-player has a ``ratings`` row (``INSERT ... ON CONFLICT DO NOTHING``), reads them (``FOR
+Within :meth:`SqlArchive.save_games` (``sql_archive.py``), :meth:`SqlRatings.rate_saved` makes
+sure every rated player has a ``ratings`` row (``INSERT ... ON CONFLICT DO NOTHING``), reads them (``FOR
 UPDATE`` on PostgreSQL, in a fixed order, so that two nodes' writers saving games of one
 player queue instead of losing an update), rates the batch's games in order and writes the
 rows back with one ``rating_history`` row per player and game.
@@ -21,9 +22,10 @@ from .accounts import PlayerRating, RatingPoint
 from .interface import GameRecord
 from .models import Player, Rating, RatingHistory
 from .rating import DEFAULT_MU, DEFAULT_SIGMA, Mark, Skill, rate_game, rated, seat_marks
+from .sql_db import SqlRole
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+    from sqlalchemy.ext.asyncio import AsyncConnection
 
 RATINGS: Table = Rating.__table__  # type: ignore[assignment]
 HISTORY: Table = RatingHistory.__table__  # type: ignore[assignment]
@@ -38,14 +40,10 @@ def batch_marks(records: Sequence[GameRecord]) -> dict[str, list[Mark | None]]:
     return {r.game_id: seat_marks(r.game, r.outcome, r.results) for r in records}
 
 
-class SqlRatings:
-    """Rating rows for :class:`~cardhall.storage.sql.SqlStore`."""
+class SqlRatings(SqlRole):
+    """Rating rows (``ratings``, ``rating_history``)."""
 
-    if TYPE_CHECKING:  # provided by SqlStore
-        engine: AsyncEngine
-        backend: str
-
-    async def _rate_saved(self, conn: AsyncConnection, records: Sequence[GameRecord],
+    async def rate_saved(self, conn: AsyncConnection, records: Sequence[GameRecord],
                           marks: dict[str, list[Mark | None]]) -> None:
         """Rate the newly saved ``records`` (in order) inside the caller's transaction."""
         games = [r for r in records if rated(r.outcome)]
