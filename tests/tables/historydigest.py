@@ -30,17 +30,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cardhall import selfplay  # noqa: E402
-from cardhall.config import Settings  # noqa: E402
-from cardhall.engine import game_names, get_game  # noqa: E402
-from cardhall.protocol import messages as p  # noqa: E402
-from cardhall.storage.interface import LogBatch  # noqa: E402
-from cardhall.storage.log import TableLog  # noqa: E402
-from cardhall.storage.memory import MemoryStore  # noqa: E402
-from cardhall.tables.clock import FakeClock  # noqa: E402
-from cardhall.tables.connections import RecordingConnection  # noqa: E402
-from cardhall.tables.manager import TableManager  # noqa: E402
-from cardhall.tables.messages import ClientRequest  # noqa: E402
+from cardhall import selfplay
+from cardhall.config import Settings
+from cardhall.engine import game_names, get_game
+from cardhall.protocol import messages as p
+from cardhall.storage.interface import LogBatch
+from cardhall.storage.log import TableLog
+from cardhall.storage.memory import MemoryStore
+from cardhall.tables.clock import FakeClock
+from cardhall.tables.connections import RecordingConnection
+from cardhall.tables.manager import TableManager
+from cardhall.tables.messages import ClientRequest
 
 TICKS = 400
 """Seconds of fake time each table plays (one tick per second)."""

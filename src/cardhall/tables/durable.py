@@ -137,8 +137,6 @@ class Durability:
             drop, self._drop_log = self._drop_log, False
             self.table_log.append(self.id, rows, compact=compact, drop=drop, outbox=outbox,
                                   on_durable=functools.partial(self._release, out),
-                                  on_commit=functools.partial(self._submit, outbox)
-                                  if outbox else None,
                                   epoch=self.lease_epoch, chips=chips,
                                   on_fenced=self.on_fenced)
         elif out:
@@ -173,12 +171,6 @@ class Durability:
             self._waiting[-1].extend(out)
         else:
             _deliver(out)
-
-    def _submit(self, records: list[GameRecord]) -> None:
-        """The step's commit landed: the game writer saves its finished games (in the outbox
-        now)."""
-        for record in records:
-            self.writer.submit(record)
 
     def _release(self, batch: list[Delivery]) -> None:
         """Deliver the waiting steps up to and including ``batch`` (commits land in order)."""

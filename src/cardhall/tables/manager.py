@@ -77,6 +77,8 @@ class TableManager(Recovery, Moderation):
         self._owns_writer = writer is None
         self.writer = writer if writer is not None else GameWriter(
             store, outbox=log is not None, max_attempts=None if log is not None else 6)
+        if log is not None:  # a committed step's finished games go from the log to the writer
+            log.deliver_to(self.writer)
         self.clock = clock or RealClock()
         self.tables: dict[str, Table] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
