@@ -111,7 +111,7 @@ class TableManager(Recovery, Moderation):
     def _new_table(self, table_id: str, rules: Any, config: Any, spec: TableSpec) -> Table:
         table = Table(table_id, rules, config, spec, store=self.store, writer=self.writer,
                       clock=self.clock, log=self.log, seed_source=self._seed_source())
-        table.chip_balances = self.settings.chip_balances
+        table.chips.chip_balances = self.settings.chip_balances
         return table
 
     def _seed_source(self) -> Callable[[int], bytes] | None:
@@ -230,7 +230,7 @@ class TableManager(Recovery, Moderation):
                 bot = BotConnection(bots[seat], get_policy(game, kind, cfg), self.clock,
                                     spec.bot_delay_seconds, table.post)
                 await table.call(_seat_bot(seat, bot, kind))
-            await table.call(lambda t: t.arm_reap())
+            await table.call(lambda t: t.timers.arm_reap())
         except BaseException:
             await self.close(table.id, "error")  # no empty table left in the lobby
             raise
@@ -288,10 +288,10 @@ class TableManager(Recovery, Moderation):
         table = self.tables.pop(table_id, None)
         if table is not None:
             self.closed_count += 1
-            self.games_saved_closed += table.games_saved
+            self.games_saved_closed += table.flow.games_saved
             if self.ownership is not None:
                 self.ownership.released(table_id, closed=table.status == "closed" and not (
-                    table.keep_log or table.fenced_out))
+                    table.durable.keep_log or table.durable.fenced_out))
         self.tasks.pop(table_id, None)
 
     def post_request(self, table: Table, conn: Connection, msg: Any) -> None:
@@ -376,7 +376,7 @@ class TableManager(Recovery, Moderation):
 
 def _seat_bot(seat: int, bot: BotConnection, kind: str) -> Callable[[Table], Awaitable[None]]:
     def run(table: Table) -> Awaitable[None]:
-        return table.seat_player(table.seats[seat], bot, bot_kind=kind)
+        return table.seating.seat_player(table.seats[seat], bot, bot_kind=kind)
 
     return run
 
