@@ -62,7 +62,7 @@ class Departures:
         self.durable = durable
         self.chat = chat
 
-    async def leave(self, conn: Connection, m: p.Leave) -> None:
+    def leave(self, conn: Connection, m: p.Leave) -> None:
         """Stop watching or give the seat up; ``table.not_joined`` for a connection that
         neither watches nor holds a seat here (nothing changes)."""
         seat = self.t.seat_of(conn)
@@ -81,9 +81,9 @@ class Departures:
                 return
             self.stand_ins.take_back(seat)
         if seat is not None:
-            await self.release(seat)
+            self.release(seat)
 
-    async def release(self, seat: Seat) -> None:
+    def release(self, seat: Seat) -> None:
         """The holder gives the seat up: freed now, or when the running game ends; meanwhile
         a stand-in bot plays it at bot pace (:meth:`~.standin.StandIns.stand_in`, reason
         ``left``) until the game ends or the holder resumes the seat."""
@@ -98,7 +98,7 @@ class Departures:
         self.fanout.broadcast()
         self.timers.arm_reap()
 
-    async def kick_now(self, index: int, reason: str = "kicked") -> KickResult:
+    def kick_now(self, index: int, reason: str = "kicked") -> KickResult:
         """Remove seat ``index``'s holder (told ``table_closed``/``kicked``). During a game in
         which the seat is dealt, a stand-in bot plays it until that game ends
         (:meth:`~.standin.StandIns.stand_in` with ``reason``), then it is freed; otherwise it is
@@ -120,7 +120,7 @@ class Departures:
             return KickResult(True, None, stand_in=True)
         if seat.leaving:  # left during a game it is not dealt into any more: freed at its end
             return KickResult(False, "seat already left; it is freed when the game ends")
-        await self.release(seat)
+        self.release(seat)
         return KickResult(True, None)
 
     def disconnected(self, conn: Connection) -> None:

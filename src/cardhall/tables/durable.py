@@ -2,7 +2,7 @@
 
 A part of :class:`~.actor.Table` (held as ``table.durable``); runs only inside the table's
 task. Every message the table sends during a step is held by its :class:`~.output.Output`; at
-the end of the step (:meth:`Durability.end_step`) this part works out what the step changed
+the end of the step (:meth:`Durability.step`) this part works out what the step changed
 and hands those log entries to the :class:`~cardhall.storage.log.TableLog`, whose group commit
 releases the step's messages in order once the entries are in the database. A step that
 changed nothing durable releases its messages at once, or behind the steps still waiting for
@@ -32,16 +32,35 @@ next start (:mod:`.restore`). Every entry carries ``v``, the table version after
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.shuffle import SHUFFLE
-from ..storage.interface import GameRecord, LogRow
+from ..storage.interface import ChipMove, GameRecord, LogRow
 from ..storage.log import TableLog
 from ..storage.writer import GameWriter
 from .chips import Chips
 from .state import TableState
+
+
+@dataclass
+class LogStep:
+    """One step's share of the table log (:meth:`~cardhall.storage.log.TableLog.append`).
+
+    Attributes:
+        rows: the step's entries (snapshot, game, act).
+        compact: delete the table's entries before this ``seq`` (a game started).
+        drop: delete the table's whole log (it closed for good).
+        outbox: finished games (the log hands them to the game writer once committed).
+        chips: balance moves (buy-ins, cash-outs), in the same commit.
+    """
+
+    rows: list[LogRow]
+    compact: int | None
+    drop: bool
+    outbox: list[GameRecord]
+    chips: list[ChipMove] = field(default_factory=list)
 
 
 class Durability:
@@ -101,27 +120,21 @@ class Durability:
         self._drop_log = not self.keep_log
 
     # ----- the end of a step ----------------------------------------------------------------
-    def end_step(self) -> None:
-        """Log what this step changed and release its messages when that is durable."""
+    def step(self) -> LogStep | None:
+        """What the log must commit for the step that ends (``None``: nothing durable, or no
+        log); the actor appends it (:meth:`~.actor.Table.carry`)."""
         if self.table_log is None:
-            return
-        out = self.out
+            return None
         rows: list[LogRow] = []
         compact: int | None = None
         if not (self.keep_log and self.t.status == "closed"):  # a shutdown: the log stays as is
             rows, compact = self._step_rows()
-        held = out.take()
         chips = self.chips.step_moves()
-        if rows or compact is not None or self._drop_log or self._outbox or chips:
-            out.wait(held)
-            outbox, self._outbox = self._outbox, []
-            drop, self._drop_log = self._drop_log, False
-            self.table_log.append(self.t.id, rows, compact=compact, drop=drop, outbox=outbox,
-                                  on_durable=functools.partial(out.release, held),
-                                  epoch=self.lease_epoch, chips=chips,
-                                  on_fenced=self.on_fenced)
-        elif held:
-            out.behind(held)
+        if not (rows or compact is not None or self._drop_log or self._outbox or chips):
+            return None
+        outbox, self._outbox = self._outbox, []
+        drop, self._drop_log = self._drop_log, False
+        return LogStep(rows, compact, drop, outbox, chips)
 
     def fence_out(self) -> None:
         """Stop logging and sending for good (the table was taken over by another node): every

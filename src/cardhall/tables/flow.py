@@ -78,7 +78,7 @@ class GameFlow:
         return [s.index for s in self.t.seats if s.taken and not s.leaving
                 and not s.sitting_out and not self.t.out_of_chips(s.index)]
 
-    async def start_game_if_ready(self) -> bool:
+    def start_game_if_ready(self) -> bool:
         """Start the next game if the table is ready; returns whether one started."""
         if self.t.rules.uses_stacks:
             self._top_up_builtin_bots()
@@ -97,7 +97,7 @@ class GameFlow:
         else:
             ready = False
         if ready:
-            await self._start(eligible)
+            self._start(eligible)
         return ready
 
     def _next_dealer(self, eligible: list[int]) -> int:
@@ -106,7 +106,7 @@ class GameFlow:
         later = [s for s in eligible if s > self.t._dealer_seat]
         return later[0] if later else eligible[0]
 
-    async def _start(self, eligible: list[int]) -> None:
+    def _start(self, eligible: list[int]) -> None:
         self.t.seat_map = list(eligible)
         dealer_ts = self._next_dealer(eligible)
         self.t._dealer_seat = dealer_ts
@@ -130,10 +130,10 @@ class GameFlow:
                                          "seat_map": list(eligible), "dealer": dealer_ts,
                                          "seed_commitment": self.t.seed_commitment})
         self.fan_events([started], None, timeout=False)
-        await self.after_action([], None, timeout=False)
+        self.after_action([], None, timeout=False)
 
     # ----- after each accepted action -------------------------------------------------------
-    async def after_action(self, events: list[Event], seat: int | None, *, timeout: bool) -> None:
+    def after_action(self, events: list[Event], seat: int | None, *, timeout: bool) -> None:
         """Fan out ``events`` (already applied; version already bumped), apply due chance
         actions, finish the game if it ended, re-arm the deadline and send every state."""
         assert self.t.recorder is not None and self.t.shuffler is not None
@@ -147,7 +147,7 @@ class GameFlow:
             self.fan_events(more, None, timeout=False)
         self.t.game_version = self.t.version
         if state.is_over:
-            await self._finish()
+            self._finish()
             return
         self.timers.arm_deadline()
         self.broadcast_state()
@@ -168,14 +168,14 @@ class GameFlow:
         return self.fanout.full(conn, seat)
 
     # ----- end ------------------------------------------------------------------------------
-    async def _finish(self) -> None:
+    def _finish(self) -> None:
         assert self.t.recorder is not None and self.t.recorder.state.outcome is not None
         self.timers.cancel()  # the same step that ends the game
         outcome = self.t.recorder.state.outcome
         ended_at = self.t.clock.wall()
         history = self.finished_history(ended_at)
         self.t.status = "between_hands" if self.t.rules.uses_stacks else "finished"
-        await self._save(history, ended_at)
+        self._save(history, ended_at)
         if self.t.rules.uses_stacks:
             for gs, ts in enumerate(self.t.seat_map):
                 seat = self.t.seats[ts]
@@ -263,7 +263,7 @@ class GameFlow:
             self.t.recorder.history.extra["stand_ins"] = stand_ins
         return self.t.recorder.history.to_json()
 
-    async def _save(self, history: dict[str, Any], ended_at: datetime) -> None:
+    def _save(self, history: dict[str, Any], ended_at: datetime) -> None:
         """Hand the finished game to the game writer (``storage/writer.py``): no await, no
         I/O on the table's task. ``games_saved`` counts games handed over; the writer counts
         what it stored and what it lost."""
@@ -286,7 +286,7 @@ class GameFlow:
             log.exception("table %s: saving game %s failed", self.t.id, self.t.game_id)
 
     # ----- the clock and abandonment --------------------------------------------------------
-    async def timeout(self, version: int) -> None:
+    def timeout(self, version: int) -> None:
         """The deadline armed at ``version`` expired: apply the game's timeout action for the
         seat the timer runs for (logged ``timeout=True``) and count it for that seat's
         stand-in (:meth:`~.standin.StandIns.count_timeout`). Keyed by the decision point it was
@@ -302,10 +302,10 @@ class GameFlow:
             return
         events = t.recorder.act(gs, action, timeout=True, t_ms=t.t_ms())
         t.version += 1
-        await self.after_action(events, t.table_seat(gs), timeout=True)
+        self.after_action(events, t.table_seat(gs), timeout=True)
         self.stand_ins.count_timeout(t.table_seat(gs))
 
-    async def abandon(self) -> None:
+    def abandon(self) -> None:
         """End the running game, if any, as ``abandoned`` (:mod:`.abandon`; saved,
         ``game_over`` sent)."""
         t = self.t
@@ -313,4 +313,4 @@ class GameFlow:
         if t.status == "playing" and recorder is not None and not recorder.state.is_over:
             events = recorder.abandon(t_ms=t.t_ms())
             t.version += 1
-            await self.after_action(events, None, timeout=False)
+            self.after_action(events, None, timeout=False)

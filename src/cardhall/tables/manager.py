@@ -14,7 +14,7 @@ import functools
 import hashlib
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from ..bots import get_policy, policy_names
@@ -374,9 +374,9 @@ class TableManager(Recovery, Moderation):
         return table, 0
 
 
-def _seat_bot(seat: int, bot: BotConnection, kind: str) -> Callable[[Table], Awaitable[None]]:
-    def run(table: Table) -> Awaitable[None]:
-        return table.seating.seat_player(table.seats[seat], bot, bot_kind=kind)
+def _seat_bot(seat: int, bot: BotConnection, kind: str) -> Callable[[Table], None]:
+    def run(table: Table) -> None:
+        table.seating.seat_player(table.seats[seat], bot, bot_kind=kind)
 
     return run
 

@@ -52,7 +52,7 @@ class Seating:
         self.chat = chat
         self.timers = timers
 
-    async def join(self, conn: Connection, m: p.Join, balance: int | None = None) -> None:
+    def join(self, conn: Connection, m: p.Join, balance: int | None = None) -> None:
         """Handle ``join`` (``balance``: the player's chip balance at a poker table, see
         :class:`~.messages.ClientRequest`)."""
         own = self.t.seat_of(conn) or self.t.own_seat(conn)  # held by this socket or this person
@@ -82,7 +82,7 @@ class Seating:
                 if not self.chips.rebuy(conn, seat, m, balance):
                     return
                 self.t.version += 1
-            await self._resume(conn, seat, m)
+            self._resume(conn, seat, m)
             return
         if m.seat_token is not None:
             self.t.error(conn, "table.bad_seat_token", "no seat here has this seat token", m)
@@ -107,7 +107,7 @@ class Seating:
             stack = self.chips.buy_in(conn, m, balance)
             if stack is None:
                 return
-        await self.seat_player(free[0], conn, m.rid, client_seed=m.client_seed, stack=stack,
+        self.seat_player(free[0], conn, m.rid, client_seed=m.client_seed, stack=stack,
                                funded=balance is not None and balance >= 0)
 
     def _invited(self, m: p.Join) -> bool:
@@ -132,7 +132,7 @@ class Seating:
                 return s
         return None
 
-    async def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
+    def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
         took_back = seat.stand_in in RETURNABLE
         if took_back:  # back from a leave or timeouts: the stand-in stops
             self.stand_ins.take_back(seat)
@@ -156,7 +156,7 @@ class Seating:
                 seat.new_token()  # resumed by identity: a fresh token (logged by its hash)
         self.t.send(conn, p.Joined(table_id=self.t.id, version=self.t.version, role="seat",
                                  seat=seat.index, seat_token=seat.token, resumed=True, rid=m.rid))
-        if self.t.status == "waiting" and await self.flow.start_game_if_ready():
+        if self.t.status == "waiting" and self.flow.start_game_if_ready():
             return  # a poker table paused while nobody was connected deals again
         if took_back:
             self.fanout.broadcast()  # every page sees the seat is its holder's again
@@ -164,7 +164,7 @@ class Seating:
             self.t.send(conn, self.fanout.full(conn, seat.index))
         self.timers.arm_reap()
 
-    async def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
+    def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,
                           bot_kind: str | None = None, client_seed: str | None = None,
                           stack: int | None = None, funded: bool = False) -> None:
         """Give ``seat`` to ``conn``'s player (a person or a built-in bot) with its client seed
@@ -188,12 +188,12 @@ class Seating:
         self.t.version += 1
         self.t.send(conn, p.Joined(table_id=self.t.id, version=self.t.version, role="seat", seat=seat.index,
                            seat_token=token, rid=rid))
-        started = self.t.status == "waiting" and await self.flow.start_game_if_ready()
+        started = self.t.status == "waiting" and self.flow.start_game_if_ready()
         if not started:  # between poker hands the pause timer deals the next one
             self.fanout.broadcast()
         self.timers.arm_reap()
 
-    async def sit_out(self, conn: Connection, m: p.SitOut) -> None:
+    def sit_out(self, conn: Connection, m: p.SitOut) -> None:
         """Handle ``sit_out``: set the connection's seat's :attr:`~.seats.Seat.sitting_out`
         to ``m.sit_out`` and send everyone the new state (a waiting table deals if the seat
         coming back makes enough seats). Refused ``table.not_poker`` (no stacks in this game)
@@ -211,6 +211,6 @@ class Seating:
             return
         seat.sitting_out = m.sit_out
         self.t.version += 1
-        if not m.sit_out and self.t.status == "waiting" and await self.flow.start_game_if_ready():
+        if not m.sit_out and self.t.status == "waiting" and self.flow.start_game_if_ready():
             return
         self.fanout.broadcast()
