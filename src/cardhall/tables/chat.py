@@ -1,6 +1,6 @@
 """Table chat and presence (``docs/protocol.md``, "Chat" and "Presence").
 
-Mixed into :class:`~.actor.Table`; runs only inside the table's task.
+A part of the table core (``table.chat``); runs only inside the table's task.
 
 - **Presence**: when a seat's holder connects (takes or resumes the seat) or its socket drops,
   every other connection at the table gets a ``presence`` message at once, in every table

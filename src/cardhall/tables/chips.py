@@ -1,6 +1,7 @@
 """Poker chips belong to the player: buy-in, rebuy and cash-out at a table actor.
 
-Mixed into :class:`~.actor.Table`; runs only inside the table's task, and never does I/O.
+A part of the table core (``table.chips``); runs only inside the table's task, and never
+does I/O.
 
 * **Balance.** Each player has a chip balance in the store (``chip_balances``; 1,000 chips
   before its first move). Before a poker ``join`` is posted, the socket side *holds* the chips

@@ -347,7 +347,7 @@ class TableManager(Recovery, Moderation):
         Prefers a live table of ``game`` that deals the player in: ``waiting`` (or, poker,
         ``between_hands``) with a free seat, the one with the most seats taken first (the
         closest to starting), never one everyone who played there has left (it is about to
-        close: :meth:`~.timers.Timers.abandoned`). When there is none, creates a table with the server's defaults
+        close: :meth:`~.state.TableState.abandoned`). When there is none, creates a table with the server's defaults
         (the game's minimum seats) whose other seats are taken at once by built-in ``rule``
         bots, so the game starts as soon as the player joins seat 0.
 

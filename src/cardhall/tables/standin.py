@@ -1,7 +1,7 @@
 """Stand-in bots: a built-in bot plays a seat whose holder is gone until the game ends.
 
-Mixed into :class:`~.actor.Table`; runs only inside the table's task. :meth:`StandIns.stand_in`
-is the one mechanism: the admin's kick and ban use it today, and a player leaving mid-game can
+A part of the table core (``table.stand_ins``); runs only inside the table's task.
+:meth:`StandIns.stand_in` is the one mechanism: the admin's kick and ban use it today, and a player leaving mid-game can
 use it the same way (``docs/operations.md``, "Stand-in bots"). The seat's holder is detached
 (its connection is no longer the seat's), the seat is marked ``leaving`` (freed when the running
 game ends, as a leave is) and ``stand_in`` (the reason, shown as ``SeatPublic.stand_in``), and a
