@@ -14,6 +14,14 @@ PLACEHOLDER_SECRETS = frozenset({"change-me", "changeme", "change_me", "password
 defaults (``docs/operations.md``, "Deployment files")."""
 
 
+def _published_at_once() -> dict[str, float]:
+    """``{game: 0.0}`` for every registered game whose full copies are public by default
+    (``GameRules.publish_full_copy_by_default``)."""
+    from .engine import game_names, get_game
+
+    return {name: 0.0 for name in game_names() if get_game(name).publish_full_copy_by_default}
+
+
 def _url_password(url: str) -> str | None:
     """The password of a SQLAlchemy URL, or ``None`` (none, or not a URL)."""
     from urllib.parse import unquote, urlsplit
@@ -66,13 +74,14 @@ class Settings(BaseSettings):
     been connected for this long is abandoned: its running game ends with outcome reason
     ``abandoned`` (saved) and the table closes (``table_closed``/``abandoned``). At most a day."""
     publish_full_after_seconds: dict[str, Annotated[float, Field(ge=0)]] = Field(
-        default_factory=lambda: {"bazaar_blot": 0.0})
+        default_factory=lambda: _published_at_once())
     """Per game name: seconds after a game ended from which its *full copy* (every card and the
     seed, ``docs/fairness.md`` section 7) is public (``GET /api/games/{id}`` and the replay
     answer it to anyone). A game not listed is never published in full: only its players and
-    the admin get the full copy, everyone else the table copy. Default ``{"bazaar_blot": 0}``:
-    a Blot match plays every card anyway, and its seed lets anyone verify it; the poker games
-    are never published. As JSON in the environment, e.g.
+    the admin get the full copy, everyone else the table copy. Default: ``0`` for each game
+    whose rules object says ``publish_full_copy_by_default`` (``{"bazaar_blot": 0}``: a Blot
+    match plays every card anyway, and its seed lets anyone verify it); the poker games are
+    never published. As JSON in the environment, e.g.
     ``CARDHALL_PUBLISH_FULL_AFTER_SECONDS='{"bazaar_blot": 0, "palace_poker": 604800}'``."""
     default_starting_stack: Annotated[int, Field(ge=1)] = 200
     """Chips a poker seat gets when taken, unless the table sets ``starting_stack``."""

@@ -1,7 +1,8 @@
 """Poker hand evaluators from maintained libraries, adapted to the games' rank-function hook.
 
 The games layer imports only the standard library, so Palace Poker ships a pure-Python
-evaluator (``games/palace_poker/evaluation.py``) and accepts an injected *rank function*:
+evaluator (``games/palace_poker/evaluation.py``) and its rules object accepts an injected *rank
+function* (``set_rank_function``, :class:`TakesRankFunction`):
 5 to 9 card ids (``rank * 4 + suit``, deuce = 0, suits ``c d h s`` = 0..3) -> an integer for
 the best five of them, higher = stronger, equal iff the hands tie. :func:`install` (called by
 the server and ``cardhall selfplay`` at start-up) installs the one backed by **eval7** (a
@@ -20,6 +21,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from itertools import combinations
+from typing import Protocol, runtime_checkable
 
 WORST = 7462
 """phevaluator's weakest rank (7-5-4-3-2 unsuited)."""
@@ -80,16 +82,27 @@ def category_of_phevaluator_rank(rank: int) -> int:
     raise ValueError(f"phevaluator rank {rank} is out of range 1..{WORST}")
 
 
-def install() -> bool:
-    """Install the eval7 rank function into Palace Poker (phevaluator's if only that one is
-    installed); ``False`` if neither is (the pure-Python fallback stays in use)."""
-    from .games.palace_poker.evaluation import set_rank_function
+@runtime_checkable
+class TakesRankFunction(Protocol):
+    """A game's rules object that accepts a complete-hand rank function (the shape above)."""
 
+    def set_rank_function(self, fn: Callable[[Sequence[int]], int] | None) -> None:
+        """Use ``fn`` to rank poker hands (``None``: the game's pure-Python ranking)."""
+
+
+def install() -> bool:
+    """Install the eval7 rank function (phevaluator's if only that one is installed) into
+    every registered game that takes one (:class:`TakesRankFunction`: Palace Poker);
+    ``False`` if neither library is (the pure-Python fallback stays in use)."""
+    from .engine import game_names, get_game
+
+    games = [r for r in map(get_game, game_names()) if isinstance(r, TakesRankFunction)]
     for factory in (eval7_rank_function, phevaluator_rank_function):
         try:
             fn = factory()
         except ImportError:
             continue
-        set_rank_function(fn)
+        for rules in games:
+            rules.set_rank_function(fn)
         return True
     return False

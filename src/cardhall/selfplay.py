@@ -177,7 +177,10 @@ def run(game: str, games: int, seed: int, seats: int | None = None, *, check: bo
 
 
 def units_played(rec: Recorder) -> int:
-    """Deals (Blot, counted by deal actions) or hands (poker: one per game)."""
-    if rec.rules.name == "bazaar_blot":
-        return sum(1 for a in rec.history.actions if a.seat is None)
-    return 1
+    """Deals played: the chance actions of the type that opened the game (Blot: every deal
+    of the match; the poker games: one per game, their hand's opening deal)."""
+    actions = rec.history.actions
+    if not actions or actions[0].seat is not None:
+        return 1
+    first = actions[0].action.get("type")
+    return sum(1 for a in actions if a.seat is None and a.action.get("type") == first)

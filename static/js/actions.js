@@ -3,7 +3,7 @@
 // Every control that sends an action carries data-act="<type>"; picker toggles carry data-pick.
 
 import { h } from "./util.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 /** Split an entry into {type, fixed, ranges: [{f,min,max}], choices: [{f,from,min,max}]}. */
 export function parseEntry(entry) {
@@ -66,13 +66,29 @@ export function rangeControl(entry, range, ctx, label) {
   return h("div", { class: "range-control" }, send, input, num);
 }
 
+/** What a card choice asks, in words: "Choose 1 card, then press Discard." (exactly n),
+ * "Choose up to 3 cards to exchange, or keep all." (from 0), else the range. */
+export function pickHint(choice, label) {
+  const { min, max } = choice;
+  if (min === max) return tn("pick.exactly", min, { n: min, label });
+  if (min === 0) return tn("pick.up_to", max, { n: max, label });
+  return t("pick.range", { min, max, label });
+}
+
+/** The picker's confirm button text: the action and how many cards it takes ("Discard 1
+ * card"); "Keep all" only where choosing none is allowed; the bare action while too few. */
+export function pickLabel(choice, label, k) {
+  if (k === 0) return choice.min === 0 ? t("act.keep_all") : label;
+  return tn("act.pick_n", k, { label, k });
+}
+
 /** Toggle-select cards from choice.from (min..max), then confirm with onConfirm(cards). */
 export function cardPicker(choice, render, ctx, label, onConfirm) {
   const chosen = new Set();
   const confirm = h("button", { type: "button", class: "act confirm", "data-act": "confirm" });
   const update = () => {
     const k = chosen.size;
-    confirm.textContent = k === 0 ? t("act.keep_all") : t("act.confirm", { label, k });
+    confirm.textContent = pickLabel(choice, label, k);
     confirm.disabled = ctx.busy || !ctx.act || k < choice.min || k > choice.max;
   };
   const row = h("div", { class: "cards picker" }, choice.from.map((c) => {
@@ -90,7 +106,7 @@ export function cardPicker(choice, render, ctx, label, onConfirm) {
   confirm.addEventListener("click", () => onConfirm([...chosen]));
   update();
   return h("div", { class: "picker-box" },
-    h("p", { class: "hint" }, t("pick.hint", { min: choice.min, max: choice.max })), row, confirm);
+    h("p", { class: "hint" }, pickHint(choice, label)), row, confirm);
 }
 
 /** Generic control for any entry (fallback when a game has no special widget for it). */

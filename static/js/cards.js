@@ -52,14 +52,16 @@ export function backs(n, small = true) {
   return h("div", { class: "backs" }, Array.from({ length: Math.min(n, 12) }, () => cardBack({ small })));
 }
 
-// Soldier's Bluff: id -> {value, position (1 = strongest), names: {en, bg, hy}}. The server
-// serves the engine's own table (games/soldiers_bluff/cards.json) at
-// /api/rules/soldiers_bluff/cards; main.js loads it once, before anything is drawn.
+// Named cards (Soldier's Bluff): id -> {value, position (1 = strongest), names: {en, bg, hy}}.
+// The server serves the engine's own table (the game package's cards.json) at the path the
+// catalog names (`rules.cards`); js/catalog.js loads each once, before anything is drawn.
 export const SB = {};
 
-export async function loadCardTables() {
-  const table = await api("/api/rules/soldiers_bluff/cards");
-  table.cards.forEach((c, i) => { SB[c.id] = { value: c.value, position: i + 1, names: c.names }; });
+/** Fetch the card tables at `paths` (GET /api/rules/{game}/cards) into SB. */
+export async function loadCardTables(paths) {
+  for (const table of await Promise.all(paths.map((p) => api(p)))) {
+    table.cards.forEach((c, i) => { SB[c.id] = { value: c.value, position: i + 1, names: c.names }; });
+  }
 }
 
 export function sbName(id, l = lang()) {

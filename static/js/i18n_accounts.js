@@ -1,9 +1,9 @@
 // Interface text of accounts, leaderboards, profiles and replay sharing (en, bg, hy), added to
 // the tables of i18n.js (kept apart so that file stays readable).
 
-import { STRINGS } from "./i18n.js";
+import { addStrings } from "./i18n.js";
 
-Object.assign(STRINGS.en, {
+addStrings({ en: {
   "nav.ratings": "Leaderboards", "nav.my_games": "My games", "nav.account": "Log in / register",
   "me.logout": "log out", "me.account": "account {username}",
   "acct.title": "Your account", "acct.register": "Register", "acct.login": "Log in",
@@ -31,8 +31,7 @@ Object.assign(STRINGS.en, {
   "replay.copied": "Link copied", "replay.download": "Download JSON",
   "replay.open": "open hands",
   "replay.open_public": "You did not play this game: the hands are as the table saw them (unseen cards face down).",
-});
-Object.assign(STRINGS.bg, {
+}, bg: {
   "nav.ratings": "Класации", "nav.my_games": "Моите игри", "nav.account": "Вход / регистрация",
   "me.logout": "изход", "me.account": "профил {username}",
   "acct.title": "Вашият профил", "acct.register": "Регистрация", "acct.login": "Вход",
@@ -60,8 +59,7 @@ Object.assign(STRINGS.bg, {
   "replay.copied": "Връзката е копирана", "replay.download": "Изтегли JSON",
   "replay.open": "открити карти",
   "replay.open_public": "Не сте играли тази игра: ръцете са както масата ги видя (невидените карти са с гърба нагоре).",
-});
-Object.assign(STRINGS.hy, {
+}, hy: {
   "nav.ratings": "Վարկանիշներ", "nav.my_games": "Իմ խաղերը", "nav.account": "Մուտք / գրանցում",
   "me.logout": "ելք", "me.account": "հաշիվ {username}",
   "acct.title": "Ձեր հաշիվը", "acct.register": "Գրանցվել", "acct.login": "Մուտք",
@@ -89,4 +87,4 @@ Object.assign(STRINGS.hy, {
   "replay.copied": "Հղումը պատճենված է", "replay.download": "Ներբեռնել JSON",
   "replay.open": "բաց ձեռքեր",
   "replay.open_public": "Դուք այս խաղը չեք խաղացել․ ձեռքերն այնպես են, ինչպես սեղանը տեսավ (չտեսնված խաղաթղթերը շրջված են)։",
-});
+} });

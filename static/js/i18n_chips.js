@@ -1,9 +1,9 @@
 // Interface text of poker chips (balance, buy-in, rebuy, sitting out) in en, bg and hy, added
 // to the tables of i18n.js. Same rules: {name} slots.
 
-import { STRINGS } from "./i18n.js";
+import { addStrings } from "./i18n.js";
 
-Object.assign(STRINGS.en, {
+addStrings({ en: {
   "chips.balance": "Your chips: {n}",
   "chips.buy_in_title": "Buy in",
   "chips.buy_in_label": "Chips to bring to the table ({min}–{max})",
@@ -15,8 +15,7 @@ Object.assign(STRINGS.en, {
   "chips.sit_out": "Sit out next hand",
   "chips.im_back": "I'm back",
   "chips.sitting_out": "You sit out: you keep your seat and stack, and are not dealt in.",
-});
-Object.assign(STRINGS.bg, {
+}, bg: {
   "chips.balance": "Вашите чипове: {n}",
   "chips.buy_in_title": "Вход в играта",
   "chips.buy_in_label": "Чипове, които носите на масата ({min}–{max})",
@@ -28,8 +27,7 @@ Object.assign(STRINGS.bg, {
   "chips.sit_out": "Пропуснете следващата ръка",
   "chips.im_back": "Връщам се",
   "chips.sitting_out": "Пропускате ръцете: запазвате мястото и чиповете си, но не ви се раздава.",
-});
-Object.assign(STRINGS.hy, {
+}, hy: {
   "chips.balance": "Ձեր ժետոնները՝ {n}",
   "chips.buy_in_title": "Մուտք խաղ",
   "chips.buy_in_label": "Սեղան բերվող ժետոններ ({min}–{max})",
@@ -41,4 +39,4 @@ Object.assign(STRINGS.hy, {
   "chips.sit_out": "Բաց թողնել հաջորդ ձեռքը",
   "chips.im_back": "Վերադարձա",
   "chips.sitting_out": "Դուք բաց եք թողնում ձեռքերը․ տեղն ու ժետոնները մնում են ձեզ, բայց ձեզ չեն բաժանում։",
-});
+} });

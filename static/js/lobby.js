@@ -1,13 +1,18 @@
 // Lobby: guest name, live tables (a page at a time, polled with its ETag), create a table, sit,
-// watch, quick seat.
+// watch, quick seat. The games, their seat ranges, stacks and config fields come from the
+// catalog (js/catalog.js); which config fields the create form offers, from each game's view
+// module (`lobbyFields`).
 
 import { h, clear, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { api, apiPage, me, register } from "./api.js";
 import { chipBalance } from "./chips_ui.js";
+import { catalogGames, gameInfo, ruleGames } from "./catalog.js";
+import { GAMES } from "./games/index.js";
+import { yourTables } from "./mytables.js";
 
-const GAME_SEATS = { bazaar_blot: [4, 4], soldiers_bluff: [2, 5], palace_poker: [2, 10] };
 const POLL_MS = 2000;
+const MINE_POLL_MS = 5000; // "Your tables" (mytables.js) is asked again this often
 const PAGE_ROWS = 20; // tables per page of GET /api/tables; "More tables" asks for the next
 
 export function nameForm(root, onDone) {
@@ -39,20 +44,25 @@ export function lobbyScreen(root) {
 
   // built inside draw(): a language switch redraws every label
   const quick = () => h("div", { class: "row quick" }, h("span", {}, t("lobby.quick"), ": "),
-    Object.keys(GAME_SEATS).map((g) => h("button", { type: "button", "data-quick": g, onclick: async () => {
+    catalogGames().map(({ name: g }) => h("button", { type: "button", "data-quick": g, onclick: async () => {
       try {
         const r = await api("/api/tables/quick-seat", { method: "POST", body: { game: g } });
         location.hash = `#/table/${r.table_id}/${r.seat}`;
       } catch (x) { err.textContent = x.message; }
     } }, t(`game.${g}`))));
 
+  // "Your tables" (mytables.js): the way back to every table where this player holds a seat
+  let mine = null;
+  const yours = () => { mine?.stop(); mine = yourTables({ pollMs: MINE_POLL_MS }); return mine; };
+
   const draw = () => fill(root,
     h("section", { class: "lobby" },
       h("h1", {}, t("lobby.title")),
       h("p", { class: "row balance" }, chipBalance()),
+      yours(),
       quick(),
       h("div", { class: "row rules-links" }, h("span", {}, t("lobby.rules"), ": "),
-        Object.keys(GAME_SEATS).map((g) => h("a", { href: `#/rules/${g}`, class: "button small", "data-rules-link": g },
+        ruleGames().map((g) => h("a", { href: `#/rules/${g}`, class: "button small", "data-rules-link": g },
           t(`game.${g}`)))),
       err,
       h("div", { class: "section-head" }, h("h2", {}, t("lobby.tables")),
@@ -75,7 +85,7 @@ export function lobbyScreen(root) {
     }
     paged.redraw();
   });
-  return () => { stopped = true; clearTimeout(timer); offLang(); };
+  return () => { stopped = true; clearTimeout(timer); mine?.stop(); offLang(); };
 }
 
 /**
@@ -145,7 +155,7 @@ function drawTables(list, pages, more) {
 
 function createForm(err) {
   const game = h("select", { id: "c-game", name: "game" },
-    Object.keys(GAME_SEATS).map((g) => h("option", { value: g }, t(`game.${g}`))));
+    catalogGames().map(({ name: g }) => h("option", { value: g }, t(`game.${g}`))));
   const seats = h("select", { id: "c-seats", name: "seats" });
   const seatRoles = h("div", { class: "seat-roles" });
   const options = h("div", { class: "options" });
@@ -156,11 +166,11 @@ function createForm(err) {
   const field = (id, label, input) => h("div", { class: "field" }, h("label", { for: id }, label), input);
   const select = (id, values, labels, def) => h("select", { id },
     values.map((v, i) => h("option", { value: v, selected: v === def }, labels ? labels[i] : String(v))));
-  const num = (id, value, min = 0) => h("input", { id, type: "number", value, min, step: 1 });
 
   function drawSeats() {
-    const [lo, hi] = GAME_SEATS[game.value];
-    const keep = Number(seats.value) || (game.value === "bazaar_blot" ? 4 : 3);
+    if (!gameInfo(game.value)) return;  // no catalog: nothing to offer
+    const { min: lo, max: hi } = gameInfo(game.value).seats;
+    const keep = Number(seats.value) || 3;
     fill(seats, ...Array.from({ length: hi - lo + 1 }, (_, i) => lo + i)
       .map((n) => h("option", { value: n, selected: n === Math.min(hi, Math.max(lo, keep)) }, String(n))));
     drawRoles();
@@ -173,19 +183,13 @@ function createForm(err) {
   }
   function drawOptions() {
     clear(options);
-    if (game.value === "bazaar_blot") {
-      options.append(field("c-target", t("lobby.target"), select("c-target", ["101", "201", "301"], null, "101")));
-    } else if (game.value === "soldiers_bluff") {
-      options.append(field("c-stack", t("lobby.stack"), num("c-stack", 100, 1)),
-        field("c-ante", t("lobby.ante"), num("c-ante", 1)),
-        field("c-minbet", t("lobby.min_bet"), num("c-minbet", 1, 1)));
-    } else {
-      options.append(field("c-stack", t("lobby.stack"), num("c-stack", 200, 1)),
-        field("c-small", t("lobby.small_bet"), num("c-small", 2, 1)),
-        field("c-big", t("lobby.big_bet"), num("c-big", 4, 1)),
-        field("c-ante", t("lobby.ante"), num("c-ante", 1, 1)),
-        field("c-structure", t("lobby.structure"), select("c-structure", ["limit", "no_limit"], [t("lobby.limit"), t("lobby.no_limit")], "limit")));
+    const info = gameInfo(game.value);
+    if (!info) return;
+    if (info.stacks) {
+      const { default: value, min, max } = info.stacks;
+      options.append(field("c-stack", t("lobby.stack"), h("input", { id: "c-stack", type: "number", value, min, max, step: 1 })));
     }
+    for (const shown of shownFields(info)) options.append(field(configId(shown.field), configLabel(shown), configInput(shown)));
   }
   game.addEventListener("change", () => { drawSeats(); drawOptions(); });
   seats.addEventListener("change", drawRoles);
@@ -202,15 +206,11 @@ function createForm(err) {
     const body = { game: g, seats: n, bots, config: {} };
     if (Number(timeout.value) > 0) body.turn_timeout_seconds = Number(timeout.value);
     if (document.getElementById("c-private")?.checked) body.private = true;
-    if (g === "bazaar_blot") body.config.target_score = Number(val("c-target"));
-    if (g === "soldiers_bluff") {
-      body.starting_stack = Number(val("c-stack"));
-      body.config = { ante: Number(val("c-ante")), min_bet: Number(val("c-minbet")) };
-    }
-    if (g === "palace_poker") {
-      body.starting_stack = Number(val("c-stack"));
-      body.config = { small_bet: Number(val("c-small")), big_bet: Number(val("c-big")),
-        ante: Number(val("c-ante")), structure: val("c-structure") };
+    const info = gameInfo(g);
+    if (info.stacks) body.starting_stack = Number(val("c-stack"));
+    for (const shown of shownFields(info)) {
+      const value = configValue(shown);
+      if (value !== undefined) body.config[shown.field.name] = value;
     }
     try {
       const tb = await api("/api/tables", { method: "POST", body });
@@ -224,4 +224,42 @@ function createForm(err) {
     h("div", { class: "field check" }, h("input", { type: "checkbox", id: "c-private" }),
       h("label", { for: "c-private" }, t("lobby.private"))),
     h("button", { type: "submit", class: "primary", id: "c-create" }, t("lobby.create_btn")));
+}
+
+// -- config fields: the game's view module names them (`lobbyFields`: [{name, label, choices,
+// labels}]), the catalog gives each its kind, default and bounds --
+
+function shownFields(info) {
+  const byName = new Map(info.config.map((f) => [f.name, f]));
+  return (GAMES[info.name]?.lobbyFields || []).filter((s) => byName.has(s.name))
+    .map((s) => ({ ...s, field: byName.get(s.name) }));
+}
+
+const configId = (f) => `c-cfg-${f.name}`;
+
+function configLabel(shown) {
+  return shown.label ? t(shown.label) : shown.field.name.replaceAll("_", " ");
+}
+
+function configInput(shown) {
+  const f = shown.field;
+  const id = configId(f);
+  const choices = shown.choices || f.choices;
+  if (choices) {
+    const label = (v) => (shown.labels?.[v] ? t(shown.labels[v]) : String(v));
+    return h("select", { id }, choices.map((v) => h("option", { value: String(v), selected: v === f.default }, label(v))));
+  }
+  if (f.kind === "bool") return h("input", { id, type: "checkbox", checked: f.default === true });
+  return h("input", { id, type: "number", step: f.kind === "int" ? 1 : "any", min: f.bound?.lo ?? null,
+    max: f.bound?.hi ?? null, value: f.default ?? "", placeholder: f.default === null ? t("lobby.rule_default") : null });
+}
+
+/** The value the form holds for a shown field (undefined: left to the game's default). */
+function configValue(shown) {
+  const f = shown.field;
+  const e = document.getElementById(configId(f));
+  if (!e) return undefined;
+  if (f.kind === "bool") return e.checked;
+  if (e.value === "") return undefined;
+  return f.kind === "int" || f.kind === "number" ? Number(e.value) : e.value;
 }

@@ -6,6 +6,9 @@
 //   #/rules[/GAME]   rules and glossary  #/invite/ID/CODE  a private table's invite link
 
 import { t, lang, setLang, onLang, translateStatic } from "./i18n.js";
+import "./i18n_more.js";
+import "./i18n_controls.js";
+import "./i18n_feel.js";
 import "./i18n_accounts.js";
 import { me } from "./api.js";
 import { accountScreen, drawMe as drawWho } from "./account.js";
@@ -14,7 +17,7 @@ import { profileScreen } from "./profile.js";
 import { lobbyScreen, nameForm } from "./lobby.js";
 import { tableScreen } from "./table.js";
 import { buyInFirst } from "./chips_ui.js";
-import { loadCardTables } from "./cards.js";
+import { loadCatalog } from "./catalog.js";
 import { gamesScreen, replayScreen } from "./replay.js";
 import { rulesScreen } from "./rules.js";
 
@@ -78,9 +81,9 @@ langSel.addEventListener("change", () => setLang(langSel.value));
 onLang(() => { translateStatic(); drawMe(); });
 translateStatic();
 try {
-  await loadCardTables();  // card names come from the server; without them cards show their ids
+  await loadCatalog();  // the games, their view modules and card tables (js/catalog.js)
 } catch (e) {
-  console.warn(`card table not loaded: ${e.message}`);
+  console.warn(`catalog not loaded: ${e.message}`);
 }
 window.addEventListener("hashchange", route);
 route();

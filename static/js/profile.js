@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { gameRow } from "./gamelist.js";
 import { gameLinks } from "./replay.js";
-import { RATED_GAMES } from "./ratings.js";
+import { ratedGames } from "./catalog.js";
 
 const PAGE = 20;
 
@@ -61,7 +61,7 @@ export function profileScreen(root, playerId) {
   }
 
   function filterForm() {
-    const gameSel = select("f-game", [["", t("filter.any")], ...RATED_GAMES.map((g) => [g, t(`game.${g}`)])], filters.game);
+    const gameSel = select("f-game", [["", t("filter.any")], ...ratedGames().map((g) => [g, t(`game.${g}`)])], filters.game);
     const resSel = select("f-result", [["", t("filter.any")], ...["win", "loss", "draw"].map((m) => [m, t(`mark.${m}`)])], filters.result);
     const since = h("input", { id: "f-since", type: "date", value: filters.since });
     const until = h("input", { id: "f-until", type: "date", value: filters.until });

@@ -3,12 +3,13 @@
 import { h, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { api } from "./api.js";
+import { ratedGames } from "./catalog.js";
 
-export const RATED_GAMES = ["bazaar_blot", "soldiers_bluff", "palace_poker"];
 const PAGE = 25;
 
-export function ratingsScreen(root, game = RATED_GAMES[0], which = "people") {
-  if (!RATED_GAMES.includes(game)) game = RATED_GAMES[0];
+/** The leaderboard of `game` (a rated game of the catalog; default the first). */
+export function ratingsScreen(root, game = ratedGames()[0], which = "people") {
+  if (!ratedGames().includes(game)) game = ratedGames()[0];
   const bots = which === "bots";
   let offset = 0;
   const rows = h("tbody");
@@ -33,7 +34,7 @@ export function ratingsScreen(root, game = RATED_GAMES[0], which = "people") {
     class: `button small${g === game && w === which ? " primary" : ""}`, "data-tab": `${g}:${w}` }, label);
   fill(root, h("section", { class: "ratings" },
     h("h1", {}, `${t("rank.title")}: ${t(`game.${game}`)}`),
-    h("div", { class: "row" }, RATED_GAMES.map((g) => tab(g, which, t(`game.${g}`)))),
+    h("div", { class: "row" }, ratedGames().map((g) => tab(g, which, t(`game.${g}`)))),
     h("div", { class: "row" }, tab(game, "people", t("rank.people")), tab(game, "bots", t("rank.bots"))),
     err,
     h("table", { class: "leaderboard" },

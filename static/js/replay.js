@@ -6,7 +6,8 @@ import { t, onLang } from "./i18n.js";
 import { api, me } from "./api.js";
 import { GAMES } from "./games/index.js";
 import { gameRow } from "./gamelist.js";
-import { frenchCard, sbCard, cardBack } from "./cards.js";
+import { yourTables } from "./mytables.js";
+import { frenchCard, cardBack } from "./cards.js";
 
 const PAGE = 20;
 
@@ -38,10 +39,11 @@ export function gamesScreen(root) {
       more.hidden = page.next_offset === null;
     } catch (x) { err.textContent = x.message; }
   }
-  fill(root, h("section", { class: "games" }, h("h1", {}, t("games.title")), err, list, more));
+  const mine = yourTables();  // live tables where this player holds a seat (mytables.js)
+  fill(root, h("section", { class: "games" }, mine, h("h1", {}, t("games.title")), err, list, more));
   load();
   const off = onLang(() => gamesScreen(root));
-  return off;
+  return () => { mine.stop(); off(); };
 }
 
 /** The replay's place in the URL: #/replay/ID?seat=N&step=K&by=UNIT (a link opens there). */
@@ -63,7 +65,7 @@ function replayHash(gameId, seat, step, by) {
 
 function handCard(game, code) {
   if (typeof code !== "string" || code.startsWith("?")) return cardBack({ small: true });
-  return game === "soldiers_bluff" ? sbCard(code, { small: true }) : frenchCard(code, { small: true });
+  return (GAMES[game]?.card || frenchCard)(code, { small: true });  // a game may draw its own
 }
 
 /**

@@ -4,8 +4,7 @@
 import { h, fill } from "./util.js";
 import { t, lang, onLang } from "./i18n.js";
 import { api } from "./api.js";
-
-export const RULE_GAMES = ["soldiers_bluff", "palace_poker", "bazaar_blot"];
+import { ruleGames } from "./catalog.js";
 
 const pages = new Map();  // "game/lang" -> page (or a pending promise)
 const listeners = new Set();
@@ -60,12 +59,12 @@ function drawInto(box, game) {
   loadRules(game).then((p) => fill(box, p ? pageNode(p) : h("p", { class: "error-line" }, t("rules.failed"))));
 }
 
-/** The rules screen (#/rules/GAME): a tab per game, the page in the current language. */
-export function rulesScreen(root, game = RULE_GAMES[0]) {
+/** The rules screen (#/rules/GAME): a tab per game of the catalog, the page in the current language. */
+export function rulesScreen(root, game = ruleGames()[0]) {
   const box = h("div", { class: "rules-body" });
   const tabs = h("nav", { class: "rules-tabs", "aria-label": t("nav.rules") });
   function draw() {
-    fill(tabs, RULE_GAMES.map((g) => h("a", { href: `#/rules/${g}`, "data-game": g,
+    fill(tabs, ruleGames().map((g) => h("a", { href: `#/rules/${g}`, "data-game": g,
       "aria-current": g === game ? "page" : null }, t(`game.${g}`))));
     drawInto(box, game);
   }

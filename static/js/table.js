@@ -14,6 +14,8 @@ import { inviteBox, inviteCode } from "./tablebits.js";
 import { me } from "./api.js";
 import { Countdown } from "./countdown.js";
 import { TableLog } from "./tablelog.js";
+import { welcomeBack } from "./handlog.js";
+import { TimeoutNotice } from "./notice.js";
 import { renderTurn } from "./turnbanner.js";
 import { chipsBar, rebuyButton } from "./chips_ui.js";
 import { rematchPanel } from "./rematch.js";
@@ -46,12 +48,13 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     logTitle: h("summary", {}, t("table.log")),
   };
   const log = new TableLog(el.log, `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`);
+  const notice = new TimeoutNotice();  // the clock ran out: said over the table (notice.js)
   const rematch = rematchPanel(tableId, (msg) => conn.send(msg));
   const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
   el.invite = h("div", { class: "invite-slot" });
   const chips = chipsBar(tableId, (msg) => conn.send(msg));
   const screen = h("section", { class: "table-screen", "data-table": tableId },
-    el.head, el.status, el.turn, el.invite,
+    el.head, el.status, el.turn, notice.el, el.invite,
     h("div", { class: "table-grid" },
       h("div", { class: "table-main" }, el.board),
       h("aside", { class: "table-side" }, el.error, el.controls, chips.el, el.summary,
@@ -77,7 +80,15 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       timerSeat: timerGs !== null && timerGs >= 0 ? timerGs : null, clock: clockEl,
       act: s?.status === "playing" && s.seat !== null && !paused ? act : null, live: true,
       showSummary, term: (id, text) => (s ? term(s.game, id, text) : text),
+      redrawIn,
     };
+  }
+
+  // A game module asks to be drawn again in `ms` (Blot: a finished trick is gathered then).
+  let redrawTimer = null;
+  function redrawIn(ms) {
+    clearTimeout(redrawTimer);
+    redrawTimer = setTimeout(() => { if (screen.isConnected) render(); }, ms);
   }
 
   function clockEl(gs) {
@@ -115,16 +126,18 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
 
   // `next`: the state the frame leads to; its game_seat names "you" in the events of the frame
   // that seats you (the first deal's own cards arrive while the held state has no game seat).
-  function onEvents(msg, next = null) {
+  // `replay`: a step of a `hand_log` (the log rebuilt on resume): logged only, no summary
+  // opens and no module draws from it.
+  function onEvents(msg, next = null, replay = false) {
     if (!state) { pending.push(msg); return; }  // the game module is known from the first state
     let prefixed = false;
     let prevKind = null;
     for (const ev of mod()?.orderEvents?.(msg.events) ?? msg.events) {
       if (ev.kind === "game_started") {
         seatMap = ev.seat_map;
-        log.hand = ev.hand;
+        log.startHand(ev.hand);
         prevKind = ev.kind;
-        summaryBuild = null;  // the last hand's summary does not stay open into the next hand
+        if (!replay) summaryBuild = null;  // the last hand's summary does not stay open into the next hand
         const dealer = state?.seats?.[ev.dealer]?.name;
         // a game module may name its game (Bazaar Blot: a match of many deals), else "Hand n"
         const line = GAMES[state?.game]?.startedText?.(ev.hand, dealer)
@@ -141,8 +154,12 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       let text = m ? m.describe(ev, c) : null;
       if (text === undefined) text = t("ev.unknown", { name: ev.seat !== undefined ? nameOf(ev.seat) : "", kind: ev.kind });
       const timeout = msg.timeout && !prefixed && text;
+      const move = text;
       if (timeout) { text = t("ev.timeout", { text }); prefixed = true; }
       log.add(text, timeout ? "timeout" : "");
+      if (replay) continue;
+      if (timeout) notice.show(move, msg.seat !== null && msg.seat === state?.seat, state?.seats?.[msg.seat]?.name || "");
+      m?.onEvent?.(ev, c);  // a module that draws from the event stream (Blot's held trick)
       if (m?.eventSummary?.(ev, c)) showSummary(() => m.eventSummary(ev, ctx()));
     }
   }
@@ -168,12 +185,25 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       // joined (or reloaded) during a hand whose start this log does not hold
       if (next.status === "playing" && next.hand && log.hand !== next.hand
           && !pending.some((p) => p.events.some((e) => e.kind === "game_started"))) {
+        log.startHand(next.hand);
         log.add(t("table.joined_mid_hand"), "note");
-        log.hand = next.hand;
         log.save();
       }
     }
     if (pending.length) { const early = pending; pending = []; early.forEach(onEvents); }
+    render();
+  }
+
+  // Back at the seat mid-game: the server's log of the game replaces this hand's lines, and
+  // after a stand-in played the seat a "welcome back" summary says what it did (handlog.js).
+  function onHandLog(msg) {
+    if (!state || msg.table_id !== tableId) return;
+    log.rebuild(msg.hand, () => {
+      if (msg.truncated) log.add(t("table.log_truncated"), "note", false);
+      for (const step of msg.steps) onEvents({ events: step.events, seat: step.actor, timeout: step.timeout }, null, true);
+    });
+    const back = welcomeBack(msg, { ...ctx(), mySeatTable: state.seat }, mod());
+    if (back) { log.add(back.line, "note"); showSummary(back.build); }
     render();
   }
 
@@ -182,6 +212,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     switch (msg.type) {
       case "state": onState(msg); break;
       case "events": onEvents(msg); break;  // protocol 1
+      case "hand_log": onHandLog(msg); break;
       case "chat": case "chat_removed": chat.onMessage(msg); break;
       case "presence":  // a seat (dis)connected: its badge now, not at the next step
         if (state?.seats?.[msg.seat]) {
@@ -331,5 +362,5 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   log.load();
   render();
 
-  return () => { stopTick(); offLang(); offRules(); conn.close(); };
+  return () => { stopTick(); offLang(); offRules(); clearTimeout(redrawTimer); notice.stop(); conn.close(); };
 }

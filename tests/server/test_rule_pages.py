@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardhall.config import Settings
-from cardhall.engine import game_names
+from cardhall.engine import game_names, get_game
 from cardhall.server import rulebook
 from cardhall.server.app import create_app
 
@@ -19,8 +19,12 @@ def client() -> Iterator[TestClient]:
         yield c
 
 
-def test_every_game_has_a_page() -> None:
-    assert rulebook.games() == sorted(game_names())
+def test_every_game_has_a_page_in_its_package_titled_with_its_name() -> None:
+    for game in game_names():
+        assert rulebook.has_pages(game), f"games/{game}/{rulebook.RULE_PAGES} is missing"
+        assert rulebook.titles(game)["en"] == get_game(game).title
+        assert set(rulebook.titles(game)) == set(rulebook.LANGUAGES)
+    assert not rulebook.has_pages("no_such_game") and rulebook.page("no_such_game", "en") is None
 
 
 @pytest.mark.parametrize("game", sorted(game_names()))

@@ -25,7 +25,7 @@ def test_schema_names_every_message_type() -> None:
     assert client == {"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out", "rematch"}
     assert {"welcome", "state", "error", "table_closed", "pong", "game_over",
             "joined", "accepted", "left", "presence", "chat", "chat_removed",
-            "rematch_ready", "rematch_offer"} == server
+            "rematch_ready", "rematch_offer", "hand_log"} == server
 
 
 @pytest.mark.parametrize(("raw", "code"), [

@@ -34,6 +34,7 @@ RELEASED: dict[str, tuple[str | None, str]] = {
     "0006": ("0005", "6fef788c8ffd128b"),
     "0007": ("0006", "b51c3ab13913fb45"),
     "0008": ("0007", "cd07dd4a821435d2"),
+    "0009": ("0008", "f5552e449b81be21"),
 }
 """revision -> (down_revision, first 16 hex digits of :func:`_code_digest`)."""
 
@@ -152,7 +153,7 @@ async def test_a_newer_releases_expansion_is_no_drift(tmp_path: Path) -> None:
         await store.start()
         async with store.engine.begin() as conn:
             await conn.exec_driver_sql("ALTER TABLE players ADD COLUMN nickname VARCHAR(32)")
-            await conn.exec_driver_sql("CREATE TABLE tournaments (id VARCHAR(64) PRIMARY KEY)")
+            await conn.exec_driver_sql("CREATE TABLE leagues (id VARCHAR(64) PRIMARY KEY)")
         await store.start()
         assert store.schema_drift == []
     finally:

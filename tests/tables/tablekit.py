@@ -10,6 +10,7 @@ import pytest
 from toygame import register
 
 from cardhall.config import Settings
+from cardhall.engine.history import apply_logged, start_state
 from cardhall.engine.inspect import strings_in
 from cardhall.protocol import messages as p
 from cardhall.storage.memory import MemoryStore
@@ -88,6 +89,31 @@ def _watch(table: Table) -> None:
     fanout.broadcast = watched  # type: ignore[method-assign]
 
 
+def hand_log_problems(t: Table, gs: int | None, frame: dict[str, Any]) -> list[str]:
+    """A ``hand_log`` may carry only what the seat's live frames carried, and the live frames
+    are judged by :class:`LeakCheckingConnection` step by step: so its events must be exactly
+    the events of the game that game seat ``gs`` may see (``Event.visible_to``), in order,
+    from an independent replay of the table's history (the latest ones when ``truncated``)."""
+    assert t.recorder is not None
+    if gs is None:
+        return [f"hand_log v{frame.get('version')} to a connection holding no game seat"]
+    _, state = start_state(t.recorder.history)
+    visible: list[Any] = []
+    for entry in t.recorder.history.actions:
+        visible.extend(e.to_json() for e in apply_logged(state, entry.seat, entry.action)
+                       if e.visible_to(gs))
+    steps = frame["steps"]
+    sent = [e for step in steps for e in step["events"]]
+    if not sent or sent[0].get("kind") != "game_started":
+        return [f"hand_log v{frame.get('version')} does not start with game_started"]
+    sent = sent[1:] if not frame.get("truncated") else [
+        e for e in sent if e.get("kind") != "game_started"]
+    expected = visible if not frame.get("truncated") else visible[len(visible) - len(sent):]
+    if sent != expected:
+        return [f"hand_log v{frame.get('version')} differs from the events seat {gs} may see"]
+    return []
+
+
 class LeakCheckingConnection(RecordingConnection):
     """Checks every message at the moment it is sent against the table's state then: no card
     in ``hidden_from(its game seat)`` and never the seed before ``game_over``."""
@@ -108,6 +134,9 @@ class LeakCheckingConnection(RecordingConnection):
             return
         seat = t.seat_of(self)
         gs = None if seat is None else t.game_seat(seat.index)
+        if frame["type"] == "hand_log":  # a re-send of the game's steps: judged step by step
+            self.violations.extend(hand_log_problems(t, gs, frame))
+            return
         hidden = t.recorder.state.hidden_from(gs)
         # One frame reports a whole step, which may show a card publicly and hide it again
         # (Blot: the last trick is played, then the next deal deals it): each event must be one

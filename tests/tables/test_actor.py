@@ -126,8 +126,9 @@ async def test_reconnect_resumes_the_seat_with_one_full_snapshot(h: Harness) -> 
     again = await h.player("ana-2")
     again.player = conns[0].player  # same identity, new socket
     await h.join(table, again)
-    joined, st = again.messages
+    joined, st, missed = again.messages  # mid-game: the game's log follows (tables/handlog.py)
     assert joined.type == "joined" and joined.resumed and joined.seat == 0
+    assert missed.type == "hand_log" and missed.seat == 0
     assert st.type == "state" and st.version == table.version
     assert st.view == table.recorder.state.view(table.game_seat(0))
     # or by seat token from another identity
@@ -139,15 +140,20 @@ async def test_reconnect_resumes_the_seat_with_one_full_snapshot(h: Harness) -> 
     assert conns[1].last("error").code == "table.replaced"
 
 
-async def test_disconnected_seat_is_moved_by_its_timer_until_the_game_ends(h: Harness) -> None:
+async def test_disconnected_seat_is_moved_by_its_timer_then_its_stand_in(h: Harness) -> None:
     table, conns = await full_table(h)
     for c in conns:
         table.post(Disconnected(c))
     for _ in range(4):
         await h.advance(table, 10.0)
     assert table.status == "finished"
-    assert all(a.timeout for a in table.recorder.history.actions if a.seat is not None)
+    moves = [a for a in table.recorder.history.actions if a.seat is not None]
+    timed_out = [a.seat for a in moves if a.timeout]
+    # each absent seat waits out one clock, then a stand-in plays it (tables/standin.py)
+    assert len(timed_out) == len(set(timed_out)) and len(timed_out) < len(moves)
     assert len(h.store.games) == 1
+    [(_summary, history)] = h.store.games.values()
+    assert {d["reason"] for d in history["stand_ins"]} == {"timeouts"}
     assert h.clock.pending() == 1  # no deadline left, only the idle timer of a finished table
 
 

@@ -43,7 +43,7 @@ def test_bazaar_blot_deal(server: Any, new_page: Any, artifacts: Path) -> None:
     page = new_page()
     enter(page, server.url, "Ana")
     tid = create_table(page, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
-                       options={"c-target": "101"})
+                       options={"c-cfg-target_score": "101"})
     _wait_my_turn(page)
     assert page.locator(".hand [data-card]").count() == 8
     # the log names the match (not "Hand 1") and its dealer once, then the own cards
@@ -272,7 +272,7 @@ def test_out_of_chips_offers_the_lobby(server: Any, new_page: Any) -> None:
     page = new_page()
     enter(page, server.url, "Aram")
     create_table(page, "soldiers_bluff", seats=2, roles={1: "rule"},
-                 options={"c-stack": "1", "c-ante": "1"})
+                 options={"c-stack": "1", "c-cfg-ante": "1"})
     play_until(page, ".turn-banner [data-leave]",
                ["[data-act=confirm]", "[data-act=check]", "[data-act=call]", "[data-act=pass]"],
                seconds=90)  # a bounded wait: a loaded machine needed over 30 s

@@ -7,6 +7,7 @@ import random
 from typing import Any, Protocol
 
 from ..engine.actions import Action, sample
+from ..engine.registry import game_names
 
 
 class Policy(Protocol):
@@ -30,12 +31,9 @@ class RandomPolicy:
         return sample(rng.choice(legal_actions), rng)
 
 
-RULE_POLICIES: dict[str, str] = {
-    "bazaar_blot": "cardhall.bots.bazaar_blot",
-    "palace_poker": "cardhall.bots.palace_poker",
-    "soldiers_bluff": "cardhall.bots.soldiers_bluff",
-}
-"""The module holding each game's ``RulePolicy`` (every registered game has one; a test checks)."""
+RULE_POLICIES: dict[str, str] = {name: f"cardhall.bots.{name}" for name in game_names()}
+"""The module holding each registered game's ``RulePolicy``: ``cardhall.bots.<game>``, by the
+registry's names (every registered game has one; a test checks)."""
 
 
 def get_policy(game: str, kind: str, config: Any = None) -> Policy:

@@ -39,12 +39,42 @@ from .output import add_output_flags
 
 WIDTH = 78
 """Where the help's descriptions wrap (they and the examples are printed as written)."""
-DESCRIPTION = ("cardhall: a multiplayer card-game server (Soldier's Bluff, Palace Poker, Bazaar "
-               "Blot). Replay and verify game histories, play random self-play and bot arenas, "
-               "serve the hall.")
-EPILOG = """examples:
-  cardhall selfplay --game palace_poker --seats 6 --games 3000
-  cardhall arena --game bazaar_blot --bots rule,random,rule,random --games 200
+
+
+def _description() -> str:
+    """The top help's first lines, naming the registered games."""
+    from ..engine import game_names, get_game
+
+    titles = ", ".join(get_game(name).title for name in game_names())
+    return (f"cardhall: a multiplayer card-game server ({titles}). Replay and verify game "
+            "histories, play random self-play and bot arenas, serve the hall.")
+
+
+def _example_selfplay() -> str:
+    """A self-play example: the registered game with the most seats, at six or its most."""
+    from ..engine import game_names, get_game
+
+    rules = max((get_game(name) for name in game_names()), key=lambda r: r.max_seats)
+    return f"cardhall selfplay --game {rules.name} --seats {min(6, rules.max_seats)} --games 3000"
+
+
+def _example_arena(seats: int) -> str:
+    """An arena example: the first registered game that seats ``seats`` (else the first),
+    rule and random bots taking turns round the table."""
+    from ..engine import game_names, get_game
+
+    games = [get_game(name) for name in game_names()]
+    rules = next((r for r in games if r.min_seats <= seats <= r.max_seats), games[0])
+    n = max(rules.min_seats, min(seats, rules.max_seats))
+    bots = ",".join(("rule", "random")[i % 2] for i in range(n))
+    return f"cardhall arena --game {rules.name} --bots {bots} --games 200"
+
+
+def _epilog() -> str:
+    """The top help's examples (from the registry, so each names a game that exists)."""
+    return f"""examples:
+  {_example_selfplay()}
+  {_example_arena(4)}
   cardhall verify saved-games/
   cardhall SUBCOMMAND --help      (each with an example)
 
@@ -143,7 +173,7 @@ def _selfplay_parser(sub: Subparsers) -> None:
 
     s = _add(sub, "selfplay", "random self-play with invariant checks",
              "Play random games with every invariant checked after each step; exit 1 on any "
-             "violation.", "cardhall selfplay --game palace_poker --seats 6 --games 3000")
+             "violation.", _example_selfplay())
     s.add_argument("--game", required=True, help=f"one of {', '.join(_game_choices())}")
     s.add_argument("--games", type=_positive_int, default=100, help="games to play (default 100)")
     s.add_argument("--seed", type=int, default=1, help="default 1")
@@ -179,7 +209,7 @@ def _arena_parser(sub: Subparsers) -> None:
     a = _add(sub, "arena", "bots against bots through a real server",
              "Play bots against each other through a real server and print each bot's mean "
              "return, edge and win rate with 95% intervals; a terminal sees the standings "
-             "live.", "cardhall arena --game soldiers_bluff --bots rule,random --games 200")
+             "live.", _example_arena(2))
     a.add_argument("--game", required=True)
     a.add_argument("--bots", required=True,
                    help="one per seat, comma-separated: random, rule or module:Class")
@@ -246,8 +276,8 @@ def _db_parser(sub: Subparsers) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``cardhall`` argument parser (every sub-command)."""
-    p = argparse.ArgumentParser(prog="cardhall", description=textwrap.fill(DESCRIPTION, WIDTH),
-                                epilog=EPILOG,
+    p = argparse.ArgumentParser(prog="cardhall", description=textwrap.fill(_description(), WIDTH),
+                                epilog=_epilog(),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action=_Version)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")

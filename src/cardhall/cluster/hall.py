@@ -121,6 +121,11 @@ class LocalHall:
     async def admin_list(self) -> list[dict[str, Any]]:
         return (await self.admin_tables())[0]
 
+    async def my_tables(self, player_id: str) -> tuple[list[dict[str, Any]], list[str]]:
+        """Every live table where ``player_id`` holds a seat (:func:`.ops.seat_tables`),
+        and the nodes that did not answer in time (none in one process)."""
+        return ops.seat_tables(self.manager, player_id), []
+
     async def admin_tables(self) -> tuple[list[dict[str, Any]], list[str]]:
         """The admin's list: every live table's row, and the nodes that did not answer in
         time (none in one process)."""
@@ -282,8 +287,8 @@ class ClusterHall(LocalHall):
     async def remove_chat(self, table_id: str, chat_id: int) -> bool:
         return bool(await self._at_owner(table_id, "remove_chat", chat_id=chat_id))
 
-    async def _answering(self, op: str) -> tuple[list[Any], list[str]]:
-        """``op`` on every live node at once, each given :data:`ADMIN_FANOUT_SECONDS`: the
+    async def _answering(self, op: str, **args: Any) -> tuple[list[Any], list[str]]:
+        """``op(args)`` on every live node at once, each given :data:`ADMIN_FANOUT_SECONDS`: the
         answers of those that answered in time, and the names of those that did not (a
         stopped node costs one second, not a 503).
 
@@ -295,8 +300,8 @@ class ClusterHall(LocalHall):
 
         async def one(name: str) -> Any:
             if name == self.node.id:
-                return await self.node.rpc.ops[op]({})
-            return await self.node.rpc.call(name, op, timeout=wait)
+                return await self.node.rpc.ops[op](args)
+            return await self.node.rpc.call(name, op, timeout=wait, **args)
 
         results = await asyncio.gather(*(one(n) for n in names), return_exceptions=True)
         for r in results:
@@ -359,6 +364,13 @@ class ClusterHall(LocalHall):
         for part in parts:
             rows.extend(part)
         return rows, missing
+
+    async def my_tables(self, player_id: str) -> tuple[list[dict[str, Any]], list[str]]:
+        """:meth:`LocalHall.my_tables` of every answering node (the admin list's fan-out,
+        :meth:`_answering`), oldest first, and the nodes left out."""
+        parts, missing = await self._answering("my_tables", player_id=player_id)
+        rows = [row for part in parts for row in part]
+        return sorted(rows, key=lambda r: (r["created_at"], r["id"])), missing
 
     async def stats(self) -> dict[str, Any]:
         """The answering nodes' figures added up; ``unreachable``: the nodes left out."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..tables.actor import Table
 from ..tables.errors import TableNotFoundError
+from ..tables.standin import RETURNABLE
 from .rpc import Op
 
 KICK_FLUSH_SECONDS = 1.0
@@ -36,6 +37,36 @@ def inspect(t: Table) -> dict[str, Any]:
 def admin_row(t: Table) -> dict[str, Any]:
     """A table as the admin lists it: the summary plus its queues."""
     return {**t.summary(), "inbox": t.inbox.qsize(), "spectators": len(t.spectators)}
+
+
+def held_seats(t: Table, player_id: str) -> list[int]:
+    """The seats of ``t`` that ``player_id`` holds and may resume: its own (not a built-in
+    bot's), including one a stand-in plays while its holder is away (left or timed out),
+    never one it was kicked or banned from (reads only, like ``Table.summary``)."""
+    return [s.index for s in t.seats
+            if s.player_id == player_id and s.bot_kind is None
+            and (not s.leaving or s.stand_in in RETURNABLE)]
+
+
+def seat_tables(manager: TableManager, player_id: str) -> list[dict[str, Any]]:
+    """``GET /api/players/me/tables`` for this process: every live table where
+    ``player_id`` holds a seat (:func:`held_seats`), private ones included, oldest first. Each
+    row is ``{"id", "game", "status", "private", "invite_code", "num_seats", "hand",
+    "my_seats", "seats", "created_at"}``; ``invite_code`` is the private table's code (the
+    caller holds a seat there, so it may pass it on), ``null`` for a public table."""
+    out = []
+    for t in manager.list():
+        mine = held_seats(t, player_id)
+        if not mine or t.stopped or t.status == "closed":
+            continue
+        summary = t.summary()
+        out.append({"id": t.id, "game": summary["game"], "status": summary["status"],
+                    "private": t.spec.private,
+                    "invite_code": t.spec.invite_code if t.spec.private else None,
+                    "num_seats": summary["num_seats"], "hand": summary["hand"],
+                    "my_seats": mine, "seats": summary["seats"],
+                    "created_at": summary["created_at"]})
+    return sorted(out, key=lambda r: (r["created_at"], r["id"]))
 
 
 def live(manager: TableManager, table_id: str) -> Table:
@@ -105,6 +136,9 @@ def node_ops(node: ClusterNode) -> dict[str, Op]:
     async def _admin_list(_a: dict[str, Any]) -> Any:
         return [{**admin_row(t), "node": node.id} for t in m.list()]
 
+    async def _my_tables(a: dict[str, Any]) -> Any:
+        return seat_tables(m, a["player_id"])
+
     async def _stats(_a: dict[str, Any]) -> Any:
         return {**m.stats(), "tables_by_node": {node.id: len(m.tables)}}
 
@@ -122,4 +156,5 @@ def node_ops(node: ClusterNode) -> dict[str, Op]:
 
     return {"create": _create, "close": _close, "kick": _kick, "kick_player": _kick_player,
             "inspect": _inspect, "admin_list": _admin_list, "stats": _stats,
+            "my_tables": _my_tables,
             "remove_chat": _remove_chat, "close_sockets": _close_sockets}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from .actions import Action
@@ -17,6 +18,15 @@ if TYPE_CHECKING:
     from .history import History
 
 C = TypeVar("C")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayUnit:
+    """A game's unit of the replay viewer's "step by" (``GET /api/games/{id}/steps``):
+    its ``name`` (``trick``, ``round``, ``battle``) and the public event kinds that end one."""
+
+    name: str
+    ends_with: frozenset[str]
 
 
 class GameRules(ABC, Generic[C]):
@@ -33,6 +43,21 @@ class GameRules(ABC, Generic[C]):
     """Every card code of the game (``design.md`` section 3): the strings of a history that
     are cards, which a table copy hides when the table never saw them
     (:mod:`~cardhall.engine.tablecopy`). Empty: the game has no cards to hide."""
+
+    # -- catalog facts (issue 25): read by the server's catalog, replay viewer and ratings --
+    replay_unit: ClassVar[ReplayUnit | None] = None
+    """The replay viewer's unit (:class:`ReplayUnit`); ``None``: step by action only."""
+    teams: ClassVar[int] = 0
+    """Fixed partnerships: the number of teams, the team of seat ``s`` being ``s % teams``
+    (rated as teams); ``0``: every seat plays for itself."""
+    publish_full_copy_by_default: ClassVar[bool] = False
+    """Whether a finished game's full copy is public at once unless the operator says
+    otherwise (``CARDHALL_PUBLISH_FULL_AFTER_SECONDS``'s default): for a game whose finished
+    games show nearly every card anyway."""
+    duplicate_board_config: ClassVar[dict[str, Any] | None] = None
+    """The partial rules config of one tournament board (``docs/tournaments.md``): a board is
+    a game that ends after one deal or hand dealt from the board's seed; ``None``: the game
+    is not played in duplicate tournaments."""
 
     def config(self, data: dict[str, Any] | None = None) -> C:
         """Build and validate a config from a partial JSON object.

@@ -26,6 +26,7 @@ from pydantic import (
 )
 
 from ..engine.errors import ERROR_CODES as ENGINE_ERRORS
+from .discriminators import standard_discriminators
 from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
 from .games import GAME_PAYLOADS, VIEW_PATCHES
 from .rematch import Rematch, RematchOffer, RematchReady
@@ -99,7 +100,11 @@ class Join(_ClientMsg):
     or any seat with its ``seat_token``), or watch (``spectate``). Answered by ``joined`` and a
     full ``state``.
 
-    ``spectate`` with ``seat``, ``seat_token`` or ``client_seed`` is refused.
+    ``seat`` is 0-63 (no table has more seats); a seat the table does not have, inside that
+    range or not, is refused ``table.bad_seat`` (:func:`error_code_for`), a non-integer
+    ``protocol.invalid_field``. ``spectate`` with ``seat``, ``seat_token`` or
+    ``client_seed`` is refused; a player whose seat a stand-in plays after its ``leave`` may
+    watch.
     ``client_seed`` (seats only): mixed into the shuffle seed of the
     games the seat is dealt into from the next game start on; a resume with one replaces the
     seat's client seed for the games that start later, a resume without keeps it."""
@@ -225,7 +230,8 @@ class Chat(_ClientMsg):
     """Say ``text`` (1-200 characters of plain text: no control character, line separator
     or bidi embedding, override or isolate such as U+202E; ``protocol/text.py``) to everyone
     at a joined table, seats and spectators; a refused character is ``protocol.invalid_field``
-    naming it. Answered by the ``chat`` broadcast; ``chat.flood`` when sent too fast,
+    naming it. Answered by the ``chat`` broadcast; ``chat.flood`` when sent too fast (more
+than 5 lines in 10 s from the player at the table, all its sockets together),
     ``table.not_joined`` before a ``join``."""
 
     type: Literal["chat"]
@@ -275,6 +281,10 @@ class SeatPublic(_Msg):
 
 
 class Welcome(_Msg):
+    """The ``hello`` was accepted: the connection acts as player ``player_id`` (``name``).
+    ``protocol`` is the wire version, ``max_frame_bytes`` the largest text frame the server
+    reads, ``rate_per_second`` the steady rate of client messages it allows."""
+
     type: Literal["welcome"] = "welcome"
     player_id: str
     name: str
@@ -397,7 +407,8 @@ class Accepted(_Msg):
 
 
 class Error(_Msg):
-    """A request was refused; nothing changed. ``code`` is stable (see ``ERROR_CODES``)."""
+    """A request was refused; nothing changed. ``code`` is stable (the schema's
+    ``error_codes``, the AsyncAPI document's ``x-error-codes``)."""
 
     type: Literal["error"] = "error"
     code: ErrorCode
@@ -424,6 +435,9 @@ class GameOver(_Msg):
 
 
 class Left(_Msg):
+    """The ``leave`` was done: the connection no longer watches or holds a seat at the table
+    (during a game a seat it held plays on by its timer or a stand-in until the game ends)."""
+
     type: Literal["left"] = "left"
     table_id: str
     version: int
@@ -443,6 +457,8 @@ class TableClosed(_Msg):
 
 
 class Pong(_Msg):
+    """The answer to a ``ping``, with its ``nonce`` and ``rid`` echoed."""
+
     type: Literal["pong"] = "pong"
     nonce: str | int | None = None
     rid: str | None = None
@@ -484,9 +500,40 @@ class ChatRemoved(_Msg):
     id: int
 
 
+class LogStep(_Msg):
+    """One step of a :class:`HandLog`, as a ``state`` frame reported it: the ``events`` this
+    seat could see (``Event.visible_to``), ``actor`` (the acting table seat, ``None`` for a
+    chance action or a table event) and ``timeout`` (the timer moved)."""
+
+    events: list[dict[str, Any]]
+    actor: int | None = None
+    timeout: bool = False
+
+
+class HandLog(_Msg):
+    """The running game's log so far, to a seat that resumes it mid-game (sent after its
+    ``joined`` and full ``state``), so its page can rebuild the log of the hand: ``steps`` in
+    order, the first starting with the table's ``game_started`` event; each step only what
+    that seat was (or would have been) shown live, never a card hidden from it; at most the
+    last :data:`~cardhall.tables.handlog.MAX_STEPS` steps (``truncated``: earlier ones left
+    out). ``stand_in_from``: when the seat was just taken back from a stand-in, the index in
+    ``steps`` from which the stand-in played it (its moves are the steps whose ``actor`` is
+    this ``seat``), else ``None``."""
+
+    type: Literal["hand_log"] = "hand_log"
+    table_id: str
+    version: int
+    game_id: str
+    hand: int
+    seat: int
+    steps: list[LogStep]
+    truncated: bool = False
+    stand_in_from: int | None = None
+
+
 ServerMessage = Annotated[
     Welcome | Joined | StateMessage | Accepted | Error | GameOver | Left | TableClosed | Pong
-    | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer,
+    | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer | HandLog,
     Field(discriminator="type"),
 ]
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -535,7 +582,7 @@ else:
                            Field(discriminator="full")]
     TypedServerMessage = Annotated[
         Welcome | Joined | TypedState | Accepted | Error | GameOver | Left | TableClosed | Pong
-        | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer,
+        | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer | HandLog,
         Field(discriminator="type"),
     ]
 SERVER_TYPED: TypeAdapter[Any] = TypeAdapter(TypedServerMessage)
@@ -544,9 +591,18 @@ SERVER_TYPED: TypeAdapter[Any] = TypeAdapter(TypedServerMessage)
 by tests and the published schema, never on the server's hot path."""
 
 
+SEAT_BOUNDS = ("greater_than_equal", "less_than_equal")
+"""The errors of an integer ``join.seat`` outside 0..63 (no table has more seats)."""
+
+
 def error_code_for(exc: ValidationError) -> ProtocolErrorCode:
-    """Map a pydantic validation error of a client message to one protocol error code."""
-    kinds = {e["type"] for e in exc.errors()}
+    """Map a pydantic validation error of a client message to one error code: a ``join``
+    whose only fault is an integer ``seat`` outside 0..63 is ``table.bad_seat`` (as a seat the
+    table does not have is); otherwise a ``protocol.*`` code."""
+    errors = exc.errors()
+    kinds = {e["type"] for e in errors}
+    if errors and all(e["loc"][:2] == ("join", "seat") and e["type"] in SEAT_BOUNDS for e in errors):
+        return "table.bad_seat"
     if kinds & {"union_tag_invalid", "union_tag_not_found"}:
         return "protocol.unknown_type"
     if "extra_forbidden" in kinds:
@@ -573,13 +629,15 @@ def all_error_codes() -> dict[str, str]:
 
 
 def schema() -> dict[str, Any]:
-    """The JSON Schema of both directions: ``{"client": ..., "server": ..., "error_codes":
-    ...}`` (deterministic; the committed ``docs/protocol.schema.json`` equals it)."""
+    """The JSON Schema (draft 2020-12) of both directions: ``{"client": ..., "server": ...,
+    "error_codes": ...}`` (deterministic; the committed ``docs/protocol.schema.json`` equals
+    it). Every ``discriminator.mapping`` value is a ``$ref`` string
+    (:func:`~.discriminators.standard_discriminators`)."""
     return {
         "$comment": "generated by `python -m cardhall.protocol.messages`; do not edit",
         "protocol": PROTOCOL_VERSION,
-        "client": CLIENT.json_schema(),
-        "server": SERVER_TYPED.json_schema(),
+        "client": standard_discriminators(CLIENT.json_schema()),
+        "server": standard_discriminators(SERVER_TYPED.json_schema()),
         "error_codes": all_error_codes(),
         "table_closed_reasons": TABLE_CLOSED_REASONS,
         "close_codes": {str(k): v for k, v in sorted(CLOSE_CODES.items())},

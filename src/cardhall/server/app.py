@@ -40,6 +40,7 @@ from .routes import (
     admin_bots,
     admin_players,
     asyncapi,
+    catalog,
     games,
     lobby,
     open_hands,
@@ -47,6 +48,7 @@ from .routes import (
     profiles,
     replay_units,
     rules_data,
+    tournaments,
 )
 from .sockets import AddressCap
 
@@ -144,9 +146,9 @@ def _include_routers(app: FastAPI) -> None:
     for router in (health.router, players.router, accounts.router, accounts.sessions_router,
                    profiles.router, profiles.players_router, games.router,
                    replay_units.router, open_hands.router, lobby.router,
-                   rules_data.router, admin.router, admin_players.router,
+                   catalog.router, rules_data.router, admin.router, admin_players.router,
                    admin_accounts.router, admin_audit.router, admin_bots.router,
-                   asyncapi.router, ws.router):
+                   asyncapi.router, tournaments.router, ws.router):
         app.include_router(router)
 
 

@@ -1,7 +1,8 @@
 """The AsyncAPI 3.0 document of the WebSocket protocol, generated from the pydantic models.
 
 :func:`document` builds it from :mod:`cardhall.protocol.messages`: one channel (``/ws``), one
-message per model, one ``receive`` operation per client message (what the server receives,
+message per wire ``type`` (a ``state``'s payload is a full state or a delta, one per game),
+one ``receive`` operation per client message (what the server receives,
 with the messages that answer it as its ``reply``) and one ``send`` operation per server
 message. Payload schemas are the models' JSON Schemas under ``components/schemas``; error and
 close codes ride along as the ``x-error-codes`` and ``x-close-codes`` extensions. The output is
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from typing import Any
 
 from pydantic import BaseModel
@@ -27,18 +29,19 @@ CHANNEL = "ws"
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (p.Hello, p.Join, p.Act, p.Leave, p.Ping, p.Resync,
                                                p.Chat, p.SitOut, p.Rematch)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
-    p.Welcome, p.Joined, p.State, p.StateDelta, p.Accepted, p.Error, p.GameOver, p.Left,
+    p.Welcome, p.Joined, p.State, p.Accepted, p.Error, p.GameOver, p.Left,
     p.TableClosed, p.Pong, p.Presence, p.ChatOut, p.ChatRemoved, p.RematchReady, p.RematchOffer,
+    p.HandLog,
 )
 REPLIES: dict[str, tuple[str, ...]] = {
     "hello": ("welcome", "error"),
-    "join": ("joined", "state", "error"),
-    "act": ("accepted", "state_delta", "state", "game_over", "error"),
+    "join": ("joined", "state", "hand_log", "error"),
+    "act": ("accepted", "state", "game_over", "error"),
     "leave": ("left", "error"),
     "ping": ("pong",),
     "resync": ("state", "error"),
     "chat": ("chat", "error"),
-    "sit_out": ("state_delta", "state", "error"),
+    "sit_out": ("state", "error"),
     "rematch": ("rematch_ready", "joined", "state", "error"),
 }
 """Client message type -> the server messages that may answer it (``docs/protocol.md``)."""
@@ -58,31 +61,58 @@ DESCRIPTION = (
 
 def _message_type(model: type[BaseModel]) -> str:
     """The AsyncAPI message name: the ``Literal`` value of the model's ``type`` field, e.g.
-    ``"hello"``; ``state_delta`` for the delta form of ``state`` (both have ``type`` ``state``
-    and are told apart by ``full``)."""
-    if model is p.StateDelta:
-        return "state_delta"
+    ``"hello"`` (the wire ``type``)."""
     args: tuple[Any, ...] = getattr(model.model_fields["type"].annotation, "__args__", ())
     return str(args[0])
 
 
+def _key(model: type[BaseModel]) -> str:
+    """The model's key under the channel's ``messages``: its wire ``type``, or for a server
+    message whose ``type`` a client message has too (``chat``) the class name in snake case
+    (``chat_out``), so that neither hides the other."""
+    kind = _message_type(model)
+    if model in SERVER_MODELS and kind in {_message_type(c) for c in CLIENT_MODELS}:
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", model.__name__).lower()
+    return kind
+
+
+def _markdown(text: str) -> str:
+    """A docstring's reStructuredText made Markdown: ````x```` and ``:func:`~.x``` become
+    ```x```."""
+    text = re.sub(r":\w+:`~?\.?([^`]+)`", r"`\1`", text.replace("``", "`"))
+    return " ".join(text.split())
+
+
 def _summary(model: type[BaseModel]) -> str:
-    doc = inspect.getdoc(model) or ""
-    return " ".join(doc.split("\n\n")[0].split()) or f"the `{_message_type(model)}` message"
+    """The first paragraph of the model's own docstring (a test refuses pydantic's
+    ``BaseModel`` boilerplate and empty summaries)."""
+    if model is p.State:
+        return STATE_SUMMARY
+    return _markdown((inspect.getdoc(model) or "").split("\n\n")[0])
 
 
-TYPED: dict[type[BaseModel], dict[str, type[BaseModel]]] = {
-    p.State: p.TYPED_STATES, p.StateDelta: p.TYPED_DELTAS,
+STATE_SUMMARY = (
+    "The table's state for one recipient, `type` `state`: a full snapshot (`full: true`; on "
+    "join, resume, resync) or a delta (`full: false`) applied on top of the state of version "
+    "`base_version`. The payload is one of the per-game models (`game` tells).")
+"""The summary of the one ``state`` message, whose payload is a full state or a delta."""
+STATE_FORMS: dict[str, dict[str, type[BaseModel]]] = {
+    "TypedStateFull": p.TYPED_STATES, "TypedStateDelta": p.TYPED_DELTAS,
 }
-"""The ``state`` messages: their payload is one of the per-game models (``game`` tells)."""
+"""The two forms of a ``state`` (``full`` tells), each a schema with one model per game
+(``game`` tells); the names are the JSON Schema's (``docs/protocol.schema.json``)."""
 
 
 def _schemas() -> dict[str, Any]:
-    models = [m for m in (*CLIENT_MODELS, *SERVER_MODELS) if m not in TYPED]
-    models += [m for per_game in TYPED.values() for m in per_game.values()]
+    models = [m for m in (*CLIENT_MODELS, *SERVER_MODELS) if m is not p.State]
+    models += [m for per_game in STATE_FORMS.values() for m in per_game.values()]
     pairs = [(m, "validation") for m in models]
     _, top = models_json_schema(pairs, ref_template="#/components/schemas/{model}")  # type: ignore[arg-type]
-    return _asyncapi_discriminators(dict(sorted(top.get("$defs", {}).items())))
+    defs = top.get("$defs", {})
+    for name, per_game in STATE_FORMS.items():
+        defs[name] = {"oneOf": [{"$ref": f"#/components/schemas/{m.__name__}"}
+                                for m in per_game.values()], "discriminator": "game"}
+    return _asyncapi_discriminators(dict(sorted(defs.items())))
 
 
 def _asyncapi_discriminators(node: Any) -> Any:
@@ -101,21 +131,28 @@ def _asyncapi_discriminators(node: Any) -> Any:
 
 def _message(model: type[BaseModel]) -> dict[str, Any]:
     kind = _message_type(model)
-    return {
+    out = {
         "name": kind,
         "title": kind,
         "summary": _summary(model),
         "contentType": "application/json",
         "payload": _payload(model),
     }
+    if model is p.State:
+        out["description"] = "\n\n".join(
+            _markdown((inspect.getdoc(m) or "").split("\n\n")[0]) for m in (p.State, p.StateDelta))
+    return out
 
 
 def _payload(model: type[BaseModel]) -> dict[str, Any]:
-    """A ``$ref`` to the model's schema; for ``state`` a ``oneOf`` per game."""
-    if model not in TYPED:
+    """A ``$ref`` to the model's schema; for ``state`` either form (``full`` tells)."""
+    if model is not p.State:
         return {"$ref": f"#/components/schemas/{model.__name__}"}
-    refs = {g: f"#/components/schemas/{m.__name__}" for g, m in TYPED[model].items()}
-    return {"oneOf": [{"$ref": r} for r in refs.values()], "discriminator": "game"}
+    return {"oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in STATE_FORMS]}
+
+
+SERVER_KEYS: dict[str, str] = {_message_type(m): _key(m) for m in SERVER_MODELS}
+"""A server message's wire ``type`` -> its key under the channel's ``messages``."""
 
 
 def _ref(kind: str) -> dict[str, str]:
@@ -130,10 +167,10 @@ def _operations() -> dict[str, Any]:
         ops[f"receive_{kind}"] = {
             "action": "receive", "channel": channel, "summary": _summary(m),
             "messages": [_ref(kind)],
-            "reply": {"channel": channel, "messages": [_ref(r) for r in REPLIES[kind]]},
+            "reply": {"channel": channel, "messages": [_ref(SERVER_KEYS[r]) for r in REPLIES[kind]]},
         }
     for m in SERVER_MODELS:
-        kind = _message_type(m)
+        kind = _key(m)
         ops[f"send_{kind}"] = {"action": "send", "channel": channel, "summary": _summary(m),
                                "messages": [_ref(kind)]}
     return ops
@@ -155,7 +192,7 @@ def document() -> dict[str, Any]:
             "address": "/ws",
             "title": "The one WebSocket endpoint",
             "servers": [{"$ref": "#/servers/local"}],
-            "messages": {_message_type(m): {"$ref": f"#/components/messages/{m.__name__}"}
+            "messages": {_key(m): {"$ref": f"#/components/messages/{m.__name__}"}
                          for m in models},
         }},
         "operations": _operations(),

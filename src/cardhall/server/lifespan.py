@@ -5,8 +5,9 @@ replayed into the database (the steps a process that died during an outage had s
 committed, ``storage/spill.py``; before anything else reads the log), the game writer
 (``app.state.writer``, which saves finished games in batches), the table log (``app.state.log``:
 SQL stores with ``durable_tables``), the table manager (``app.state.tables``, which restores the
-live tables of the log), the socket quota (in cluster mode it refreshes its counts in Redis)
-and the GC tuning. Stop, in reverse: the tables stop first (their logs stay, so they come back
+live tables of the log), the tournament director (``app.state.tournaments``; one process
+resumes its running tournaments, ``docs/tournaments.md``), the socket quota (in cluster mode it refreshes its counts in Redis)
+and the GC tuning. Stop, in reverse: the tournaments and then the tables stop first (their logs stay, so they come back
 at the next start), then the log is flushed, then the writer saves what is queued, then the
 store closes, the socket quota withdraws its counts and the Redis client closes. With a spill
 the log and the writer get :data:`DURABLE_CLOSE_SECONDS` together (what is not committed by
@@ -31,8 +32,10 @@ from ..storage.factory import make_store
 from ..storage.interface import Store
 from ..storage.log import TableLog
 from ..storage.spill import Spill, SpillBusyError, database_key, default_path, replay
+from ..storage.tournaments import tournament_store
 from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from ..tables.manager import TableManager
+from ..tournaments import Director
 from . import gctune
 
 log = logging.getLogger(__name__)
@@ -73,6 +76,10 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
         if node is not None:
             node.on_sockets = app.state.hall.on_sockets
         await manager.start(restore_all=node is None)
+        director = Director(manager, tournament_store(store))
+        app.state.tournaments = director
+        if node is None:  # one process: resume its running tournaments (docs/tournaments.md)
+            await director.start()
         if node is not None:
             await node.scan()  # take over the orphaned tables now, not at the first scan
         quota = app.state.socket_quota  # cluster mode: its counts refresh in Redis
@@ -91,6 +98,7 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
             try:
                 if node is not None:
                     node.forget_remote_sockets()
+                await director.stop()
                 await manager.stop()
                 if node is not None:
                     await node.stop()

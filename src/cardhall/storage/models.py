@@ -286,6 +286,20 @@ class RatingHistory(Base):
     sigma: Mapped[float] = mapped_column(Float)
 
 
+class TournamentRow(Base):
+    """A tournament: its whole document (``tournaments/rounds.py``), rewritten at each step."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_by: Mapped[str | None] = mapped_column(String(ID_LEN), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    doc: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 __all__ = ["AdminAudit", "Base", "ChipBalance", "ChipMoveRow", "Game", "GameResult",
            "OutboxGame", "Player", "Rating", "RatingHistory", "Session", "TableLogEntry",
-           "UtcDateTime", "as_utc"]
+           "TournamentRow", "UtcDateTime", "as_utc"]

@@ -4,8 +4,9 @@ Every game is rated with openskill's Plackett-Luce model (its default; it rates 
 teams of any size from a ranking, so one model covers a four-seat partnership game and a
 six-seat poker hand):
 
-* **Bazaar Blot**: two teams, seats 0 and 2 against 1 and 3 (``games/bazaar_blot/model.py``:
-  the team of seat ``s`` is ``s & 1``), ranked by the team's match total (``returns``); equal
+* **Bazaar Blot**: two teams, seats 0 and 2 against 1 and 3 (a game in fixed partnerships
+  says so on its rules object, ``GameRules.teams``: the team of seat ``s`` is ``s % teams``),
+  ranked by the team's match total (``returns``); equal
   totals are a draw.
 * **Soldier's Bluff, Palace Poker** (one stored game = one hand): every seat of the hand is a
   team of one, ranked by chips won (``returns``, net); equal amounts share a rank.
@@ -27,6 +28,7 @@ from typing import Literal
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from ..engine import EngineError, get_game
 from .interface import SeatResult
 
 Mark = Literal["win", "loss", "draw"]
@@ -39,8 +41,6 @@ DISPLAY_ALPHA = 40.0
 """Scale of the displayed rating per point of ordinal."""
 DISPLAY_TARGET = 1000.0
 """Displayed rating of a new player (ordinal 0)."""
-TEAM_GAMES: Mapping[str, int] = {"bazaar_blot": 2}
-"""Games played in fixed partnerships -> team count (the team of seat ``s`` is ``s % n``)."""
 UNRATED_REASONS = frozenset({"abandoned", "aborted"})
 """Outcome reasons that end a game before its rules do: such a game is not rated."""
 
@@ -68,11 +68,20 @@ def rated(outcome: Mapping[str, object]) -> bool:
     return outcome.get("reason") not in UNRATED_REASONS
 
 
+def _teams(game: str) -> int:
+    """The game's fixed partnerships (its rules object's ``teams``; ``0``: none, or a game
+    this build does not know)."""
+    try:
+        return get_game(game).teams
+    except EngineError:
+        return 0
+
+
 def seat_groups(game: str, results: Sequence[SeatResult]) -> list[list[int]]:
     """The rated teams as lists of indexes into ``results``: Blot's two partnerships, else one
     team per seat."""
-    teams = TEAM_GAMES.get(game)
-    if teams is None:
+    teams = _teams(game)
+    if not teams:
         return [[i] for i in range(len(results))]
     groups: list[list[int]] = [[] for _ in range(teams)]
     for i, r in enumerate(results):
@@ -82,7 +91,7 @@ def seat_groups(game: str, results: Sequence[SeatResult]) -> list[list[int]]:
 
 def _score(game: str, results: Sequence[SeatResult], group: list[int]) -> int:
     """A team's score: its match total (every seat of a Blot team shows it), or chips won."""
-    return max(results[i].result for i in group) if game in TEAM_GAMES else results[group[0]].result
+    return max(results[i].result for i in group) if _teams(game) else results[group[0]].result
 
 
 def seat_marks(game: str, outcome: Mapping[str, object],
@@ -92,7 +101,7 @@ def seat_marks(game: str, outcome: Mapping[str, object],
     totals; chips even). All ``None`` for an unrated game (:func:`rated`)."""
     if not rated(outcome):
         return [None] * len(results)
-    if game not in TEAM_GAMES:
+    if not _teams(game):
         return ["win" if r.result > 0 else "loss" if r.result < 0 else "draw" for r in results]
     groups = seat_groups(game, results)
     scores = [_score(game, results, g) for g in groups]

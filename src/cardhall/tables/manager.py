@@ -108,9 +108,11 @@ class TableManager(Recovery, Moderation):
                 await self._restore(await self.store.load_log())
         self._started = True
 
-    def _new_table(self, table_id: str, rules: Any, config: Any, spec: TableSpec) -> Table:
+    def _new_table(self, table_id: str, rules: Any, config: Any, spec: TableSpec, *,
+                   seed_source: Callable[[int], bytes] | None = None) -> Table:
         table = Table(table_id, rules, config, spec, store=self.store, writer=self.writer,
-                      clock=self.clock, log=self.log, seed_source=self._seed_source())
+                      clock=self.clock, log=self.log,
+                      seed_source=seed_source or self._seed_source())
         table.chips.chip_balances = self.settings.chip_balances
         return table
 
@@ -201,8 +203,15 @@ class TableManager(Recovery, Moderation):
         return rules, cfg, spec
 
     async def create(self, game: str, *, created_by: str | None = None,
-                     created_from: str | None = None, **kwargs: Any) -> Table:
+                     created_from: str | None = None,
+                     seed_source: Callable[[int], bytes] | None = None,
+                     **kwargs: Any) -> Table:
         """Create and start a table; its bots take their seats at once.
+
+        ``seed_source`` (``hand number -> 32-byte server seed``, hands from 1) fixes the
+        server seeds of the table's games (a tournament's duplicate boards,
+        ``docs/tournaments.md``); ``None``: ``secrets`` (or the test-only fixed seed). A
+        restored table keeps the seeds its log holds, whatever its source was.
 
         ``created_by`` is the id of the player asking (``None``: the server itself); the table
         records it (:attr:`Table.created_by`) and it counts towards that player's
@@ -220,7 +229,7 @@ class TableManager(Recovery, Moderation):
         self._check_room(created_by, created_from)
         bots = {seat: await self._bot_player(kind, seat) for seat, kind in spec.bots.items()}
         self._check_room(created_by, created_from)  # again: other requests ran meanwhile
-        table = self._new_table(uuid.uuid4().hex[:12], rules, cfg, spec)
+        table = self._new_table(uuid.uuid4().hex[:12], rules, cfg, spec, seed_source=seed_source)
         table.created_by, table.created_from = created_by, created_from
         if self.ownership is not None:
             self._own(table, await self.ownership.claim(table.id))

@@ -23,6 +23,7 @@ from .chips import Chips
 from .connections import Connection
 from .fanout import Fanout
 from .flow import GameFlow
+from .handlog import hand_log
 from .seats import Seat
 from .standin import RETURNABLE, StandIns
 from .state import TableState
@@ -56,7 +57,9 @@ class Seating:
         """Handle ``join`` (``balance``: the player's chip balance at a poker table, see
         :class:`~.messages.ClientRequest`)."""
         own = self.t.seat_of(conn) or self.t.own_seat(conn)  # held by this socket or this person
-        if own is not None and (m.spectate or (m.seat is not None and m.seat != own.index)):
+        left = own is not None and own.stand_in == "left" and own.conn is not conn
+        if own is not None and ((m.spectate and not left)  # who left the seat may watch
+                                or (m.seat is not None and m.seat != own.index)):
             self.t.error(conn, "table.already_seated",
                         f"you hold seat {own.index} here; leave it first", m)
             return
@@ -134,6 +137,7 @@ class Seating:
 
     def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
         took_back = seat.stand_in in RETURNABLE
+        stood_from = seat.stand_in_from if took_back else None  # for the hand_log
         if took_back:  # back from a leave or timeouts: the stand-in stops
             self.stand_ins.take_back(seat)
             self.t.version += 1
@@ -162,6 +166,9 @@ class Seating:
             self.fanout.broadcast()  # every page sees the seat is its holder's again
         else:
             self.t.send(conn, self.fanout.full(conn, seat.index))
+        missed = hand_log(self.t, seat.index, stood_from)
+        if missed is not None:  # the page rebuilds the hand's log (tables/handlog.py)
+            self.t.send(conn, missed)
         self.timers.arm_reap()
 
     def seat_player(self, seat: Seat, conn: Connection, rid: str | None = None,

@@ -32,8 +32,8 @@ STAND_IN_POLICY = "rule"
 """The built-in policy (``bots/``) a stand-in plays with."""
 RETURNABLE = STAND_IN_RETURNABLE
 """Stand-in reasons whose holder may take the seat back by resuming it (a player who left
-mid-game, or timed out :data:`TIMEOUTS_FOR_STAND_IN` times in a row); a kicked or banned
-holder may not."""
+mid-game, or timed out :data:`TIMEOUTS_FOR_STAND_IN` times in a row, or once while
+disconnected); a kicked or banned holder may not."""
 TIMEOUTS_FOR_STAND_IN = 3
 """Consecutive timeouts of a seat after which a stand-in plays it."""
 
@@ -107,12 +107,17 @@ class StandIns:
     def count_timeout(self, index: int | None) -> None:
         """The timer moved for table seat ``index``: after ``spec.stand_in_after_timeouts``
         (default :data:`TIMEOUTS_FOR_STAND_IN`) in a row a stand-in plays a person's seat (its
-        connection, if any, watches meanwhile)."""
+        connection, if any, watches meanwhile); a seat whose holder has no connection at
+        that moment gets its stand-in at the first timeout (nobody waits out the clock at
+        each of an absent player's turns). Either way the holder takes the seat back by
+        resuming it (:data:`RETURNABLE`)."""
         if index is None:
             return
         seat = self.t.seats[index]
         seat.timeouts += 1
         most = self.t.spec.stand_in_after_timeouts
+        if most and (seat.conn is None or seat.conn.closed):
+            most = 1  # nobody is there to answer the next clock either
         if (most and seat.timeouts >= most and seat.bot_kind is None
                 and seat.stand_in is None):
             self.stand_in(index, "timeouts", keep_watching=True)

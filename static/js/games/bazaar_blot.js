@@ -1,10 +1,13 @@
 // Bazaar Blot table: four seats around a trick, the auction, the bidding box, the deal summary.
 
 import { h } from "../util.js";
-import { t, reasonText } from "../i18n.js";
+import { t, reasonText, addStrings } from "../i18n.js";
 import { frenchCard, backs, suitSym, cardText } from "../cards.js";
 import { parseEntry, actButton } from "../actions.js";
 import { seatBadge, row } from "./common.js";
+import { trickEl, lastTrickEl, onEvent } from "./blot_trick.js";
+
+export { onEvent };
 
 const SUITS = ["c", "d", "h", "s"];
 const POS = ["bottom", "left", "top", "right"];
@@ -20,6 +23,16 @@ function teamOrder(ctx) {
 function teamLabel(team, ctx) {
   if (ctx.mySeat === null || ctx.mySeat === undefined) return t("blot.team", { n: team + 1 });
   return team === teamOf(ctx.mySeat) ? t("blot.we") : t("blot.they");
+}
+
+/** Under a seat's name: "partner" for the seat across the felt from a player; a spectator
+ * reads each seat's team ("Team 1", "Team 2"). */
+function teamTag(s, ctx) {
+  if (ctx.mySeat === null || ctx.mySeat === undefined) {
+    return h("span", { class: "tag team", "data-team-tag": teamOf(s) }, t("blot.team", { n: teamOf(s) + 1 }));
+  }
+  if (s === ctx.mySeat || teamOf(s) !== teamOf(ctx.mySeat)) return null;
+  return h("span", { class: "tag partner", "data-partner": "1" }, t("blot.partner"));
 }
 
 function contractText(c) {
@@ -60,12 +73,11 @@ export function board(ctx) {
 
   const seats = [0, 1, 2, 3].map((s) => {
     const isMe = ctx.mySeat === s;
-    return h("div", { class: `blot-seat pos-${rel(s)}` },
-      seatBadge(s, ctx, { dealer: v.dealer }),
+    return h("div", { class: `blot-seat pos-${rel(s)} team-${teamOf(s)}`, "data-team": teamOf(s) },
+      seatBadge(s, ctx, { dealer: v.dealer, extra: teamTag(s, ctx) }),
       isMe ? null : backs(v.hand_sizes[s]));
   });
-  seats.push(h("div", { class: "trick", "aria-label": "trick" }, trick.map((c) =>
-    h("div", { class: `slot pos-${rel(c.seat)}` }, frenchCard(c.card)))));
+  seats.push(trickEl(ctx, trick, rel));  // a finished trick stays a moment (blot_trick.js)
 
   const hand = ctx.mySeat === null ? null : h("div", { class: "hand cards", "aria-label": "hand" },
     v.hand.map((c) => {
@@ -89,10 +101,7 @@ export function board(ctx) {
     ? h("div", { class: "decls" }, h("h3", {}, t("blot.declarations")),
       h("ul", {}, v.declarations.map((d) => h("li", {}, `${ctx.name(d.seat)}: ${declText(d)}`))))
     : null;
-  const last = v.last_trick
-    ? h("div", { class: "last-trick" }, h("h3", {}, t("blot.last_trick")),
-      h("div", { class: "cards" }, v.last_trick.cards.map((c) => frenchCard(c.card, { small: true }))))
-    : null;
+  const last = lastTrickEl(v, ctx);
 
   return h("div", { class: "blot" }, info,
     h("div", { class: "felt" }, seats), hand,
@@ -243,3 +252,79 @@ export function summary(outcome, ctx) {
     h("p", { "data-reason": outcome.reason }, reasonText(outcome.reason)),
     last ? dealSummary(last, ctx) : null);
 }
+
+/** The rules-config fields the lobby's create form offers (the catalog gives kinds and bounds). */
+export const lobbyFields = [{ name: "target_score", label: "lobby.target", choices: [101, 201, 301] }];
+
+// This game's interface text (en, bg, hy): added to i18n.js's tables when the module loads.
+addStrings({
+  en: {
+    "blot.kapot": "{name} bids kapot {suit}", "blot.bids": "{name} bids {level}{suit}",
+    "blot.recontra": "{name}: recontra!", "blot.contra": "{name}: contra!", "blot.passes": "{name} passes",
+    "blot.redeal": "All pass: redeal.", "blot.contract": "Contract: {what} by {name}{mult}",
+    "blot.trick": "{name} takes the trick ({points} points)", "blot.plays": "{name} plays {card}",
+    "blot.shown": "Combinations shown: {what}", "blot.declared": "{name} declares {what}",
+    "blot.match_over": "Match over: team {team} wins {a} – {b}",
+    "blot.deal_scored": "Deal {n} scored: {a} – {b}", "blot.dealt_you": "You get {cards}.",
+    "blot.dealt": "{name} deals.", "blot.match": "Match", "blot.none": "none yet",
+    "blot.contract_label": "Contract", "blot.tricks": "Tricks", "blot.team": "Team {n}",
+    "blot.target": "to {n}", "blot.last_trick": "Last trick", "blot.auction": "Auction",
+    "blot.points": "Card points", "blot.carre": "carré", "blot.sequence": "sequence of {n}",
+    "blot.declarations": "Combinations", "blot.card_points": "Card points", "blot.deal_summary": "Deal {n}",
+    "blot.made": "Contract made", "blot.small": "Small points", "blot.combinations": "Combinations",
+    "blot.totals": "Match score", "blot.scores": "Deal score", "blot.failed": "Contract failed",
+    "blot.they": "Them", "blot.we": "Us", "blot.declarer": "declarer", "blot.bidding": "Bidding box",
+    "blot.kapot_word": "kapot", "blot.match_abandoned": "Match abandoned at {a} – {b}",
+    "blot.you_lost": "You lost.", "blot.you_won": "You won!",
+    "blot.match_over_teams": "Match over: {team} win {a} – {b}", "blot.recontra_x": "recontra ×{n}",
+    "blot.contra_x": "contra ×{n}", "blot.last_trick_to": "Last trick (+{n}): {team}",
+    "blot.match_begins_nodealer": "Match {n} begins.", "blot.match_begins": "Match {n} begins; {name} deals.",
+  },
+  bg: {
+    "blot.kapot": "{name} обявява капо {suit}", "blot.bids": "{name} обявява {level}{suit}",
+    "blot.recontra": "{name}: реконтра!", "blot.contra": "{name}: контра!", "blot.passes": "{name} казва пас",
+    "blot.redeal": "Всички пас: ново раздаване.", "blot.contract": "Договор: {what} на {name}{mult}",
+    "blot.trick": "{name} взима ръката ({points} точки)", "blot.plays": "{name} играе {card}",
+    "blot.shown": "Показани комбинации: {what}", "blot.declared": "{name} обявява {what}",
+    "blot.match_over": "Край: отбор {team} печели {a} – {b}", "blot.deal_scored": "Раздаване {n}: {a} – {b}",
+    "blot.dealt_you": "Получавате {cards}.", "blot.dealt": "{name} раздава.", "blot.match": "Мач",
+    "blot.none": "още няма", "blot.contract_label": "Договор", "blot.tricks": "Ръце",
+    "blot.team": "Отбор {n}", "blot.target": "до {n}", "blot.last_trick": "Последна ръка",
+    "blot.auction": "Наддаване", "blot.points": "Точки от карти", "blot.carre": "каре",
+    "blot.sequence": "поредица от {n}", "blot.declarations": "Комбинации",
+    "blot.card_points": "Точки от карти", "blot.deal_summary": "Раздаване {n}",
+    "blot.made": "Договорът е изпълнен", "blot.small": "Малки точки", "blot.combinations": "Комбинации",
+    "blot.totals": "Резултат в мача", "blot.scores": "Точки от раздаването",
+    "blot.failed": "Договорът е провален", "blot.they": "Те", "blot.we": "Ние",
+    "blot.declarer": "играч на договора", "blot.bidding": "Кутия за обяви", "blot.kapot_word": "капо",
+    "blot.match_abandoned": "Мачът е прекратен при {a} – {b}", "blot.you_lost": "Загубихте.",
+    "blot.you_won": "Спечелихте!", "blot.match_over_teams": "Край на мача: {team} печелят {a} – {b}",
+    "blot.recontra_x": "реконтра ×{n}", "blot.contra_x": "контра ×{n}",
+    "blot.last_trick_to": "Последна ръка (+{n}): {team}", "blot.match_begins_nodealer": "Мач {n} започва.",
+    "blot.match_begins": "Мач {n} започва; раздава {name}.",
+  },
+  hy: {
+    "blot.kapot": "{name}՝ կապոտ {suit}", "blot.bids": "{name}՝ {level}{suit}",
+    "blot.recontra": "{name}՝ ռեկոնտրա!", "blot.contra": "{name}՝ կոնտրա!", "blot.passes": "{name}՝ պաս",
+    "blot.redeal": "Բոլորը պաս. նոր բաժանում։", "blot.contract": "Պայմանագիր՝ {what}, {name}{mult}",
+    "blot.trick": "{name}-ը վերցնում է ձեռքը ({points} միավոր)", "blot.plays": "{name}՝ {card}",
+    "blot.shown": "Ցույց տրված համակցություններ՝ {what}", "blot.declared": "{name}-ը հայտարարում է {what}",
+    "blot.match_over": "Ավարտ․ թիմ {team}-ը հաղթում է {a} – {b}",
+    "blot.deal_scored": "Բաժանում {n}՝ {a} – {b}", "blot.dealt_you": "Ստանում եք {cards}։",
+    "blot.dealt": "{name}-ը բաժանում է։", "blot.match": "Մրցախաղ", "blot.none": "դեռ չկա",
+    "blot.contract_label": "Պայմանագիր", "blot.tricks": "Ձեռքեր", "blot.team": "Թիմ {n}",
+    "blot.target": "մինչև {n}", "blot.last_trick": "Վերջին ձեռքը", "blot.auction": "Աճուրդ",
+    "blot.points": "Քարտերի միավորներ", "blot.carre": "կարե", "blot.sequence": "{n} հաջորդական",
+    "blot.declarations": "Համակցություններ", "blot.card_points": "Քարտերի միավորներ",
+    "blot.deal_summary": "Բաժանում {n}", "blot.made": "Պայմանագիրը կատարված է",
+    "blot.small": "Փոքր միավորներ", "blot.combinations": "Համակցություններ", "blot.totals": "Մրցախաղի հաշիվ",
+    "blot.scores": "Բաժանման միավորներ", "blot.failed": "Պայմանագիրը ձախողված է", "blot.they": "Նրանք",
+    "blot.we": "Մենք", "blot.declarer": "հայտատու", "blot.bidding": "Հայտերի տուփ",
+    "blot.kapot_word": "կապոտ", "blot.match_abandoned": "Խաղը դադարեցվեց {a} – {b} հաշվով",
+    "blot.you_lost": "Դուք պարտվեցիք։", "blot.you_won": "Դուք հաղթեցիք։",
+    "blot.match_over_teams": "Խաղն ավարտվեց. {team} հաղթում են {a} – {b}", "blot.recontra_x": "ռեկոնտրա ×{n}",
+    "blot.contra_x": "կոնտրա ×{n}", "blot.last_trick_to": "Վերջին կաշառք (+{n}). {team}",
+    "blot.match_begins_nodealer": "Սկսվում է մրցախաղ {n}-ը։",
+    "blot.match_begins": "Սկսվում է մրցախաղ {n}-ը; բաժանում է {name}։",
+  },
+});

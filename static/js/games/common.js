@@ -1,5 +1,5 @@
-// Pieces the game screens share: a seat badge (name, bot and its level, offline, dealer, turn,
-// clock).
+// Pieces the game screens share: a seat badge (name, bot and its level, stand-in or away,
+// dealer, turn, clock).
 
 import { h } from "../util.js";
 import { t } from "../i18n.js";
@@ -14,7 +14,10 @@ export function seatBadge(gs, ctx, { dealer = null, extra = [] } = {}) {
       me ? h("span", { class: "tag" }, t("table.you")) : null,
       info?.bot ? h("span", { class: "tag bot", "data-bot-level": info.bot_level || "" },
         info.bot_level ? t(`lobby.bot_${info.bot_level}`) : t("table.bot")) : null,
-      info && !info.bot && info.connected === false && ctx.live ? h("span", { class: "tag off" }, t("table.offline")) : null,
+      // a stand-in plays the seat (its holder left or is away), or its holder is disconnected
+      info?.stand_in && ctx.live ? h("span", { class: "tag stand-in", "data-stand-in": "1", title: t("seat.stand_in_hint") }, t("seat.stand_in")) : null,
+      info && !info.bot && !info.stand_in && info.connected === false && ctx.live
+        ? h("span", { class: "tag off", "data-away": "1", title: t("seat.away_hint") }, t("seat.away")) : null,
       dealer === gs ? h("span", { class: "tag dealer", title: t("table.dealer") }, "D") : null,
       ctx.clock?.(gs)),
     extra);

@@ -1,7 +1,7 @@
 // Palace Poker table: banners, soldiers, own palace, battles with target choice, call/raise/fold.
 
 import { h } from "../util.js";
-import { t, tn, reasonText } from "../i18n.js";
+import { t, tn, reasonText, addStrings } from "../i18n.js";
 import { frenchCard, cardText, suitSym } from "../cards.js";
 import { parseEntry, actButton, rangeControl, cardPicker } from "../actions.js";
 import { seatBadge, row, returnsTable, term } from "./common.js";
@@ -143,3 +143,88 @@ export function summary(outcome, ctx) {
     comparedEl(d, ctx),
     returnsTable(outcome.returns, ctx, t("pp.returns")));
 }
+
+/** The rules-config fields the lobby's create form offers (the catalog gives kinds and bounds). */
+export const lobbyFields = [
+  { name: "small_bet", label: "lobby.small_bet" }, { name: "big_bet", label: "lobby.big_bet" },
+  { name: "ante", label: "lobby.ante" },
+  { name: "structure", label: "lobby.structure", labels: { limit: "lobby.limit", no_limit: "lobby.no_limit" } },
+];
+
+// This game's interface text (en, bg, hy): added to i18n.js's tables when the module loads.
+addStrings({
+  en: {
+    "pp.palaces_dealt": "Palaces dealt; stock {n}.", "pp.palace": "Your palace: {cards}",
+    "pp.banners": "Banners dealt.", "pp.soldier": "{name} draws a soldier {card}",
+    "pp.buy": "{name} buys ({paid})", "pp.fold": "{name} folds", "pp.stay": "{name} stays",
+    "pp.discard": "{name} discards {count}", "pp.raise": "{name} raises ({paid})",
+    "pp.battle": "{name} attacks {target} ({paid})", "pp.battle_fold": "{name} gives up the battle",
+    "pp.call": "{name} calls ({paid})", "pp.battle_tie": "The battle is a tie",
+    "pp.battle_result": "{name} wins the battle against {loser}",
+    "pp.reshuffle": "The discards are reshuffled.", "pp.battle_reveal": "Battle palaces revealed",
+    "pp.stock": "Stock", "pp.pot": "Pot", "pp.hand_end": "Hand over: {names} win {pot}",
+    "pp.banner": "Banner", "pp.rejected": "Rejected banners", "pp.discards": "Discards",
+    "pp.committed": "in pot {n}", "pp.palace_label": "Your palace", "pp.soldiers": "Soldiers",
+    "pp.battle_now": "Battle: {a} attacks {d}", "pp.folded": "out", "pp.attack_cost": "attack costs {n}",
+    "pp.last_battle": "Last battle: {name} won", "pp.revealed": "Palace", "pp.owed": "{name} owes {n}",
+    "pp.returns": "Chips won or lost", "pp.winners": "Winners: {names}",
+    "pp.hand_end.other": "Hand over: {names} win {pot}", "pp.hand_end.one": "Hand over: {names} wins {pot}",
+    "pp.winners.other": "Winners: {names}", "pp.winners.one": "Winner: {names}",
+    "pp.without": "without {suit}", "pp.vs": "vs",
+    "pp.compared_battle": "Two players left: compared under battle rules (the opponent's banner suit does not count).",
+    "pp.compared_normal": "Showdown: best five of all own cards.", "pp.cat.two_pair": "two pair",
+    "pp.cat.pair": "pair", "pp.cat.high_card": "high card", "pp.cat.flush": "flush",
+    "pp.cat.straight": "straight", "pp.cat.three_of_a_kind": "three of a kind",
+    "pp.cat.four_of_a_kind": "four of a kind", "pp.cat.full_house": "full house",
+    "pp.cat.no_cards": "no cards", "pp.cat.straight_flush": "straight flush",
+  },
+  bg: {
+    "pp.palaces_dealt": "Дворците са раздадени; тесте {n}.", "pp.palace": "Вашият дворец: {cards}",
+    "pp.banners": "Знамената са раздадени.", "pp.soldier": "{name} тегли войник {card}",
+    "pp.buy": "{name} купува ({paid})", "pp.fold": "{name} се отказва", "pp.stay": "{name} остава",
+    "pp.discard": "{name} изхвърля {count}", "pp.raise": "{name} вдига ({paid})",
+    "pp.battle": "{name} напада {target} ({paid})", "pp.battle_fold": "{name} се отказва от битката",
+    "pp.call": "{name} плаща ({paid})", "pp.battle_tie": "Битката е наравно",
+    "pp.battle_result": "{name} печели битката срещу {loser}",
+    "pp.reshuffle": "Изхвърлените карти се разбъркват.", "pp.battle_reveal": "Дворците в битката са показани",
+    "pp.stock": "Тесте", "pp.pot": "Банка", "pp.hand_end": "Край на ръката: {names} печелят {pot}",
+    "pp.banner": "Знаме", "pp.rejected": "Отхвърлени знамена", "pp.discards": "Изхвърлени",
+    "pp.committed": "в банката {n}", "pp.palace_label": "Вашият дворец", "pp.soldiers": "Войници",
+    "pp.battle_now": "Битка: {a} напада {d}", "pp.folded": "вън", "pp.attack_cost": "атака струва {n}",
+    "pp.last_battle": "Последна битка: победи {name}", "pp.revealed": "Дворец", "pp.owed": "{name} дължи {n}",
+    "pp.returns": "Спечелени или загубени чипове", "pp.winners": "Победители: {names}",
+    "pp.hand_end.other": "Край на ръката: {names} печелят {pot}",
+    "pp.hand_end.one": "Край на ръката: {names} печели {pot}", "pp.winners.other": "Победители: {names}",
+    "pp.winners.one": "Победител: {names}", "pp.without": "без {suit}", "pp.vs": "срещу",
+    "pp.compared_battle": "Останаха двама: сравняват се по правилата на битката (боята на знамето на противника не се брои).",
+    "pp.compared_normal": "Разкриване: най-добрите пет от всички собствени карти.",
+    "pp.cat.two_pair": "два чифта", "pp.cat.pair": "чифт", "pp.cat.high_card": "висока карта",
+    "pp.cat.flush": "флош", "pp.cat.straight": "кента", "pp.cat.three_of_a_kind": "тройка",
+    "pp.cat.four_of_a_kind": "каре", "pp.cat.full_house": "фул", "pp.cat.no_cards": "няма карти",
+    "pp.cat.straight_flush": "кента флош",
+  },
+  hy: {
+    "pp.palaces_dealt": "Պալատները բաժանված են; կապուկ {n}։", "pp.palace": "Ձեր պալատը՝ {cards}",
+    "pp.banners": "Դրոշները բաժանված են։", "pp.soldier": "{name}-ը վերցնում է զինվոր {card}",
+    "pp.buy": "{name}-ը գնում է ({paid})", "pp.fold": "{name}-ը հրաժարվում է", "pp.stay": "{name}-ը մնում է",
+    "pp.discard": "{name}-ը դեն է նետում {count}", "pp.raise": "{name}-ը բարձրացնում է ({paid})",
+    "pp.battle": "{name}-ը հարձակվում է {target}-ի վրա ({paid})", "pp.battle_fold": "{name}-ը հանձնվում է",
+    "pp.call": "{name}-ը վճարում է ({paid})", "pp.battle_tie": "Ճակատամարտը ոչ-ոքի է",
+    "pp.battle_result": "{name}-ը հաղթում է {loser}-ին", "pp.reshuffle": "Դեն նետված քարտերը խառնվում են։",
+    "pp.battle_reveal": "Ճակատամարտի պալատները բացված են", "pp.stock": "Կապուկ", "pp.pot": "Բանկ",
+    "pp.hand_end": "Ձեռքն ավարտվեց․ {names} շահում են {pot}", "pp.banner": "Դրոշ",
+    "pp.rejected": "Մերժված դրոշներ", "pp.discards": "Դեն նետված", "pp.committed": "բանկում {n}",
+    "pp.palace_label": "Ձեր պալատը", "pp.soldiers": "Զինվորներ",
+    "pp.battle_now": "Ճակատամարտ․ {a}-ը հարձակվում է {d}-ի վրա", "pp.folded": "դուրս",
+    "pp.attack_cost": "հարձակումն արժե {n}", "pp.last_battle": "Վերջին ճակատամարտ․ հաղթեց {name}",
+    "pp.revealed": "Պալատ", "pp.owed": "{name}-ը պարտք է {n}", "pp.returns": "Շահած կամ կորցրած ժետոններ",
+    "pp.winners": "Հաղթողներ՝ {names}", "pp.hand_end.other": "Ձեռքն ավարտվեց․ {names} շահում են {pot}",
+    "pp.hand_end.one": "Ձեռքն ավարտվեց․ {names}-ը շահում է {pot}", "pp.winners.other": "Հաղթողներ՝ {names}",
+    "pp.winners.one": "Հաղթող՝ {names}", "pp.without": "առանց {suit}", "pp.vs": "ընդդեմ",
+    "pp.compared_battle": "Մնաց երկու խաղացող. համեմատվում են մարտի կանոններով (հակառակորդի դրոշի մաստը չի հաշվվում)։",
+    "pp.compared_normal": "Բացում. բոլոր սեփական քարտերից լավագույն հինգը։", "pp.cat.two_pair": "երկու զույգ",
+    "pp.cat.pair": "զույգ", "pp.cat.high_card": "բարձր քարտ", "pp.cat.flush": "ֆլեշ",
+    "pp.cat.straight": "սթրեյթ", "pp.cat.three_of_a_kind": "եռյակ", "pp.cat.four_of_a_kind": "կարե",
+    "pp.cat.full_house": "ֆուլ հաուս", "pp.cat.no_cards": "քարտ չկա", "pp.cat.straight_flush": "սթրեյթ ֆլեշ",
+  },
+});

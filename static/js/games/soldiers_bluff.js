@@ -1,7 +1,7 @@
 // Soldier's Bluff table: named cards, exchange picker, betting with sliders, showdown.
 
 import { h } from "../util.js";
-import { t, tn, reasonText } from "../i18n.js";
+import { t, tn, reasonText, addStrings } from "../i18n.js";
 import { sbCard, sbName, backs } from "../cards.js";
 import { parseEntry, actButton, rangeControl, cardPicker } from "../actions.js";
 import { seatBadge, row, returnsTable, term } from "./common.js";
@@ -105,3 +105,62 @@ export function summary(outcome, ctx) {
       : null)) : null,
     returnsTable(outcome.returns, ctx, t("sb.returns")));
 }
+
+/** A face-up card of this game (the replay's open hands; French cards are the default). */
+export function card(code, opts = {}) { return sbCard(code, opts); }
+
+/** The rules-config fields the lobby's create form offers (the catalog gives kinds and bounds). */
+export const lobbyFields = [{ name: "ante", label: "lobby.ante" }, { name: "min_bet", label: "lobby.min_bet" }];
+
+// This game's interface text (en, bg, hy): added to i18n.js's tables when the module loads.
+addStrings({
+  en: {
+    "sb.deal": "Cards dealt; {n} left in the stock.", "sb.antes": "Antes posted; pot {pot}.",
+    "sb.drew": "You discard {out} and draw {in}.", "sb.exchanged": "{name} exchanges {n}",
+    "sb.bet": "{name} bets to {stake}", "sb.pass": "{name} passes", "sb.round": "Betting round {n}",
+    "sb.raise": "{name} raises to {stake}", "sb.call": "{name} calls ({stake})", "sb.check": "{name} checks",
+    "sb.pot_awarded": "{name} wins {chips} chips", "sb.showdown": "Showdown", "sb.fold": "{name} folds",
+    "sb.cap": "Cap", "sb.highest": "Highest stake", "sb.round_label": "Round", "sb.pot": "Pot",
+    "sb.exch": "exchanged {n}", "sb.folded": "folded", "sb.stake": "stake {n}", "sb.stock": "Stock",
+    "sb.returns": "Chips won or lost", "sb.winner": "Winner: {name}", "sb.value": "value {n}",
+    "sb.pot_awarded.other": "{name} wins {chips} chips", "sb.pot_awarded.one": "{name} wins {chips} chip",
+    "sb.sum_n": "sum {n}", "sb.your_sum": "Your sum",
+    "sb.decided.soldiers_bluff": "{name} wins with the Soldier's Bluff, which beats every sum.",
+    "sb.decided.sum": "{name} wins with the highest sum.",
+    "sb.decided.strongest_card": "Equal sums: {name} wins with the strongest card, {card}.",
+  },
+  bg: {
+    "sb.deal": "Картите са раздадени; в тестето остават {n}.", "sb.antes": "Антето е платено; банка {pot}.",
+    "sb.drew": "Изхвърляте {out} и теглите {in}.", "sb.exchanged": "{name} сменя {n}",
+    "sb.bet": "{name} залага до {stake}", "sb.pass": "{name} казва пас", "sb.round": "Кръг на залагане {n}",
+    "sb.raise": "{name} вдига до {stake}", "sb.call": "{name} плаща ({stake})", "sb.check": "{name} чека",
+    "sb.pot_awarded": "{name} печели {chips} чипа", "sb.showdown": "Показване",
+    "sb.fold": "{name} се отказва", "sb.cap": "Таван", "sb.highest": "Най-висок залог",
+    "sb.round_label": "Кръг", "sb.pot": "Банка", "sb.exch": "сменил {n}", "sb.folded": "отказал се",
+    "sb.stake": "залог {n}", "sb.stock": "Тесте", "sb.returns": "Спечелени или загубени чипове",
+    "sb.winner": "Победител: {name}", "sb.value": "стойност {n}",
+    "sb.pot_awarded.other": "{name} печели {chips} чипа", "sb.pot_awarded.one": "{name} печели {chips} чип",
+    "sb.sum_n": "сума {n}", "sb.your_sum": "Вашата сума",
+    "sb.decided.soldiers_bluff": "{name} печели с Войнишкия блъф, който бие всяка сума.",
+    "sb.decided.sum": "{name} печели с най-високата сума.",
+    "sb.decided.strongest_card": "Равни суми: {name} печели с най-силната карта, {card}.",
+  },
+  hy: {
+    "sb.deal": "Քարտերը բաժանված են; կապուկում մնաց {n}։", "sb.antes": "Անտեները դրված են; բանկ {pot}։",
+    "sb.drew": "Դեն եք նետում {out} և վերցնում {in}։", "sb.exchanged": "{name}-ը փոխում է {n}",
+    "sb.bet": "{name}-ը դնում է մինչև {stake}", "sb.pass": "{name}՝ պաս",
+    "sb.round": "Խաղադրույքների շրջան {n}", "sb.raise": "{name}-ը բարձրացնում է մինչև {stake}",
+    "sb.call": "{name}-ը վճարում է ({stake})", "sb.check": "{name}՝ չեք",
+    "sb.pot_awarded": "{name}-ը շահում է {chips} ժետոն", "sb.showdown": "Բացում",
+    "sb.fold": "{name}-ը հրաժարվում է", "sb.cap": "Առավելագույն", "sb.highest": "Ամենաբարձր խաղադրույք",
+    "sb.round_label": "Շրջան", "sb.pot": "Բանկ", "sb.exch": "փոխել է {n}", "sb.folded": "հրաժարվել է",
+    "sb.stake": "խաղադրույք {n}", "sb.stock": "Կապուկ", "sb.returns": "Շահած կամ կորցրած ժետոններ",
+    "sb.winner": "Հաղթող՝ {name}", "sb.value": "արժեք {n}",
+    "sb.pot_awarded.other": "{name}-ը շահում է {chips} ժետոն",
+    "sb.pot_awarded.one": "{name}-ը շահում է {chips} ժետոն", "sb.sum_n": "գումար {n}",
+    "sb.your_sum": "Ձեր գումարը",
+    "sb.decided.soldiers_bluff": "{name}-ը հաղթում է Զինվորի բլեֆով, որը հաղթում է ցանկացած գումարի։",
+    "sb.decided.sum": "{name}-ը հաղթում է ամենաբարձր գումարով։",
+    "sb.decided.strongest_card": "Հավասար գումարներ. {name}-ը հաղթում է ամենաուժեղ քարտով՝ {card}։",
+  },
+});

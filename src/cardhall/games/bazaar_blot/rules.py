@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from ...engine.actions import Action
 from ...engine.errors import InvalidConfigError
 from ...engine.history import History
-from ...engine.rules import GameRules
+from ...engine.rules import GameRules, ReplayUnit
 from . import redaction
 from .cards import CODES
 from .config import BlotConfig
@@ -33,6 +33,18 @@ class BlotRules(GameRules[BlotConfig]):
     """The 32 cards ``7c`` ... ``As``. Every card is played in a complete deal, so a table copy
     hides only the hands of a redeal (all pass, rule 5) and what an abandoned match never
     played (``docs/fairness.md`` section 7)."""
+
+    # -- catalog facts (issue 25) --
+    replay_unit: ClassVar[ReplayUnit | None] = ReplayUnit(
+        "trick", frozenset({"contract", "trick_won", "deal_scored", "match_over"}))
+    """Step by trick: the auction's contract, each trick, the deal's score, the match's end."""
+    teams: ClassVar[int] = 2
+    """Rule 1: two fixed partnerships, seats 0+2 against 1+3."""
+    publish_full_copy_by_default: ClassVar[bool] = True
+    """A match plays every card anyway, and its seed lets anyone verify it."""
+    duplicate_board_config: ClassVar[dict[str, Any] | None] = {"target_score": 1}
+    """A board is one deal: the match ends at the first deal that scores (an all-pass redeal
+    or an exact tie deals again from the same seed's next shuffle)."""
 
     def table_actions(self, history: History,
                       public_events: list[list[dict[str, Any]]]) -> list[Action]:

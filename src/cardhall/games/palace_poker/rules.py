@@ -7,8 +7,8 @@ from typing import Any, ClassVar
 
 from ...engine.actions import Action
 from ...engine.history import History
-from ...engine.rules import GameRules
-from . import redaction
+from ...engine.rules import GameRules, ReplayUnit
+from . import evaluation, redaction
 from .cards import ALL_CARDS
 from .config import PalacePokerConfig
 from .state import PalaceState
@@ -29,6 +29,16 @@ class PalacePokerRules(GameRules[PalacePokerConfig]):
     discarded), captured cards (rule 9), palaces revealed to everyone (PP-14 ``public``, a
     showdown, rule 11c). Hidden: folded palaces (PP-22), palaces shown only to the two
     battlers (PP-14 ``participants``), the stock never bought (``docs/fairness.md`` section 7)."""
+
+    # -- catalog facts (issue 25) --
+    replay_unit: ClassVar[ReplayUnit | None] = ReplayUnit(
+        "battle", frozenset({"battle_result", "battle_fold", "hand_end"}))
+    """Step by battle: each battle and the hand's end."""
+
+    def set_rank_function(self, fn: evaluation.RankFn | None) -> None:
+        """Install a faster complete-hand rank function (``cardhall.evaluators``); ``None``
+        restores the pure-Python one (:func:`.evaluation.set_rank_function`)."""
+        evaluation.set_rank_function(fn)
 
     def table_actions(self, history: History,
                       public_events: list[list[dict[str, Any]]]) -> list[Action]:

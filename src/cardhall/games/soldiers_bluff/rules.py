@@ -9,7 +9,7 @@ from typing import Any
 from ...engine.actions import Action
 from ...engine.errors import InvalidConfigError
 from ...engine.history import History
-from ...engine.rules import GameRules
+from ...engine.rules import GameRules, ReplayUnit
 from . import redaction
 from .cards import CARD_IDS
 from .config import SoldiersBluffConfig, check_deck
@@ -30,6 +30,11 @@ class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
     showdown (rule 9). Hidden: folded hands, the winner's hand of an uncontested pot (rule 8,
     SB-23), exchanged cards (rule 6, SB-6) and the stock never drawn
     (``docs/fairness.md`` section 7)."""
+
+    # -- catalog facts (issue 25) --
+    replay_unit = ReplayUnit("round", frozenset({"round", "pot_awarded"}))
+    """Step by round: the exchange and each betting round, ended by the next round's start or
+    by the pot."""
 
     def table_actions(self, history: History,
                       public_events: list[list[dict[str, Any]]]) -> list[Action]:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
+from ...protocol.messages import SeatPublic
 from ...storage.interface import PlayerRecord
-from ..deps import OptionalPlayerDep, PlayerDep, SettingsDep, StoreDep
+from ..deps import HallDep, OptionalPlayerDep, PlayerDep, SettingsDep, StoreDep
 from ..errors import responses
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -125,3 +126,42 @@ async def my_chips(player: PlayerDep, store: StoreDep,
                              enabled=settings.chip_balances and not player.is_bot,
                              top_up_to=settings.chips_top_up_to,
                              top_up_every_seconds=settings.chips_top_up_every_seconds)
+
+
+class MyTable(BaseModel):
+    """A live table where the caller holds a seat, with what it takes to go back."""
+
+    id: str
+    game: str
+    status: Literal["waiting", "playing", "between_hands", "finished", "closed"]
+    private: bool
+    invite_code: str | None = Field(description="A private table's invite code (the caller "
+                                                "holds a seat there); null for a public table")
+    num_seats: int
+    hand: int = Field(description="Hands (games) dealt so far at the table")
+    my_seats: list[int] = Field(description="The caller's seats there (a seat a stand-in plays "
+                                            "while the caller is away counts: joining again "
+                                            "takes it back)")
+    seats: list[SeatPublic]
+    created_at: str
+
+
+class MyTables(BaseModel):
+    """``GET /api/players/me/tables``."""
+
+    items: list[MyTable]
+    unreachable: list[str] = Field(default_factory=list,
+                                   description="Cluster nodes that did not answer in time "
+                                               "(their tables are left out)")
+
+
+@router.get("/me/tables", responses=responses("auth.missing_token", "auth.invalid_token",
+                                              "auth.banned"))
+async def my_tables(player: PlayerDep, hall: HallDep) -> MyTables:
+    """Every live table where the bearer holds a seat, private ones included, oldest first:
+    the way back to a table left or a tab closed (resume with a WebSocket ``join`` of the
+    table id: the seat is the caller's). A seat the caller was kicked or banned from is not
+    listed. In cluster mode every node answers (a node that does not within a second is
+    named in ``unreachable``)."""
+    rows, missing = await hall.my_tables(player.id)
+    return MyTables(items=[MyTable(**r) for r in rows], unreachable=missing)

@@ -2,34 +2,23 @@
 so the replay viewer can step by them as well as by action (``docs/rest.md``, "Finished
 games").
 
-The stops are found by replaying the game once and reading the *public* events of each step
+Each game names its unit on its rules object (``GameRules.replay_unit``: Blot's trick,
+Soldier's Bluff's round, Palace Poker's battle). The stops are found by replaying the game once and reading the *public* events of each step
 (what a spectator saw), so they say nothing a spectator did not see: a stop is a step count
 ``k`` (actions applied) after which one unit is complete.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from ...engine import EngineError, History, apply_logged, filter_events
+from ...engine import EngineError, History, apply_logged, filter_events, get_game
 from ...engine.history import start_state
 from ..deps import StoreDep
 from ..errors import ApiError, responses
 
 router = APIRouter(prefix="/api/games", tags=["games"])
-
-UNITS: Mapping[str, tuple[str, frozenset[str]]] = {
-    "bazaar_blot": ("trick", frozenset({"contract", "trick_won", "deal_scored", "match_over"})),
-    "soldiers_bluff": ("round", frozenset({"round", "pot_awarded"})),
-    "palace_poker": ("battle", frozenset({"battle_result", "battle_fold", "hand_end"})),
-}
-"""Per game: the unit's name and the public event kinds that end one (Blot: the auction's
-contract, each trick, the deal's score; Soldier's Bluff: the exchange and each betting round,
-ended by the next round's start or by the pot; Palace Poker: each battle and the hand)."""
-
 
 class ReplayUnits(BaseModel):
     """``unit`` (``trick``, ``round``, ``battle``, or ``action`` for a game without units) and
@@ -50,7 +39,8 @@ async def replay_units(game_id: str, store: StoreDep) -> ReplayUnits:
         raise ApiError("game.not_found", f"no finished game {game_id!r}")
     try:
         history = History.from_json(doc)
-        unit, kinds = UNITS.get(history.game, ("action", frozenset()))
+        found = get_game(history.game).replay_unit  # the game's fact (its rules object)
+        unit, kinds = (found.name, found.ends_with) if found else ("action", frozenset[str]())
         stops = _stops(history, kinds)
     except EngineError as exc:
         raise ApiError("game.not_found", f"game {game_id!r} cannot be replayed by this build: "

@@ -1,9 +1,9 @@
-"""``/api/rules``: rules data the browser draws with, served from the engine's own copy.
+"""``/api/rules``: rules data the browser draws with, served from the games' own files.
 
-``GET /api/rules/{game}/cards`` answers a game's card table: for ``soldiers_bluff`` the deck
-document of ``games/soldiers_bluff/cards.json`` (ids in strength order, values, display names
-in every language), so the browser keeps no copy of it. Games whose cards need no table (the
-French-card games) and unknown games answer 404 ``request.not_found``.
+``GET /api/rules/{game}/cards`` answers a game's card table: the deck document of the game
+package's ``cards.json`` (ids in strength order, values, display names in every language; for
+Soldier's Bluff the engine's own copy), so the browser keeps no copy of it. Games whose cards
+need no table (the French-card games) and unknown games answer 404 ``request.not_found``.
 
 ``GET /api/rules/{game}?lang=en|bg|hy`` answers the players' rule page of a game
 (:mod:`cardhall.server.rulebook`): how a hand goes, the controls, scoring with an example
@@ -12,23 +12,16 @@ and a glossary whose term ids the table screen uses for its tooltips.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 
-from ...games.soldiers_bluff import cards as soldiers_bluff_cards
+from ...engine import game_names
 from .. import rulebook
 from ..errors import ApiError, responses
 
 router = APIRouter(prefix="/api/rules", tags=["rules"])
-
-CARD_TABLES: dict[str, Callable[[], dict[str, Any]]] = {
-    "soldiers_bluff": soldiers_bluff_cards.card_table,
-}
-"""Game name -> the function giving its card table (a fresh JSON object)."""
-
 
 class CardEntry(BaseModel):
     id: str
@@ -50,14 +43,15 @@ class CardTable(BaseModel):
 async def card_table(
     game: Annotated[str, Path(max_length=32, description="Game name")],
 ) -> dict[str, Any]:
-    """The card table of ``game``: for ``soldiers_bluff`` ``{"game", "languages", "cards":
-    [{"id", "value", "names": {lang: name}}]}``, cards in strength order. 404
+    """The card table of ``game`` (a game with named cards): ``{"game", "languages",
+    "cards": [{"id", "value", "names": {lang: name}}]}``, cards in strength order. 404
     ``request.not_found`` for a game without a card table."""
-    table = CARD_TABLES.get(game)
+    table = rulebook.card_table(game)
     if table is None:
+        with_one = [g for g in game_names() if rulebook.has_card_table(g)]
         raise ApiError("request.not_found",
-                       f"no card table for game {game!r}; games with one: {sorted(CARD_TABLES)}")
-    return table()
+                       f"no card table for game {game!r}; games with one: {with_one}")
+    return table
 
 
 class RuleSection(BaseModel):
@@ -97,5 +91,6 @@ async def rule_page(
     found = rulebook.page(game, lang)
     if found is None:
         raise ApiError("request.not_found",
-                       f"no rule page for game {game!r}; games with one: {rulebook.games()}")
+                       f"no rule page for game {game!r}; games with one: "
+                       f"{[g for g in game_names() if rulebook.has_pages(g)]}")
     return found

@@ -1,0 +1,88 @@
+"""Tournaments REST (``docs/rest.md``, "Tournaments"; ``docs/tournaments.md``).
+
+``POST /api/tournaments`` (any player's token) creates one and starts its first round;
+``GET /api/tournaments`` lists them, newest first; ``GET /api/tournaments/{id}`` answers the
+whole public document: status, rounds (pairs, bye, boards with their commitments and, once
+the round is over, their seeds), tables (seats, ``table_id``, ``game_id``, ``returns``),
+scores and ``standings``. A body the model refuses is 422 ``request.invalid``; a rules config
+the game refuses 422 ``engine.invalid_config``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.requests import HTTPConnection
+
+from ...engine import EngineError
+from ...tournaments import (
+    Director,
+    TournamentNotFoundError,
+    TournamentQuotaError,
+    TournamentRequest,
+)
+from ..deps import PlayerDep
+from ..drain import refuse_if_draining
+from ..errors import ApiError, responses
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+
+async def get_director(conn: HTTPConnection) -> Director:
+    """The app's tournament director (``app.state.tournaments``, set by the lifespan)."""
+    director: Director = conn.app.state.tournaments
+    return director
+
+
+DirectorDep = Annotated[Director, Depends(get_director)]
+
+
+@router.post("", status_code=201, dependencies=[Depends(refuse_if_draining)],
+             responses=responses("request.invalid", "engine.invalid_config",
+                                 "auth.missing_token", "quota.tournaments", "rate.limited",
+                                 "server.draining"))
+async def create_tournament(body: TournamentRequest, director: DirectorDep,
+                            player: PlayerDep) -> dict[str, Any]:
+    """Create a tournament of built-in bot entrants (``bots``) and start its first round;
+    answers its public document (``status`` ``running``). 429 ``quota.tournaments`` while the
+    player already runs two."""
+    try:
+        return await director.create(body, player.id)
+    except EngineError as exc:
+        raise ApiError("engine.invalid_config", exc.message) from exc
+    except TournamentQuotaError as exc:
+        raise ApiError("quota.tournaments", str(exc), headers={"Retry-After": "60"}) from exc
+
+
+@router.get("")
+async def list_tournaments(
+    director: DirectorDep, status: Literal["running", "finished", "failed"] | None = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+) -> list[dict[str, Any]]:
+    """Tournaments, newest first: ``id``, ``name``, ``game``, ``kind``, ``status``,
+    ``rounds_total``, ``rounds_played``, ``boards_per_round``, ``duplicate``, ``scoring``,
+    ``entrants`` (a count), ``created_by``, ``created_at``."""
+    return await director.list_tournaments(status=status, limit=limit)
+
+
+@router.get("/{tournament_id}", responses=responses("tournament.not_found"))
+async def get_tournament(tournament_id: str, director: DirectorDep) -> dict[str, Any]:
+    """One tournament's public document (404 ``tournament.not_found``)."""
+    try:
+        return await director.get(tournament_id)
+    except TournamentNotFoundError as exc:
+        raise ApiError("tournament.not_found", str(exc)) from exc
+
+
+@router.get("/{tournament_id}/verify", responses=responses("tournament.not_found"))
+async def verify_tournament(tournament_id: str, director: DirectorDep) -> dict[str, Any]:
+    """Whether every table of each board of the finished rounds got the same cards
+    (``docs/tournaments.md``, "Checking the deals"): per board, the revealed seed against the
+    commitment published before the round, each table's game dealt from it (no client seed,
+    dealer 0), the same first deal everywhere, and each game verified on its own. No card is
+    answered. 404 ``tournament.not_found``."""
+    try:
+        return await director.verify(tournament_id)
+    except TournamentNotFoundError as exc:
+        raise ApiError("tournament.not_found", str(exc)) from exc

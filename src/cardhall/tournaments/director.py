@@ -1,0 +1,244 @@
+"""The tournament director: runs each tournament's rounds on the table manager.
+
+One asyncio task per running tournament. A round is paired and its boards' seeds drawn
+(:func:`~.rounds.plan_round`) and the document saved *before* any table of it exists, so the
+boards' commitments are fixed first; then one table per pairing and board is created through
+:meth:`~cardhall.tables.manager.TableManager.create`, all four seats taken by the entrants'
+built-in bots, with the board's seed as the table's server seed (``seed_source``); each
+table's finished history gives the board's ``returns`` and ``game_id``; the round is scored
+(:func:`~.rounds.score_round`) and its seeds revealed. The document is saved after every step
+(:mod:`cardhall.storage.tournaments`).
+
+**Restart**: :meth:`Director.start` resumes every ``running`` tournament from its document. A
+table of the current round that still runs (restored from the table log) is waited for; one
+that is gone before its result was recorded is created again with the same board seed, so
+the board is dealt the same cards (a board's result is recorded only from a finished game).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import secrets
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ..storage.tournaments import TournamentStore
+from ..tables.manager import TableManager
+from .rounds import new_tournament, plan_round, public, score_round, summary
+from .spec import TournamentRequest
+from .verify import check_tournament
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.05
+"""How often a waiting round looks at its tables (real time)."""
+
+
+MAX_RUNNING_PER_PLAYER = 2
+"""Running tournaments one player may have created (each runs up to 64 tables at once)."""
+
+
+class TournamentNotFoundError(LookupError):
+    """No tournament has this id (REST: 404 ``tournament.not_found``)."""
+
+
+class TournamentQuotaError(Exception):
+    """The player already runs :data:`MAX_RUNNING_PER_PLAYER` tournaments (REST: 429
+    ``quota.tournaments``)."""
+
+
+class Director:
+    """Creates, runs and answers tournaments.
+
+    Args:
+        manager: the table manager the rounds' tables are created on.
+        store: where the documents are kept.
+        new_seed: a board's 32-byte server seed (``secrets`` unless a test fixes it).
+        poll_seconds: see :data:`POLL_SECONDS`.
+    """
+
+    def __init__(self, manager: TableManager, store: TournamentStore, *,
+                 new_seed: Callable[[], bytes] | None = None,
+                 poll_seconds: float = POLL_SECONDS) -> None:
+        self.manager = manager
+        self.store = store
+        self.new_seed = new_seed or (lambda: secrets.token_bytes(32))
+        self.poll_seconds = poll_seconds
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.owners: dict[str, str | None] = {}
+        """Running tournament id -> the player who created it."""
+
+    async def start(self) -> None:
+        """Resume every ``running`` tournament of the store."""
+        for doc in await self.store.list_tournaments(status="running", limit=1000):
+            self._spawn(doc)
+
+    async def stop(self) -> None:
+        """Stop running tournaments (their documents stay ``running``: resumed at the next
+        start)."""
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        self.owners.clear()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()
+
+    async def create(self, req: TournamentRequest, created_by: str | None) -> dict[str, Any]:
+        """Create a tournament and start its first round; returns its public document.
+
+        Raises:
+            InvalidConfigError: the board config is refused by the game.
+            TournamentQuotaError: ``created_by`` already runs :data:`MAX_RUNNING_PER_PLAYER`.
+        """
+        mine = sum(1 for owner in self.owners.values() if owner == created_by)
+        if created_by is not None and mine >= MAX_RUNNING_PER_PLAYER:
+            raise TournamentQuotaError(f"player {created_by} already runs {mine} tournaments "
+                                       f"(at most {MAX_RUNNING_PER_PLAYER}); wait for one to end")
+        doc = new_tournament(uuid.uuid4().hex[:12], req, created_by, datetime.now(UTC))
+        await self.store.save_tournament(doc)
+        self._spawn(doc)
+        return public(doc)
+
+    async def get(self, tournament_id: str) -> dict[str, Any]:
+        """The public document (:func:`~.rounds.public`).
+
+        Raises:
+            TournamentNotFoundError: no such tournament.
+        """
+        doc = await self.store.get_tournament(tournament_id)
+        if doc is None:
+            raise TournamentNotFoundError(f"no tournament {tournament_id!r}")
+        return public(doc)
+
+    async def verify(self, tournament_id: str) -> dict[str, Any]:
+        """:func:`~.verify.check_tournament` on the stored games of the finished rounds.
+
+        Raises:
+            TournamentNotFoundError: no such tournament.
+        """
+        doc = await self.store.get_tournament(tournament_id)
+        if doc is None:
+            raise TournamentNotFoundError(f"no tournament {tournament_id!r}")
+        ids = [t["game_id"] for r in doc["rounds"] if r["status"] == "finished"
+               for t in r["tables"] if t["game_id"]]
+        histories = {gid: await self.manager.store.get_game(gid) for gid in ids}
+        return check_tournament(doc, histories)
+
+    async def list_tournaments(self, *, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        """Summaries (:func:`~.rounds.summary`), newest first."""
+        return [summary(d) for d in await self.store.list_tournaments(status=status, limit=limit)]
+
+    async def wait(self, tournament_id: str) -> None:
+        """Until the tournament's task ends (tests)."""
+        task = self.tasks.get(tournament_id)
+        if task is not None:
+            await asyncio.shield(task)
+
+    def _spawn(self, doc: dict[str, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self._run(doc),
+                                                      name=f"tournament-{doc['id']}")
+        self.tasks[doc["id"]] = task
+        self.owners[doc["id"]] = doc["created_by"]
+        task.add_done_callback(functools.partial(self._done, doc["id"]))
+
+    def _done(self, tournament_id: str, _task: object) -> None:
+        self.tasks.pop(tournament_id, None)
+        self.owners.pop(tournament_id, None)
+
+    async def _run(self, doc: dict[str, Any]) -> None:
+        try:
+            while doc["status"] == "running":
+                rnd = doc["rounds"][-1] if doc["rounds"] and \
+                    doc["rounds"][-1]["status"] == "playing" else None
+                if rnd is None:
+                    rnd = plan_round(doc, self.new_seed)
+                    rnd["started_at"] = datetime.now(UTC).isoformat()
+                    await self.store.save_tournament(doc)  # the commitments come first
+                await self._play(doc, rnd)
+                score_round(doc, rnd)
+                await self.store.save_tournament(doc)
+                log.info("tournament %s: round %d scored", doc["id"], rnd["round"])
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("tournament %s failed", doc["id"])
+            doc["status"], doc["error"] = "failed", f"{type(exc).__name__}: {exc}"
+            await self.store.save_tournament(doc)
+
+    async def _play(self, doc: dict[str, Any], rnd: dict[str, Any]) -> None:
+        """Create the round's tables not yet made, then record each one's finished game
+        (:meth:`_record` deals a board again only when its table left no stored game)."""
+        for t in rnd["tables"]:
+            if t["returns"] is None and t["table_id"] is None:
+                t["table_id"] = await self._table(doc, rnd, t)
+                t["status"] = "playing"
+        await self.store.save_tournament(doc)
+        await asyncio.gather(*(self._record(doc, t) for t in rnd["tables"]
+                               if t["returns"] is None))
+
+    async def _table(self, doc: dict[str, Any], rnd: dict[str, Any], t: dict[str, Any]) -> str:
+        """Create table ``t`` of the round: each seat a built-in bot of its entrant."""
+        kinds = {e["id"]: e["bots"] for e in doc["entrants"]}
+        bots = {seat: kinds[entrant][seat // 2] for seat, entrant in enumerate(t["seats"])}
+        board = rnd["boards"][t["board"] - 1]
+        seed = None if board["seed"] is None else bytes.fromhex(board["seed"])
+        table = await self.manager.create(
+            doc["game"], config=doc["config"], num_seats=len(t["seats"]), bots=bots,
+            seed_source=None if seed is None else (lambda _hand: seed))
+        return table.id
+
+    async def _record(self, doc: dict[str, Any], t: dict[str, Any]) -> None:
+        """Wait until table ``t`` has finished its game; keep its ``game_id`` and ``returns``,
+        save the document and close the table. A table that is gone, or was restored after
+        its game ended, gives the stored game of that table; only when there is none is the
+        board dealt again at a new table (same seed, same cards)."""
+        while True:
+            table = self.manager.get(t["table_id"])
+            result = None if table is None else _game_result(table)
+            if result is not None:
+                await self._finished(doc, t, *result)
+                return
+            if table is None or table.status == "finished":  # gone, or restored after its end
+                stored = await self._stored(doc, t["table_id"])
+                if stored is not None:
+                    await self._finished(doc, t, *stored)
+                    return
+                if table is not None:  # restored after an end that was never stored
+                    await self.manager.close(table.id)
+                t["table_id"] = await self._table(doc, doc["rounds"][-1], t)
+                await self.store.save_tournament(doc)
+                continue
+            await asyncio.sleep(self.poll_seconds)
+
+    async def _finished(self, doc: dict[str, Any], t: dict[str, Any], game_id: str,
+                        returns: list[int]) -> None:
+        t["game_id"], t["returns"], t["status"] = game_id, returns, "finished"
+        await self.store.save_tournament(doc)
+        await self.manager.close(t["table_id"])
+
+    async def _stored(self, doc: dict[str, Any], table_id: str) -> tuple[str, list[int]] | None:
+        """``(game_id, returns)`` of the stored game of ``table_id`` (after the writer's
+        flush), or ``None``."""
+        await self.manager.writer.flush()
+        since = datetime.fromisoformat(doc["rounds"][-1]["started_at"]) - timedelta(minutes=1)
+        games = await self.manager.store.list_games(game=doc["game"], since=since, limit=1000)
+        for game in games:
+            if game.table_id == table_id:
+                return game.id, list(game.outcome["returns"])
+        return None
+
+
+def _game_result(table: Any) -> tuple[str, list[int]] | None:
+    """``(game_id, returns)`` of the game a live table has finished, else ``None``. The one
+    place the director reads a table's state (read only, on the table's event loop)."""
+    recorder = table.recorder
+    if recorder is None or recorder.state.outcome is None or table.game_id is None:
+        return None
+    return table.game_id, list(recorder.state.outcome.returns)

@@ -1,0 +1,149 @@
+"""A tournament as one JSON document, and the pure steps that move it on.
+
+Pure and synchronous (no I/O, no asyncio): the director (:mod:`.director`) creates the tables
+and feeds their results in; everything decided here is a function of the document.
+
+The document (``docs/tournaments.md``, "The document") holds the request, the entrants, each
+round's pairs, boards (the seeds, kept server side until the round is over) and tables (seats,
+``table_id``, ``game_id``, the outcome's ``returns``), the round's scores and the standings.
+:func:`public` is what the API answers: a board's ``seed`` only once its round is finished.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from ..engine import commitment
+from .pairing import knockout_pairs, swiss_pairs
+from .scoring import Meeting, board_scores, standings
+from .spec import TournamentRequest
+
+FORMAT = "cardhall-tournament/1"
+
+
+def new_tournament(tournament_id: str, req: TournamentRequest, created_by: str | None,
+                   now: datetime) -> dict[str, Any]:
+    """A new tournament's document, status ``running``, with its bot entrants and no round.
+
+    Raises:
+        InvalidConfigError: the board config (:meth:`TournamentRequest.board_config`).
+    """
+    config = req.board_config()
+    kinds = req.bot_kinds
+    entrants = [{"id": f"e{i + 1}", "name": f"Bot team {i + 1}", "bots": [kinds[i % len(kinds)]] * 2}
+                for i in range(req.bots)]
+    rounds = req.rounds if req.format == "swiss" else math.ceil(math.log2(req.bots))
+    return {"format": FORMAT, "id": tournament_id, "name": req.name or f"{req.format} {tournament_id}",
+            "game": req.game, "kind": req.format, "rounds_total": rounds,
+            "boards_per_round": req.boards_per_round, "duplicate": req.duplicate,
+            "scoring": req.scoring, "config": config, "created_by": created_by,
+            "created_at": now.isoformat(), "status": "running", "entrants": entrants,
+            "alive": [e["id"] for e in entrants], "rounds": [], "standings": [], "error": None}
+
+
+def meetings(doc: dict[str, Any]) -> dict[str, list[Meeting]]:
+    """Each entrant's finished rounds (:class:`~.scoring.Meeting`)."""
+    out: dict[str, list[Meeting]] = {e["id"]: [] for e in doc["entrants"]}
+    for rnd in doc["rounds"]:
+        if rnd["status"] != "finished":
+            continue
+        scores = rnd["scores"]
+        for home, away in rnd["pairs"]:
+            out[home].append(Meeting(away, scores[home], scores[away]))
+            out[away].append(Meeting(home, scores[away], scores[home]))
+        if rnd["bye"] is not None:
+            out[rnd["bye"]].append(Meeting(None, scores[rnd["bye"]]))
+    return out
+
+
+def plan_round(doc: dict[str, Any], new_seed: Callable[[], bytes]) -> dict[str, Any]:
+    """Pair the next round, draw its boards' seeds and lay out its tables; appends the round
+    (status ``playing``) to ``doc`` and returns it.
+
+    Swiss pairs by score without repeat opponents (:func:`~.pairing.swiss_pairs`); a knockout
+    pairs the entrants still in, in seeding order. A duplicate round draws one seed per board,
+    shared by every table of the board; otherwise each table draws its own (``seed`` ``None``).
+    Table ``t`` of board ``b`` seats its home entrant on seats 0 and 2 when ``t + b`` is even,
+    else on 1 and 3: so each entrant holds each side of the cards on alternate boards, and each
+    board's cards are held by home entrants at half the tables.
+    """
+    played = {frozenset((h, a)) for r in doc["rounds"] for h, a in r["pairs"]}
+    byes = {r["bye"] for r in doc["rounds"] if r["bye"] is not None}
+    totals = {e: sum(m.score for m in ms) for e, ms in meetings(doc).items()}
+    if doc["kind"] == "swiss":
+        pairs, bye = swiss_pairs(doc["alive"], totals, played, byes)
+    else:
+        pairs, bye = knockout_pairs(doc["alive"])
+    boards = []
+    for b in range(doc["boards_per_round"]):
+        seed = new_seed() if doc["duplicate"] else None
+        boards.append({"board": b + 1, "seed": None if seed is None else seed.hex(),
+                       "commitment": None if seed is None else commitment(seed)})
+    tables = []
+    for b in range(doc["boards_per_round"]):
+        for t, (home, away) in enumerate(pairs):
+            flip = doc["duplicate"] and (t + b) % 2 == 1
+            seats = [away, home, away, home] if flip else [home, away, home, away]
+            tables.append({"board": b + 1, "pair": t, "seats": seats, "table_id": None,
+                           "game_id": None, "status": "pending", "returns": None})
+    rnd = {"round": len(doc["rounds"]) + 1, "status": "playing", "pairs": [list(p) for p in pairs],
+           "bye": bye, "boards": boards, "tables": tables, "scores": {}}
+    doc["rounds"].append(rnd)
+    return rnd
+
+
+def score_round(doc: dict[str, Any], rnd: dict[str, Any]) -> None:
+    """Score a round whose tables all have ``returns``, mark it ``finished``, update the
+    standings, and (knockout) who goes on; the tournament is ``finished`` after its last round.
+
+    A side's net on a board is its team's return minus the other's; the nets of the sides that
+    held the same cards (the same seats of the same board) are compared
+    (:func:`~.scoring.board_scores`). The bye scores the average a board gives under
+    matchpoints (one fewer than the results compared) and 0 under total points.
+    """
+    scores: dict[str, float] = {e: 0.0 for pair in rnd["pairs"] for e in pair}
+    for board in rnd["boards"]:
+        tables = [t for t in rnd["tables"] if t["board"] == board["board"]]
+        for side in (0, 1):
+            nets = [float(t["returns"][side] - t["returns"][1 - side]) for t in tables]
+            for t, s in zip(tables, board_scores(nets, doc["scoring"]), strict=True):
+                scores[t["seats"][side]] += s
+    if rnd["bye"] is not None:
+        per_board = max(0, len(rnd["pairs"]) - 1) if doc["scoring"] == "matchpoints" else 0
+        scores[rnd["bye"]] = float(per_board * len(rnd["boards"]))
+    rnd["scores"] = scores
+    rnd["status"] = "finished"
+    if doc["kind"] == "knockout":
+        order = [e["id"] for e in doc["entrants"]]
+        winners = [home if scores[home] > scores[away] or (
+            scores[home] == scores[away] and order.index(home) < order.index(away)) else away
+                   for home, away in rnd["pairs"]]
+        doc["alive"] = [e for e in doc["alive"] if e in winners or e == rnd["bye"]]
+    doc["standings"] = [s.to_json() for s in
+                        standings([e["id"] for e in doc["entrants"]], meetings(doc))]
+    if len(doc["rounds"]) >= doc["rounds_total"] or len(doc["alive"]) < 2:
+        doc["status"] = "finished"
+
+
+def public(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document as the API answers it: every board's ``seed`` withheld (``None``) until
+    its round is finished (its ``commitment`` is there from the start of the round)."""
+    out = {**doc, "rounds": []}
+    for rnd in doc["rounds"]:
+        shown = rnd["status"] == "finished"
+        out["rounds"].append({**rnd, "boards": [
+            {**b, "seed": b["seed"] if shown else None} for b in rnd["boards"]]})
+    return out
+
+
+def summary(doc: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's row in ``GET /api/tournaments``."""
+    return {k: doc[k] for k in ("id", "name", "game", "kind", "status", "rounds_total",
+                                "boards_per_round", "duplicate", "scoring", "created_by",
+                                "created_at")} | {"entrants": len(doc["entrants"]),
+                                                  "rounds_played": sum(
+                                                      r["status"] == "finished"
+                                                      for r in doc["rounds"])}

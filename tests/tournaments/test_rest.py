@@ -1,0 +1,148 @@
+"""Tournaments over REST (``docs/rest.md``, "Tournaments"): create, list, read; typed errors;
+a restart in the middle of a round loses nothing (SQLite: the document and the table log)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+from tests.server.conftest import GENEROUS_LIMITS, database_url, make_client  # noqa: F401
+
+from cardhall.config import Settings
+from cardhall.server.app import create_app
+
+FAST = {"bot_delay_seconds": 0.0}
+BODY = {"game": "bazaar_blot", "format": "swiss", "rounds": 2, "boards_per_round": 1,
+        "duplicate": True, "bots": 4}
+
+
+async def guest(client: httpx.AsyncClient) -> dict[str, str]:
+    res = await client.post("/api/players", json={"name": "ana"})
+    assert res.status_code == 201, res.text
+    return {"Authorization": f"Bearer {res.json()['token']}"}
+
+
+async def until(client: httpx.AsyncClient, tid: str, done: Any, seconds: float = 60) -> dict:
+    """Poll ``GET /api/tournaments/{tid}`` until ``done(doc)`` (bounded)."""
+    end = time.monotonic() + seconds
+    while True:
+        res = await client.get(f"/api/tournaments/{tid}")
+        assert res.status_code == 200, res.text
+        doc = res.json()
+        if done(doc):
+            return doc
+        assert time.monotonic() < end, f"tournament {tid} stuck: {doc['status']}"
+        await asyncio.sleep(0.02)
+
+
+async def test_create_read_and_list(make_client) -> None:  # noqa: F811
+    client = await make_client(**FAST)
+    auth = await guest(client)
+    res = await client.post("/api/tournaments", json=BODY, headers=auth)
+    assert res.status_code == 201, res.text
+    created = res.json()
+    assert created["status"] == "running" and created["kind"] == "swiss"
+    doc = await until(client, created["id"], lambda d: d["status"] != "running")
+    assert doc["status"] == "finished", doc["error"]
+    assert [r["round"] for r in doc["rounds"]] == [1, 2]
+    for rnd in doc["rounds"]:
+        assert all(t["game_id"] and t["table_id"] for t in rnd["tables"])
+        assert all(b["seed"] and b["commitment"] for b in rnd["boards"])
+        for t in rnd["tables"]:  # each board's game is a stored game
+            game = await client.get(f"/api/games/{t['game_id']}")
+            assert game.status_code == 200
+            assert game.json()["seed_commitment"] == rnd["boards"][0]["commitment"]
+    assert len(doc["standings"]) == 4
+    listed = (await client.get("/api/tournaments")).json()
+    assert [t["id"] for t in listed] == [created["id"]]
+    assert listed[0]["rounds_played"] == 2 and listed[0]["entrants"] == 4
+    assert (await client.get("/api/tournaments", params={"status": "running"})).json() == []
+
+
+async def test_a_running_round_withholds_its_seeds(make_client) -> None:  # noqa: F811
+    client = await make_client(bot_delay_seconds=0.05)
+    auth = await guest(client)
+    created = (await client.post("/api/tournaments", json=BODY, headers=auth)).json()
+    doc = await until(client, created["id"], lambda d: bool(d["rounds"]))
+    if doc["rounds"][0]["status"] == "playing":
+        assert all(b["seed"] is None and len(b["commitment"]) == 64
+                   for b in doc["rounds"][0]["boards"])
+
+
+async def test_typed_errors(make_client) -> None:  # noqa: F811
+    client = await make_client(**FAST)
+    auth = await guest(client)
+    res = await client.post("/api/tournaments", json=BODY)
+    assert res.status_code == 401 and res.json()["error"]["code"] == "auth.missing_token"
+    for bad in ({**BODY, "rounds": 4}, {**BODY, "game": "chess"}, {**BODY, "bots": 1},
+                {**BODY, "extra": True}, {**BODY, "boards_per_round": 0}):
+        res = await client.post("/api/tournaments", json=bad, headers=auth)
+        assert res.status_code == 422 and res.json()["error"]["code"] == "request.invalid", bad
+    res = await client.post("/api/tournaments", json={**BODY, "config": {"target_score": 0}},
+                            headers=auth)
+    assert res.status_code == 422 and res.json()["error"]["code"] == "engine.invalid_config"
+    res = await client.get("/api/tournaments/nope")
+    assert res.status_code == 404 and res.json()["error"]["code"] == "tournament.not_found"
+    assert (await client.get("/api/tournaments")).json() == []  # nothing was created
+
+
+async def test_quota_of_running_tournaments(make_client) -> None:  # noqa: F811
+    client = await make_client(bot_delay_seconds=5.0)  # they stay running
+    auth = await guest(client)
+    for _ in range(2):
+        assert (await client.post("/api/tournaments", json=BODY, headers=auth)).status_code == 201
+    res = await client.post("/api/tournaments", json=BODY, headers=auth)
+    assert res.status_code == 429 and res.json()["error"]["code"] == "quota.tournaments"
+    assert res.headers["Retry-After"] == "60"
+
+
+async def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
+    settings = {"database_url": url, **GENEROUS_LIMITS, "bot_delay_seconds": 0.02}
+    async with AsyncExitStack() as first:
+        app = create_app(Settings(**settings))  # type: ignore[arg-type]
+        await first.enter_async_context(app.router.lifespan_context(app))
+        client = await first.enter_async_context(
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test"))
+        auth = await guest(client)
+        created = (await client.post("/api/tournaments", json=BODY, headers=auth)).json()
+        before = await until(client, created["id"], lambda d: bool(d["rounds"]) and all(
+            t["table_id"] for t in d["rounds"][0]["tables"]))
+        assert before["rounds"][0]["status"] == "playing"
+    async with AsyncExitStack() as second:  # the same database: a restarted server
+        app = create_app(Settings(**settings))  # type: ignore[arg-type]
+        await second.enter_async_context(app.router.lifespan_context(app))
+        client = await second.enter_async_context(
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test"))
+        doc = await until(client, created["id"], lambda d: d["status"] != "running")
+        for rnd in doc["rounds"]:  # every table of a board dealt the board's committed seed
+            for t in rnd["tables"]:
+                game = (await client.get(f"/api/games/{t['game_id']}")).json()
+                assert game["seed_commitment"] == rnd["boards"][0]["commitment"]
+                assert game["seed"] == rnd["boards"][0]["seed"]
+    assert doc["status"] == "finished", doc["error"]
+    first_round = doc["rounds"][0]
+    assert first_round["pairs"] == before["rounds"][0]["pairs"]
+    assert [b["commitment"] for b in first_round["boards"]] == \
+        [b["commitment"] for b in before["rounds"][0]["boards"]]
+    assert all(t["returns"] is not None and t["game_id"] for r in doc["rounds"]
+               for t in r["tables"])
+    assert len(doc["rounds"]) == 2 and len(doc["standings"]) == 4
+
+
+async def test_verify_over_rest(make_client) -> None:  # noqa: F811
+    client = await make_client(**FAST)
+    auth = await guest(client)
+    created = (await client.post("/api/tournaments", json=BODY, headers=auth)).json()
+    await until(client, created["id"], lambda d: d["status"] != "running")
+    res = await client.get(f"/api/tournaments/{created['id']}/verify")
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert body["verified"] and body["duplicate"] and len(body["rounds"]) == 2
+    assert all(b["verified"] and b["tables"] == 2 for r in body["rounds"] for b in r["boards"])
+    res = await client.get("/api/tournaments/nope/verify")
+    assert res.status_code == 404 and res.json()["error"]["code"] == "tournament.not_found"
