@@ -28,7 +28,7 @@ from cardhall.server.app import create_app
 from cardhall.server.drain import DrainingServer
 from cardhall.server.main import make_server
 from cardhall.tables.connections import QueueConnection
-from cardhall.tables.durable import Durability
+from cardhall.tables.state import TableState
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tables"))
 
@@ -198,7 +198,7 @@ class Audit:
         """What was hidden when a table made a message (a durable table delivers it later,
         once its step is logged): ``(connection id, id(message))`` -> facts."""
         original = QueueConnection.send
-        original_table_send = Durability.send
+        original_table_send = TableState.send
         audit = self
 
         def table_send(table: Any, conn: Any, msg: Any) -> None:
@@ -212,7 +212,7 @@ class Audit:
             original(conn, msg)
 
         monkeypatch.setattr(QueueConnection, "send", send)
-        monkeypatch.setattr(Durability, "send", table_send)
+        monkeypatch.setattr(TableState, "send", table_send)
 
     def _record(self, live: LiveServer, conn: QueueConnection, msg: Any) -> None:
         data = msg.data if isinstance(msg, Frame) else msg.model_dump()

@@ -131,7 +131,7 @@ async def _fuzz(h: Harness, game: str, seed: int, steps: int) -> tuple[list[str]
         elif roll < 0.46:
             seat = rng.randrange(n)
             if table.seats[seat].bot_kind is None:
-                await table.call(lambda t, s=seat: t.kick_now(s))
+                await table.call(lambda t, s=seat: t.departures.kick_now(s))
         elif roll < 0.5:
             table.post(ClientRequest(c, p.Resync(type="resync", table_id=table.id)))
         elif roll < 0.8:

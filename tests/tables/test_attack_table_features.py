@@ -329,8 +329,8 @@ async def test_the_chat_flood_limit_is_not_reset_by_a_new_socket(h: Harness) -> 
         await h.settle(table)
         table.post(_req(tab, p.Leave(type="leave", table_id=table.id)))
         await h.settle(table)
-    assert len(table.chat_log) == 5, [line.text for line in table.chat_log]
-    assert len(table._chat_times) <= 1  # one speaker, whatever the number of her sockets
+    assert len(table.chat.log) == 5, [line.text for line in table.chat.log]
+    assert len(table.chat._times) <= 1  # one speaker, whatever the number of her sockets
 
 
 async def test_a_poker_table_paused_by_sitting_out_is_not_over(h: Harness) -> None:

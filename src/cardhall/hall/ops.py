@@ -106,5 +106,5 @@ async def inspect_table(manager: TableManager, table_id: str) -> dict[str, Any]:
 
 async def remove_chat(manager: TableManager, table_id: str, chat_id: int) -> bool:
     """Remove chat line ``chat_id`` at a table of this node (admin)."""
-    removed: bool = await live(manager, table_id).call(lambda t: t.remove_chat(chat_id))
+    removed: bool = await live(manager, table_id).call(lambda t: t.chat.remove(chat_id))
     return removed

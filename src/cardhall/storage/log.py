@@ -2,7 +2,8 @@
 
 A table hands the log entries of one step to :meth:`TableLog.append` together with a callback
 (``on_durable``) that sends the step's frames; the append returns at once (no await, no I/O on
-the table's task). One writer task per server takes everything appended since its last commit,
+the table's task). A step's finished games (its ``outbox``) go from the log to the game writer
+(:attr:`TableLog.writer`) once the step is committed: one way, table -> log -> writer. One writer task per server takes everything appended since its last commit,
 by every table, and writes it with one :meth:`~cardhall.storage.interface.Store.write_log` call,
 one transaction (a *group commit*); then it runs the callbacks in append order. So a client
 never sees a step the database does not hold, and the cost of a commit is shared by every step
@@ -44,7 +45,7 @@ from .log_fallback import Fallback
 from .log_steps import _Append, _call, merge, merge_batches
 from .spill import Spill
 from .spiller import Spiller
-from .writer import record_error
+from .writer import GameWriter, record_error
 
 __all__ = ["LATENCY_BUCKETS", "TableLog", "_Append", "merge", "merge_batches"]
 
@@ -84,6 +85,10 @@ class TableLog(Fallback):
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                  spill: Spill | None = None) -> None:
         self.store = store
+        self.writer: GameWriter | None = None
+        """Where each committed step's outbox games go (set by the table manager,
+        :meth:`deliver_to`); ``None``: they stay in the outbox (re-submitted at the next
+        start)."""
         self.max_backlog = max_backlog
         self.sync_timeout_seconds = sync_timeout_seconds
         self.db_timeout_seconds = db_timeout_seconds
@@ -127,6 +132,10 @@ class TableLog(Fallback):
             "cardhall_log_append_seconds", "Time from a table step to its log commit",
             buckets=LATENCY_BUCKETS, registry=None)
 
+    def deliver_to(self, writer: GameWriter) -> None:
+        """Hand the outbox games of every step committed from now on to ``writer``."""
+        self.writer = writer
+
     @property
     def full(self) -> bool:
         """Whether the backlog has reached :attr:`max_backlog` (refuse new tables)."""
@@ -155,9 +164,10 @@ class TableLog(Fallback):
                on_fenced: Callable[[], None] | None = None,
                chips: list[ChipMove] | None = None) -> None:
         """Queue one step of ``table_id``; ``on_durable`` runs once it is committed (while
-        degraded: once it is in the spill, or at once without a spill); ``on_commit`` only once it is committed, never early (the game writer
-        takes the step's ``outbox`` games then: saved before their outbox rows landed, they
-        would stay in the outbox), or at :meth:`close` if it never was. ``compact``: delete
+        degraded: once it is in the spill, or at once without a spill); the step's ``outbox``
+        games go to :attr:`writer` and ``on_commit`` runs only once it is committed, never
+        early (saved before their outbox rows landed, the games would stay in the outbox),
+        or at :meth:`close` if it never was. ``compact``: delete
         the table's entries before that ``seq``; ``drop``: delete all of them (the table
         closed). ``epoch`` (cluster mode): the table's lease epoch; when the database holds
         another (the table was taken over), nothing of the step is written, its callbacks never
@@ -367,6 +377,7 @@ class TableLog(Fallback):
                 if a.on_durable is not None:
                     self._unhold()
                 a.on_durable = a.on_commit = None
+                a.to_writer = False
                 fn, a.on_fenced = a.on_fenced, None
                 _call(fn, a)
 
@@ -383,8 +394,12 @@ class TableLog(Fallback):
             self._held = 0
             self._settled.set()
 
-    @staticmethod
-    def _run_commit(appends: list[_Append]) -> None:
+    def _run_commit(self, appends: list[_Append]) -> None:
+        """The steps committed (or the log closes): their games go to the writer."""
         for a in appends:
+            if a.to_writer and a.outbox and self.writer is not None:
+                for record in a.outbox:
+                    self.writer.submit(record)
+            a.to_writer = False
             fn, a.on_commit = a.on_commit, None
             _call(fn, a)

@@ -33,6 +33,9 @@ class _Append:
     spill: bool = False
     """Flagged by the spiller: written to the spill before it may be committed."""
     spilled: bool = False
+    to_writer: bool = True
+    """Its ``outbox`` games still go to the log's game writer once committed (not when the
+    step was refused: fenced)."""
 
     def size(self) -> int:
         return (len(self.rows) + len(self.outbox) + (self.compact is not None) + self.drop

@@ -119,7 +119,7 @@ class Balances:
         try:
             took = await asyncio.wait_for(self.store.hold_chips(
                 player, hold_id, asked=msg.buy_in, most=most, table_id=table.id,
-                epoch=table.lease_epoch, top_up_below=least,
+                epoch=table.durable.lease_epoch, top_up_below=least,
                 top_up_to=self.settings.chips_top_up_to,
                 top_up_every_seconds=self.settings.chips_top_up_every_seconds),
                 BALANCE_READ_SECONDS)

@@ -1,6 +1,6 @@
 """Table chat and presence (``docs/protocol.md``, "Chat" and "Presence").
 
-Mixed into :class:`~.actor.Table`; runs only inside the table's task.
+A part of the table core (``table.chat``); runs only inside the table's task.
 
 - **Presence**: when a seat's holder connects (takes or resumes the seat) or its socket drops,
   every other connection at the table gets a ``presence`` message at once, in every table
@@ -18,14 +18,11 @@ Mixed into :class:`~.actor.Table`; runs only inside the table's task.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Any
 
 from ..protocol import messages as p
-
-if TYPE_CHECKING:
-    from ..protocol.errors import ErrorCode
-    from .connections import Connection
-    from .seats import Seat
+from .connections import Connection
+from .seats import Seat
+from .state import TableState
 
 CHAT_BURST = 5
 """Chat lines a player (all its sockets together) may send within :data:`CHAT_WINDOW_SECONDS`."""
@@ -35,74 +32,67 @@ CHAT_KEPT = 50
 
 
 class TableChat:
-    """The chat and presence half of a table (see the module docstring)."""
+    """The chat and presence of one table (see the module docstring; ``table.chat``).
 
-    if TYPE_CHECKING:  # provided by Table
-        id: str
-        version: int
-        clock: Any
-        seats: list[Seat]
-        spectators: dict[str, Connection]
+    Args:
+        t: the table's state (who is here, the clock, the outgoing messages).
+    """
 
-        def seat_of(self, conn: Connection) -> Seat | None: ...
-        def connections(self) -> list[Connection]: ...
-        def send(self, conn: Connection, msg: Any) -> None: ...
-        def _error(self, conn: Connection, code: ErrorCode, message: str,
-                   req: Any = None) -> None: ...
-
-    def init_chat(self) -> None:
-        self.chat_log: deque[p.ChatOut] = deque(maxlen=CHAT_KEPT)
-        self.chat_next_id = 1
-        self._chat_times: dict[str, deque[float]] = {}
+    def __init__(self, t: TableState) -> None:
+        self.t = t
+        self.log: deque[p.ChatOut] = deque(maxlen=CHAT_KEPT)
+        """The chat lines kept for connections that join later."""
+        self.next_id = 1
+        self._times: dict[str, deque[float]] = {}
         """player id -> the times of its latest chat lines here."""
 
     def presence(self, seat: Seat, connected: bool) -> None:
         """Tell every connection at the table but the seat's own that ``seat``'s holder is
         now (dis)connected."""
-        msg = p.Presence(table_id=self.id, version=self.version, seat=seat.index,
+        msg = p.Presence(table_id=self.t.id, version=self.t.version, seat=seat.index,
                          connected=connected)
-        for conn in self.connections():
+        for conn in self.t.connections():
             if conn is not seat.conn:
-                self.send(conn, msg)
+                self.t.send(conn, msg)
 
-    def send_chat_history(self, conn: Connection) -> None:
+    def send_history(self, conn: Connection) -> None:
         """Send a connection that just joined the chat lines kept (oldest first)."""
-        for line in self.chat_log:
-            self.send(conn, line)
+        for line in self.log:
+            self.t.send(conn, line)
 
-    def chat(self, conn: Connection, m: p.Chat) -> None:
+    def handle(self, conn: Connection, m: p.Chat) -> None:
         """A ``chat`` request: refused ``table.not_joined`` for a connection that neither holds
         a seat nor watches here, ``chat.flood`` over the rate; else sent to everyone."""
-        seat = self.seat_of(conn)
-        if seat is None and conn.id not in self.spectators:
-            self._error(conn, "table.not_joined", "join the table before chatting", m)
+        seat = self.t.seat_of(conn)
+        if seat is None and conn.id not in self.t.spectators:
+            self.t.error(conn, "table.not_joined", "join the table before chatting", m)
             return
-        now = self.clock.now()
-        times = self._chat_times.setdefault(conn.player.id, deque())
+        now = self.t.clock.now()
+        times = self._times.setdefault(conn.player.id, deque())
         while times and now - times[0] >= CHAT_WINDOW_SECONDS:
             times.popleft()
         if len(times) >= CHAT_BURST:
-            self._error(conn, "chat.flood", f"at most {CHAT_BURST} chat lines per "
+            self.t.error(conn, "chat.flood", f"at most {CHAT_BURST} chat lines per "
                         f"{CHAT_WINDOW_SECONDS:g} s; wait a moment", m)
             return
         times.append(now)
-        line = p.ChatOut(table_id=self.id, id=self.chat_next_id,
+        line = p.ChatOut(table_id=self.t.id, id=self.next_id,
                          seat=None if seat is None else seat.index,
                          name=conn.player.name, player_id=conn.player.id, text=m.text,
-                         ts=int(self.clock.wall().timestamp() * 1000))
-        self.chat_next_id += 1
-        self.chat_log.append(line)
-        for c in self.connections():
-            self.send(c, line)
+                         ts=int(self.t.clock.wall().timestamp() * 1000))
+        self.next_id += 1
+        self.log.append(line)
+        for c in self.t.connections():
+            self.t.send(c, line)
 
-    def remove_chat(self, chat_id: int) -> bool:
+    def remove(self, chat_id: int) -> bool:
         """Remove chat line ``chat_id`` (admin): everyone gets ``chat_removed``. Returns
         whether the line was still kept."""
-        kept = [line for line in self.chat_log if line.id != chat_id]
-        found = len(kept) != len(self.chat_log)
-        self.chat_log.clear()
-        self.chat_log.extend(kept)
-        msg = p.ChatRemoved(table_id=self.id, id=chat_id)
-        for c in self.connections():
-            self.send(c, msg)
+        kept = [line for line in self.log if line.id != chat_id]
+        found = len(kept) != len(self.log)
+        self.log.clear()
+        self.log.extend(kept)
+        msg = p.ChatRemoved(table_id=self.t.id, id=chat_id)
+        for c in self.t.connections():
+            self.t.send(c, msg)
         return found

@@ -1,6 +1,7 @@
 """Poker chips belong to the player: buy-in, rebuy and cash-out at a table actor.
 
-Mixed into :class:`~.actor.Table`; runs only inside the table's task, and never does I/O.
+A part of the table core (``table.chips``); runs only inside the table's task, and never
+does I/O.
 
 * **Balance.** Each player has a chip balance in the store (``chip_balances``; 1,000 chips
   before its first move). Before a poker ``join`` is posted, the socket side *holds* the chips
@@ -41,17 +42,18 @@ Mixed into :class:`~.actor.Table`; runs only inside the table's task, and never 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..protocol import messages as p
+from ..protocol.errors import ErrorCode
 from ..storage.interface import ChipMove
+from .balances import ChipHold
+from .connections import Connection
 from .messages import BALANCE_UNKNOWN
+from .seats import Seat
+from .state import TableState, buy_in_range
 
-if TYPE_CHECKING:
-    from ..protocol import messages as p
-    from ..protocol.errors import ErrorCode
-    from .balances import ChipHold
-    from .connections import Connection
-    from .seats import Seat
+__all__ = ["Chips", "buy_in_range", "wanted_buy_in"]
 
 
 def wanted_buy_in(asked: int | None, balance: int, most: int) -> int:
@@ -60,34 +62,18 @@ def wanted_buy_in(asked: int | None, balance: int, most: int) -> int:
     return asked if asked is not None else min(most, balance)
 
 
-def buy_in_range(rules: Any, config: Any, starting_stack: int | None) -> tuple[int, int]:
-    """``(min_buy_in, max_buy_in)`` in chips of a poker table: the most is the table's
-    ``starting_stack``, the least a tenth of it but never below the ante's minimum stack
-    (``rules.min_stack``) nor above the most."""
-    most = starting_stack or 0
-    least = max(rules.min_stack(config), most // 10)
-    return min(least, most), most
-
-
 class Chips:
-    """The chips half of a table (see the module docstring)."""
+    """The chip moves of one table (see the module docstring; ``table.chips``).
 
-    if TYPE_CHECKING:  # provided by Table and GameFlow
-        id: str
-        rules: Any
-        config: Any
-        spec: Any
-        store: Any
-        seats: list[Seat]
-        table_log: Any
-        status: str
+    Args:
+        t: the table's state (seats, rules, whether its messages wait for a log).
+        store: applies a move at once when the table has no log (unit tests over a memory
+            store); else moves go to the log with their step (:meth:`step_moves`).
+    """
 
-        def _error(self, conn: Connection, code: ErrorCode, message: str,
-                   req: Any = None) -> None: ...
-        def in_hand(self, seat: int) -> bool: ...
-        def out_of_chips(self, seat: int) -> bool: ...
-
-    def init_chips(self) -> None:
+    def __init__(self, t: TableState, store: Any) -> None:
+        self.t = t
+        self.store = store
         self._chips: list[ChipMove] = []
         """Balance moves of the running step (handed to the log at its end)."""
         self._hold: ChipHold | None = None
@@ -118,41 +104,29 @@ class Chips:
     def own_bot_clash(self, player: Any) -> Seat | None:
         """A seat whose holder is ``player``'s owner or a bot identity ``player`` owns, at a
         table with chip balances (then the join is refused ``chips.own_bot``)."""
-        if not (self.chip_balances and self.rules.uses_stacks):
+        if not (self.chip_balances and self.t.rules.uses_stacks):
             return None
-        return next((s for s in self.seats if s.taken and s.bot_kind is None and (
+        return next((s for s in self.t.seats if s.taken and s.bot_kind is None and (
             (player.owner_id is not None and s.player_id == player.owner_id)
             or (s.owner_id is not None and s.owner_id == player.id))), None)
-
-    def buy_in_range(self) -> tuple[int, int]:
-        """``(min_buy_in, max_buy_in)`` of this table, chips (:func:`buy_in_range`)."""
-        return buy_in_range(self.rules, self.config, self.spec.starting_stack)
-
-    def buy_in_limits(self) -> dict[str, int | None]:
-        """``{"min_buy_in", "max_buy_in"}`` in chips (both ``None`` at a table without
-        stacks): what full states and the lobby show."""
-        if not self.rules.uses_stacks:
-            return {"min_buy_in": None, "max_buy_in": None}
-        least, most = self.buy_in_range()
-        return {"min_buy_in": least, "max_buy_in": most}
 
     def buy_in(self, conn: Connection, m: p.Join, balance: int | None) -> int | None:
         """The chips a new seat's stack starts with, or ``None`` after answering an error
         (``chips.unavailable``, ``chips.bad_buy_in``, ``chips.insufficient``)."""
         if balance is None or balance == BALANCE_UNKNOWN:  # house chips, never cashed out
-            return int(self.spec.starting_stack)
-        least, most = self.buy_in_range()
+            return int(self.t.spec.starting_stack or 0)
+        least, most = self.t.buy_in_range()
         want = wanted_buy_in(m.buy_in, balance, most)
         if m.buy_in is None and want < least:  # the default: the balance is too small
-            self._error(conn, "chips.insufficient", f"your balance is {balance} chips; this "
+            self.t.error(conn, "chips.insufficient", f"your balance is {balance} chips; this "
                         f"table's buy-in is at least {least}", m)
             return None
         if not least <= want <= most:
-            self._error(conn, "chips.bad_buy_in", f"buy_in must be {least} to {most} chips "
+            self.t.error(conn, "chips.bad_buy_in", f"buy_in must be {least} to {most} chips "
                         f"here, got {want}", m)
             return None
         if want > balance or not self._take(want):
-            self._error(conn, "chips.insufficient", f"your balance is {balance} chips; this "
+            self.t.error(conn, "chips.insufficient", f"your balance is {balance} chips; this "
                         f"table's buy-in is at least {least}", m)
             return None
         return want
@@ -166,19 +140,19 @@ class Chips:
         """Add ``m.buy_in`` chips to the holder's own seat; ``False`` after answering an
         error (``chips.no_rebuy``, ``chips.insufficient``, ``chips.unavailable``)."""
         assert m.buy_in is not None
-        _, most = self.buy_in_range()
+        _, most = self.t.buy_in_range()
         stack = seat.stack or 0
         if (not seat.funded or balance is None or seat.player_id != conn.player.id
-                or not self.out_of_chips(seat.index) or self._mid_hand(seat)
+                or not self.t.out_of_chips(seat.index) or self._mid_hand(seat)
                 or stack + m.buy_in > most):  # the balance read is the sender's own
-            self._error(conn, "chips.no_rebuy", f"no rebuy of {m.buy_in} now: the stack is "
+            self.t.error(conn, "chips.no_rebuy", f"no rebuy of {m.buy_in} now: the stack is "
                         f"{stack} chips (a rebuy while below the ante, between hands, up to "
                         f"{most})", m)
             return False
         if balance == BALANCE_UNKNOWN or balance < m.buy_in or not self._take(m.buy_in):
             code: ErrorCode = "chips.unavailable" if balance == BALANCE_UNKNOWN \
                 else "chips.insufficient"
-            self._error(conn, code, f"no rebuy of {m.buy_in}: balance {balance} chips", m)
+            self.t.error(conn, code, f"no rebuy of {m.buy_in}: balance {balance} chips", m)
             return False
         seat.rebuys += 1
         seat.stack = stack + m.buy_in
@@ -187,7 +161,7 @@ class Chips:
     def _mid_hand(self, seat: Seat) -> bool:
         """Whether ``seat`` is dealt into a hand being played now (between hands the last
         hand's seat map stays, so :meth:`in_hand` alone does not say)."""
-        return self.status == "playing" and self.in_hand(seat.index)
+        return self.t.status == "playing" and self.t.in_hand(seat.index)
 
     def cash_out(self, seat: Seat) -> None:
         """Return a funded seat's whole stack to its holder's balance (call before freeing)."""
@@ -197,15 +171,15 @@ class Chips:
 
     def _move(self, seat: Seat, key: str, delta: int, reason: str) -> None:
         assert seat.player_id is not None
-        self._add(ChipMove(key, seat.player_id, delta, reason, self.id))
+        self._add(ChipMove(key, seat.player_id, delta, reason, self.t.id))
 
     def _add(self, move: ChipMove) -> None:
-        if self.table_log is None and hasattr(self.store, "apply_chips"):
+        if not self.t.out.holding and hasattr(self.store, "apply_chips"):
             self.store.apply_chips([move])  # no log (unit tests over a memory store)
         else:
             self._chips.append(move)
 
-    def step_chips(self) -> list[ChipMove]:
+    def step_moves(self) -> list[ChipMove]:
         """The step's balance moves (taken: each goes to the log once)."""
         out, self._chips = self._chips, []
         return out

@@ -1,11 +1,12 @@
 """Durability of a table actor: each step is logged before anyone sees it (``docs/operations.md``).
 
-Mixed into :class:`~.actor.Table`; runs only inside the table's task. Every message the table
-sends during a step goes through :meth:`Durability.send`, which holds it; at the end of the
-step (:meth:`Durability.end_step`) the table works out what the step changed and hands those
-log entries to the :class:`~cardhall.storage.log.TableLog`, whose group commit releases the
-step's messages in order once the entries are in the database. A step that changed nothing
-durable releases its messages at once, or behind the steps still waiting for their commit.
+A part of :class:`~.actor.Table` (held as ``table.durable``); runs only inside the table's
+task. Every message the table sends during a step is held by its :class:`~.output.Output`; at
+the end of the step (:meth:`Durability.step`) this part works out what the step changed
+and hands those log entries to the :class:`~cardhall.storage.log.TableLog`, whose group commit
+releases the step's messages in order once the entries are in the database. A step that
+changed nothing durable releases its messages at once, or behind the steps still waiting for
+their commit.
 
 The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow`):
 
@@ -23,67 +24,64 @@ The entries (``storage/interface.py`` :class:`~cardhall.storage.interface.LogRow
   ``seat`` (the game seat, ``null`` for chance), ``action``, ``timeout``, ``t_ms``.
 
 A step's chip balance moves (:mod:`.chips`) go in the same commit as its entries.
-A finished game goes to the outbox in the same commit, and to the game writer after it. A
+A finished game goes to the outbox in the same commit, and from the log to the game writer
+after it (one way: table -> log -> writer, ``TableLog.deliver_to``). A
 closed table's log is deleted; a table stopped by a shutdown keeps it and is restored at the
 next start (:mod:`.restore`). Every entry carries ``v``, the table version after its step.
 """
 
 from __future__ import annotations
 
-import functools
-from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine.shuffle import SHUFFLE
-from ..storage.interface import GameRecord, LogRow
-
-if TYPE_CHECKING:
-    from ..engine import Recorder
-    from ..storage.log import TableLog
-    from .connections import Connection, Outgoing
-    from .seats import Seat
-
-Delivery = tuple["Connection", "Outgoing"]
-"""A held message: ``(connection, message)``."""
+from ..storage.interface import ChipMove, GameRecord, LogRow
+from ..storage.log import TableLog
+from ..storage.writer import GameWriter
+from .chips import Chips
+from .state import TableState
 
 
-def _deliver(items: list[Delivery]) -> None:
-    for conn, msg in items:
-        conn.send(msg)
+@dataclass
+class LogStep:
+    """One step's share of the table log (:meth:`~cardhall.storage.log.TableLog.append`).
+
+    Attributes:
+        rows: the step's entries (snapshot, game, act).
+        compact: delete the table's entries before this ``seq`` (a game started).
+        drop: delete the table's whole log (it closed for good).
+        outbox: finished games (the log hands them to the game writer once committed).
+        chips: balance moves (buy-ins, cash-outs), in the same commit.
+    """
+
+    rows: list[LogRow]
+    compact: int | None
+    drop: bool
+    outbox: list[GameRecord]
+    chips: list[ChipMove] = field(default_factory=list)
 
 
 class Durability:
-    """The durability half of a table (see the module docstring)."""
+    """The durability of one table (see the module docstring).
 
-    if TYPE_CHECKING:  # provided by Table and GameFlow
-        id: str
-        spec: Any
-        seats: list[Seat]
-        status: str
-        version: int
-        hand: int
-        had_client: bool
-        recorder: Recorder | None
-        game_id: str | None
-        seed: bytes | None
-        next_seed: bytes
-        client_seeds: list[str | None]
-        started_at: Any
-        seat_map: list[int]
-        _dealer_seat: int | None
-        writer: Any
-        created_by: str | None
-        created_at: Any
-        idle_since: Any
-        clock: Any
+    Args:
+        t: the table's state (what the snapshot and the game entries hold).
+        chips: the step's balance moves go into the step's commit.
+        log: the table log; ``None``: nothing is logged and messages go out at once.
+        writer: takes finished games when there is no log (with a log, the log hands them
+            over once committed).
+    """
 
-        def step_chips(self) -> list[Any]: ...
-
-    def init_durability(self, log: TableLog | None) -> None:
-        """Start with an empty log position (a restored table sets it afterwards)."""
+    def __init__(self, t: TableState, chips: Chips, log: TableLog | None,
+                 writer: GameWriter) -> None:
+        self.t = t
+        self.out = t.out
+        self.chips = chips
+        self.writer = writer
         self.table_log = log
-        self._spec_json = spec_json(self.spec)
+        self._spec_json = spec_json(t.spec)
         self.log_seq = 0
         """The ``seq`` of this table's latest log entry."""
         self.logged_snapshot: dict[str, Any] | None = None
@@ -94,23 +92,24 @@ class Durability:
         """Set by a shutdown close: the log stays, and the table is restored at the next start."""
         self._drop_log = False
         self._outbox: list[GameRecord] = []
-        self._step_out: list[Delivery] = []
-        self._waiting: deque[list[Delivery]] = deque()
         self.lease_epoch: int | None = None
         """Cluster mode: the lease epoch every log step is fenced with (``None``: one
         process, no fencing)."""
         self.on_fenced: Callable[[], None] | None = None
         """Cluster mode: called (from the log's task) when a step was refused because another
         node took the table over; the table's owner then stops it (:class:`~.messages.Fenced`)."""
-        self.fenced_out = False
-        """Set once the table stopped because it was fenced."""
+
+    @property
+    def fenced_out(self) -> bool:
+        """Whether the table stopped because it was fenced."""
+        return self.out.fenced_out
 
     # ----- output ---------------------------------------------------------------------------
     def log_finished(self, record: GameRecord) -> None:
-        """Keep a finished game in the outbox (this step's commit), then hand it to the game
-        writer once that commit landed: not when the step's messages go out, which a degraded
-        log does before the commit (a game saved before its outbox row lands stays in the
-        outbox)."""
+        """Keep a finished game in the outbox (this step's commit); the log hands it to the
+        game writer once that commit landed: not when the step's messages go out, which a
+        degraded log does before the commit (a game saved before its outbox row lands stays
+        in the outbox). Without a log it goes to the writer now."""
         if self.table_log is None:
             self.writer.submit(record)
         else:
@@ -121,95 +120,52 @@ class Durability:
         self._drop_log = not self.keep_log
 
     # ----- the end of a step ----------------------------------------------------------------
-    def end_step(self) -> None:
-        """Log what this step changed and release its messages when that is durable."""
+    def step(self) -> LogStep | None:
+        """What the log must commit for the step that ends (``None``: nothing durable, or no
+        log); the actor appends it (:meth:`~.actor.Table.carry`)."""
         if self.table_log is None:
-            return
+            return None
         rows: list[LogRow] = []
         compact: int | None = None
-        if not (self.keep_log and self.status == "closed"):  # a shutdown: the log stays as is
+        if not (self.keep_log and self.t.status == "closed"):  # a shutdown: the log stays as is
             rows, compact = self._step_rows()
-        out, self._step_out = self._step_out, []
-        chips = self.step_chips()
-        if rows or compact is not None or self._drop_log or self._outbox or chips:
-            self._waiting.append(out)
-            outbox, self._outbox = self._outbox, []
-            drop, self._drop_log = self._drop_log, False
-            self.table_log.append(self.id, rows, compact=compact, drop=drop, outbox=outbox,
-                                  on_durable=functools.partial(self._release, out),
-                                  on_commit=functools.partial(self._submit, outbox)
-                                  if outbox else None,
-                                  epoch=self.lease_epoch, chips=chips,
-                                  on_fenced=self.on_fenced)
-        elif out:
-            self._behind(out)
+        chips = self.chips.step_moves()
+        if not (rows or compact is not None or self._drop_log or self._outbox or chips):
+            return None
+        outbox, self._outbox = self._outbox, []
+        drop, self._drop_log = self._drop_log, False
+        return LogStep(rows, compact, drop, outbox, chips)
 
     def fence_out(self) -> None:
         """Stop logging and sending for good (the table was taken over by another node): every
         held message is dropped; the caller detaches the connections."""
-        self.fenced_out = True
+        self.out.fence_out()
         self.table_log = None
-        self._step_out = []
-        self._waiting.clear()
         self._outbox = []
-
-    def send(self, conn: Connection, msg: Outgoing) -> None:
-        """Send ``msg`` to ``conn`` once this step is durable (at once without a log; never
-        once the table was fenced out)."""
-        if self.fenced_out:
-            return
-        if self.table_log is None:
-            conn.send(msg)
-        else:
-            self._step_out.append((conn, msg))
-
-    def send_behind(self, conn: Connection, msg: Outgoing) -> None:
-        """Send ``msg`` outside any step (a stopped table refusing a request: no
-        :meth:`end_step` follows): at once, or behind the steps still waiting."""
-        self._behind([(conn, msg)])
-
-    def _behind(self, out: list[Delivery]) -> None:
-        if self._waiting:
-            self._waiting[-1].extend(out)
-        else:
-            _deliver(out)
-
-    def _submit(self, records: list[GameRecord]) -> None:
-        """The step's commit landed: the game writer saves its finished games (in the outbox
-        now)."""
-        for record in records:
-            self.writer.submit(record)
-
-    def _release(self, batch: list[Delivery]) -> None:
-        """Deliver the waiting steps up to and including ``batch`` (commits land in order)."""
-        while self._waiting:
-            first = self._waiting.popleft()
-            _deliver(first)
-            if first is batch:
-                return
 
     def _row(self, kind: str, data: dict[str, Any]) -> LogRow:
         self.log_seq += 1
-        data["v"] = self.version
-        return LogRow(self.id, self.log_seq, kind, data)
+        data["v"] = self.t.version
+        return LogRow(self.t.id, self.log_seq, kind, data)
 
     def _step_rows(self) -> tuple[list[LogRow], int | None]:
         """The entries of this step (and a compaction point when a game started)."""
+        t = self.t
         rows: list[LogRow] = []
         compact = None
         snap = self.snapshot()
-        rec = self.recorder
-        new_game = rec is not None and self.game_id is not None and self.game_id != self.logged_game
+        rec = t.recorder
+        new_game = rec is not None and t.game_id is not None and t.game_id != self.logged_game
         if snap != self.logged_snapshot or new_game:
             # ``at``: when it was logged (a restore's last activity); not compared.
-            rows.append(self._row("snapshot", {**snap, "at": self.clock.wall().isoformat()}))
+            rows.append(self._row("snapshot", {**snap, "at": t.clock.wall().isoformat()}))
             self.logged_snapshot = snap
             if new_game:
                 compact = self.log_seq
         if new_game and rec is not None:
             rows.append(self._row("game", self.game_header()))
-            self.logged_game, self.logged_actions = self.game_id, 0
-        if rec is not None and self.game_id == self.logged_game:
+            self.logged_game, self.logged_actions = t.game_id, 0
+        if rec is not None and t.game_id == self.logged_game:
             entries = rec.history.actions
             for entry in entries[self.logged_actions:]:
                 rows.append(self._row("act", entry.to_json()))
@@ -218,17 +174,18 @@ class Durability:
 
     def snapshot(self) -> dict[str, Any]:
         """The table facts a restore needs besides the game (see the module docstring)."""
+        t = self.t
         return {
             "spec": self._spec_json,
-            "status": self.status,
-            "hand": self.hand,
-            "dealer_seat": self._dealer_seat,
-            "had_client": self.had_client,
-            "next_seed": self.next_seed.hex(),
-            "created_by": self.created_by,
-            "created_at": self.created_at.isoformat(),
-            "idle_since": None if self.idle_since is None else self.idle_since.isoformat(),
-            "game_id": self.game_id if self.status == "playing" else None,
+            "status": t.status,
+            "hand": t.hand,
+            "dealer_seat": t._dealer_seat,
+            "had_client": t.had_client,
+            "next_seed": t.next_seed.hex(),
+            "created_by": t.created_by,
+            "created_at": t.created_at.isoformat(),
+            "idle_since": None if t.idle_since is None else t.idle_since.isoformat(),
+            "game_id": t.game_id if t.status == "playing" else None,
             "seats": [{"player_id": s.player_id, "name": s.name, "bot": s.bot,
                        "bot_kind": s.bot_kind, "token_hash": s.token_hash, "stack": s.stack,
                        "leaving": s.leaving, "client_seed": s.client_seed,
@@ -236,17 +193,18 @@ class Durability:
                        "take_id": s.take_id, "funded": s.funded, "rebuys": s.rebuys,
                        "owner_id": s.owner_id,
                        "sitting_out": s.sitting_out}
-                      for s in self.seats],
+                      for s in t.seats],
         }
 
     def game_header(self) -> dict[str, Any]:
         """The ``game`` entry of the running game (its seed stays server side)."""
-        assert self.recorder is not None and self.seed is not None
-        header = self.recorder.history.to_json()
+        t = self.t
+        assert t.recorder is not None and t.seed is not None and t.started_at is not None
+        header = t.recorder.history.to_json()
         del header["actions"]
-        return {"game_id": self.game_id, "seed": self.seed.hex(), "shuffle": SHUFFLE,
-                "client_seeds": list(self.client_seeds), "seat_map": list(self.seat_map),
-                "started_at": self.started_at.isoformat(), "history": header}
+        return {"game_id": t.game_id, "seed": t.seed.hex(), "shuffle": SHUFFLE,
+                "client_seeds": list(t.client_seeds), "seat_map": list(t.seat_map),
+                "started_at": t.started_at.isoformat(), "history": header}
 
 
 def spec_json(spec: Any) -> dict[str, Any]:

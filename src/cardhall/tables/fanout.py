@@ -22,15 +22,13 @@ since) gets a full state instead. Full states (join, resume, resync) are built b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from ..engine import Event
 from ..protocol.frames import Frame, diff_view
-
-if TYPE_CHECKING:
-    from .connections import Connection
+from .connections import Connection
 
 _MISSING = object()
 EXTRAS = ("seats", "seat_map", "game_id", "seed_commitment", "next_seed_commitment")

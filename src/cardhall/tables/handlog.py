@@ -12,20 +12,18 @@ nothing that the seat's live frames would not have shown.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine import EngineError
 from ..engine.history import apply_logged, start_state
 from ..protocol import messages as p
-
-if TYPE_CHECKING:
-    from .actor import Table
+from .state import TableState
 
 MAX_STEPS = 400
 """Steps a ``hand_log`` carries at most (the latest; a page keeps 200 log lines)."""
 
 
-def _steps(table: Table, gs: int) -> tuple[list[dict[str, Any]], list[int]]:
+def _steps(table: TableState, gs: int) -> tuple[list[dict[str, Any]], list[int]]:
     """The steps of the running game for game seat ``gs`` and, per step, the index of the
     action that began it (the first step, the game's start, begins at 0)."""
     assert table.recorder is not None
@@ -47,7 +45,7 @@ def _steps(table: Table, gs: int) -> tuple[list[dict[str, Any]], list[int]]:
     return steps, starts
 
 
-def hand_log(table: Table, index: int, stand_in_from: int | None = None) -> p.HandLog | None:
+def hand_log(table: TableState, index: int, stand_in_from: int | None = None) -> p.HandLog | None:
     """The ``hand_log`` of the running game for table seat ``index``, or ``None`` (no game
     running, or the seat is not dealt into it). ``stand_in_from``: the action index from
     which a stand-in played the seat until now (it was just taken back), else ``None``."""

@@ -14,7 +14,7 @@ import functools
 import hashlib
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from ..bots import get_policy, policy_names
@@ -77,6 +77,8 @@ class TableManager(Recovery, Moderation):
         self._owns_writer = writer is None
         self.writer = writer if writer is not None else GameWriter(
             store, outbox=log is not None, max_attempts=None if log is not None else 6)
+        if log is not None:  # a committed step's finished games go from the log to the writer
+            log.deliver_to(self.writer)
         self.clock = clock or RealClock()
         self.tables: dict[str, Table] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
@@ -111,7 +113,7 @@ class TableManager(Recovery, Moderation):
         table = Table(table_id, rules, config, spec, store=self.store, writer=self.writer,
                       clock=self.clock, log=self.log,
                       seed_source=seed_source or self._seed_source())
-        table.chip_balances = self.settings.chip_balances
+        table.chips.chip_balances = self.settings.chip_balances
         return table
 
     def _seed_source(self) -> Callable[[int], bytes] | None:
@@ -237,7 +239,7 @@ class TableManager(Recovery, Moderation):
                 bot = BotConnection(bots[seat], get_policy(game, kind, cfg), self.clock,
                                     spec.bot_delay_seconds, table.post)
                 await table.call(_seat_bot(seat, bot, kind))
-            await table.call(lambda t: t.arm_reap())
+            await table.call(lambda t: t.timers.arm_reap())
         except BaseException:
             await self.close(table.id, "error")  # no empty table left in the lobby
             raise
@@ -295,10 +297,10 @@ class TableManager(Recovery, Moderation):
         table = self.tables.pop(table_id, None)
         if table is not None:
             self.closed_count += 1
-            self.games_saved_closed += table.games_saved
+            self.games_saved_closed += table.flow.games_saved
             if self.ownership is not None:
                 self.ownership.released(table_id, closed=table.status == "closed" and not (
-                    table.keep_log or table.fenced_out))
+                    table.durable.keep_log or table.durable.fenced_out))
         self.tasks.pop(table_id, None)
 
     def post_request(self, table: Table, conn: Connection, msg: Any) -> None:
@@ -354,7 +356,7 @@ class TableManager(Recovery, Moderation):
         Prefers a live table of ``game`` that deals the player in: ``waiting`` (or, poker,
         ``between_hands``) with a free seat, the one with the most seats taken first (the
         closest to starting), never one everyone who played there has left (it is about to
-        close: :meth:`~.timers.Timers.abandoned`). When there is none, creates a table with the server's defaults
+        close: :meth:`~.state.TableState.abandoned`). When there is none, creates a table with the server's defaults
         (the game's minimum seats) whose other seats are taken at once by built-in ``rule``
         bots, so the game starts as soon as the player joins seat 0.
 
@@ -381,9 +383,9 @@ class TableManager(Recovery, Moderation):
         return table, 0
 
 
-def _seat_bot(seat: int, bot: BotConnection, kind: str) -> Callable[[Table], Awaitable[None]]:
-    def run(table: Table) -> Awaitable[None]:
-        return table.seat_player(table.seats[seat], bot, bot_kind=kind)
+def _seat_bot(seat: int, bot: BotConnection, kind: str) -> Callable[[Table], None]:
+    def run(table: Table) -> None:
+        table.seating.seat_player(table.seats[seat], bot, bot_kind=kind)
 
     return run
 

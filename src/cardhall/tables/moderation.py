@@ -9,29 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import builtins
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..protocol import messages as p
+from .actor import Table
 from .departures import KickResult
 from .errors import SeatNotFoundError, TableNotFoundError
 from .messages import Close
-
-if TYPE_CHECKING:
-    from ..protocol import messages as p
-    from .actor import Table
 
 
 class Moderation:
     """Close, kick and the admin's figures (see the module docstring)."""
 
-    if TYPE_CHECKING:  # provided by TableManager
-        tables: dict[str, Table]
-        tasks: dict[str, asyncio.Task[None]]
-        closed_count: int
-        games_saved_closed: int
-        tables_restored: int
-        tables_aborted: int
+    # set by TableManager (annotations only)
+    tables: dict[str, Table]
+    tasks: dict[str, asyncio.Task[None]]
+    closed_count: int
+    games_saved_closed: int
+    tables_restored: int
+    tables_aborted: int
 
-        def list(self, game: str | None = None) -> builtins.list[Table]: ...
+    def list(self, game: str | None = None) -> builtins.list[Table]:
+        raise NotImplementedError  # TableManager's
 
     async def close(self, table_id: str, reason: p.TableClosedReason = "closed") -> bool:
         """Close a table and wait for its task to end; False if there is no such table."""
@@ -45,7 +44,7 @@ class Moderation:
 
     async def kick(self, table_id: str, seat: int, reason: str = "kicked") -> KickResult:
         """Remove a seat's holder (told ``table_closed``/``kicked``; mid-game a stand-in bot
-        plays the seat until the game ends, see :meth:`Table.kick_now`). Returns what it did
+        plays the seat until the game ends, see :meth:`~.departures.Departures.kick_now`). Returns what it did
         (``kicked=False`` with why for an empty seat or one already kicked).
 
         Raises:
@@ -58,7 +57,7 @@ class Moderation:
         if not 0 <= seat < len(table.seats):
             raise SeatNotFoundError(f"no seat {seat} at table {table_id} "
                                     f"(seats 0-{len(table.seats) - 1})")
-        result: KickResult = await table.call(lambda t: t.kick_now(seat, reason))
+        result: KickResult = await table.call(lambda t: t.departures.kick_now(seat, reason))
         return result
 
     async def kick_player(self, player_id: str, reason: str = "kicked") -> builtins.list[str]:
@@ -88,7 +87,7 @@ class Moderation:
             "tables_closed": self.closed_count,
             "seats_taken": sum(sum(1 for s in t.seats if s.taken) for t in self.tables.values()),
             "connections": sum(len(t.connections()) for t in self.tables.values()),
-            "games_saved": self.games_saved_closed + sum(t.games_saved
+            "games_saved": self.games_saved_closed + sum(t.flow.games_saved
                                                          for t in self.tables.values()),
             "inbox_backlog": sum(t.inbox.qsize() for t in self.tables.values()),
             "tables_restored": self.tables_restored,

@@ -12,17 +12,15 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..config import Settings
+from ..storage.interface import Store
+from ..storage.log import TableLog
+from ..storage.writer import GameWriter
 from . import restore
 from .actor import Table
 from .messages import Fenced
-
-if TYPE_CHECKING:
-    from ..config import Settings
-    from ..storage.interface import Store
-    from ..storage.log import TableLog
-    from ..storage.writer import GameWriter
 
 log = logging.getLogger("cardhall.tables.manager")
 
@@ -30,16 +28,19 @@ log = logging.getLogger("cardhall.tables.manager")
 class Recovery:
     """The recovery half of the table manager (see the module docstring)."""
 
-    if TYPE_CHECKING:  # provided by TableManager
-        settings: Settings
-        store: Store
-        log: TableLog | None
-        writer: GameWriter
-        tables_restored: int
-        tables_aborted: int
+    # set by TableManager (annotations only)
+    settings: Settings
+    store: Store
+    log: TableLog | None
+    writer: GameWriter
+    tables_restored: int
+    tables_aborted: int
 
-        def _new_table(self, table_id: str, rules: Any, config: Any, spec: Any) -> Table: ...
-        def _run(self, table: Table) -> None: ...
+    def _new_table(self, table_id: str, rules: Any, config: Any, spec: Any) -> Table:
+        raise NotImplementedError  # TableManager's
+
+    def _run(self, table: Table) -> None:
+        raise NotImplementedError  # TableManager's
 
     async def _restore(self, rows: list[Any]) -> None:
         """Rebuild and start every table of the log (:mod:`.restore`)."""
@@ -98,6 +99,6 @@ class Recovery:
         """Fence the table's log steps with ``epoch`` (cluster mode); a refused step stops it."""
         if epoch is None:
             return
-        table.lease_epoch = epoch
-        table.on_fenced = functools.partial(table.post, Fenced())
+        table.durable.lease_epoch = epoch
+        table.durable.on_fenced = functools.partial(table.post, Fenced())
 

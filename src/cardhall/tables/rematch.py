@@ -36,17 +36,14 @@ import contextlib
 import logging
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..engine import EngineError
 from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
+from .actor import Table
+from .connections import Connection
 from .errors import LogBacklogError, TableClosedError, TableLimitError, TableQuotaError
-
-if TYPE_CHECKING:
-    from .actor import Table
-    from .connections import Connection
-    from .manager import TableManager
 
 log = logging.getLogger(__name__)
 
@@ -142,10 +139,26 @@ def offer(table: Table, link: RematchLink, by: Any) -> int:
     return sent
 
 
-class Rematches:
-    """The rematch requests of one manager's tables (see the module docstring)."""
+class TableMaker(Protocol):
+    """What rematches need of the table manager (:class:`~.manager.TableManager`): find a
+    live table, post a socket's request to one, create one."""
 
-    def __init__(self, manager: TableManager) -> None:
+    def get(self, table_id: str) -> Table | None: ...
+
+    def post_request(self, table: Table, conn: Connection, msg: Any) -> None: ...
+
+    async def create(self, game: str, **kwargs: Any) -> Table: ...
+
+
+class Rematches:
+    """The rematch requests of one manager's tables (see the module docstring).
+
+    Args:
+        manager: makes and finds the tables (:class:`TableMaker`; rematch never imports the
+            manager).
+    """
+
+    def __init__(self, manager: TableMaker) -> None:
         self.manager = manager
         self._made: dict[str, asyncio.Task[RematchLink]] = {}
         """Old table id -> the task making (or that made) its rematch."""

@@ -27,18 +27,17 @@ import logging
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..bots import get_policy
 from ..engine import ABANDON, Recorder, SeatInfo, SeededShuffler, commitment, get_game
 from ..engine.history import History, LoggedAction
 from ..engine.shuffle import LEGACY_SHUFFLE, shuffle_seed
 from ..storage.interface import GameRecord, LogRow, PlayerRecord, SeatResult
+from .actor import Table
 from .bots import BotConnection
 from .seats import Seat
-
-if TYPE_CHECKING:
-    from .actor import Table, TableSpec
+from .state import TableSpec
 
 log = logging.getLogger(__name__)
 
@@ -101,9 +100,7 @@ def images(rows: Iterable[LogRow]) -> list[TableImage]:
 
 
 def spec_from_json(data: dict[str, Any]) -> TableSpec:
-    """The :class:`~.actor.TableSpec` that :func:`~.durable.spec_json` wrote."""
-    from .actor import TableSpec
-
+    """The :class:`~.state.TableSpec` that :func:`~.durable.spec_json` wrote."""
     fields = dict(data)
     fields["bots"] = {int(k): v for k, v in fields.get("bots", {}).items()}
     return TableSpec(**fields)
@@ -142,11 +139,11 @@ def rebuild(image: TableImage, make_table: Callable[[str, Any, Any, TableSpec], 
     if image.game_running:
         _replay(table, image)
     table.version = image.version + RESTORE_VERSION_GAP
-    table.log_seq = image.last_seq
-    table.logged_snapshot = table.snapshot()
+    table.durable.log_seq = image.last_seq
+    table.durable.logged_snapshot = table.durable.snapshot()
     for seat in table.seats:
         if seat.stand_in is not None:
-            table.attach_stand_in(seat)
+            table.stand_ins.attach_stand_in(seat)
         elif seat.bot_kind is not None:
             _seat_bot(table, seat)
     return table
@@ -220,7 +217,8 @@ def _replay(table: Table, image: TableImage) -> None:
     if rec.state.is_over:
         raise RestoreError(f"table {table.id}: the game ended but its end was not logged")
     table._t0 = table.clock.now() - last_t_ms / 1000
-    table.logged_game, table.logged_actions = table.game_id, len(rec.history.actions)
+    table.durable.logged_game = table.game_id
+    table.durable.logged_actions = len(rec.history.actions)
     table.game_version = image.version + RESTORE_VERSION_GAP
 
 
@@ -256,11 +254,11 @@ def resume_timers(table: Table) -> None:
     """Inside the restored table's task: arm what its status needs (the decision's full time,
     the pause before the next poker hand, the idle timer) and give its bots their state."""
     if table.status == "playing":
-        table.arm_deadline()
+        table.timers.arm_deadline()
     elif table.status == "between_hands":
-        table.arm_pause(table.spec.next_hand_pause_seconds)
-    table.arm_reap(resumed=True)
+        table.timers.arm_pause(table.spec.next_hand_pause_seconds)
+    table.timers.arm_reap(resumed=True)
     table.watch_abandon()
     for seat in table.seats:
         if (seat.bot_kind is not None or seat.stand_in is not None) and seat.conn is not None:
-            table.send(seat.conn, table.state_for(seat.conn, seat.index))
+            table.send(seat.conn, table.fanout.full(seat.conn, seat.index))

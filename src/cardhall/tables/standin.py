@@ -1,7 +1,7 @@
 """Stand-in bots: a built-in bot plays a seat whose holder is gone until the game ends.
 
-Mixed into :class:`~.actor.Table`; runs only inside the table's task. :meth:`StandIns.stand_in`
-is the one mechanism: the admin's kick and ban use it today, and a player leaving mid-game can
+A part of the table core (``table.stand_ins``); runs only inside the table's task.
+:meth:`StandIns.stand_in` is the one mechanism: the admin's kick and ban use it today, and a player leaving mid-game can
 use it the same way (``docs/operations.md``, "Stand-in bots"). The seat's holder is detached
 (its connection is no longer the seat's), the seat is marked ``leaving`` (freed when the running
 game ends, as a leave is) and ``stand_in`` (the reason, shown as ``SeatPublic.stand_in``), and a
@@ -17,22 +17,20 @@ the moves themselves are ordinary actions of the log.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..bots import get_policy
 from ..storage.interface import PlayerRecord
 from .bots import BotConnection
-
-if TYPE_CHECKING:
-    from ..engine import Recorder
-    from .fanout import Fanout
-    from .seats import Seat
+from .fanout import Fanout
+from .seats import Seat
+from .state import STAND_IN_RETURNABLE, TableState
 
 log = logging.getLogger(__name__)
 
 STAND_IN_POLICY = "rule"
 """The built-in policy (``bots/``) a stand-in plays with."""
-RETURNABLE = ("left", "timeouts")
+RETURNABLE = STAND_IN_RETURNABLE
 """Stand-in reasons whose holder may take the seat back by resuming it (a player who left
 mid-game, or timed out :data:`TIMEOUTS_FOR_STAND_IN` times in a row, or once while
 disconnected); a kicked or banned holder may not."""
@@ -47,26 +45,17 @@ def stand_in_player(seat: Seat) -> PlayerRecord:
 
 
 class StandIns:
-    """The stand-in half of a table (see the module docstring)."""
+    """The stand-ins of one table (see the module docstring; held as ``table.stand_ins``).
 
-    if TYPE_CHECKING:  # provided by Table and GameFlow
-        id: str
-        rules: Any
-        config: Any
-        spec: Any
-        clock: Any
-        seats: list[Seat]
-        status: str
-        version: int
-        recorder: Recorder | None
-        fanout: Fanout
-        spectators: dict[str, Any]
-        stand_ins_done: list[dict[str, Any]]
+    Args:
+        t: the table's state.
+        fanout: the table's fan-out (a stand-in's seat gets a full state; a detached
+            connection is forgotten).
+    """
 
-        def in_hand(self, seat: int) -> bool: ...
-        def game_seat(self, seat: int) -> int | None: ...
-        def post(self, msg: Any) -> None: ...
-        def broadcast_state(self) -> None: ...
+    def __init__(self, t: TableState, fanout: Fanout) -> None:
+        self.t = t
+        self.fanout = fanout
 
     def stand_in(self, index: int, reason: str, keep_watching: bool = False) -> bool:
         """Let a stand-in bot play seat ``index`` until the running game ends (then the seat is
@@ -75,8 +64,8 @@ class StandIns:
         why; with ``keep_watching`` that connection watches the table instead). Returns
         ``False`` (and changes nothing) when no game is running with that seat in it, or a
         stand-in already plays it. Bumps the version and sends every state."""
-        seat = self.seats[index]
-        if self.status != "playing" or not self.in_hand(index) or seat.stand_in is not None:
+        seat = self.t.seats[index]
+        if self.t.status != "playing" or not self.t.in_hand(index) or seat.stand_in is not None:
             return False
         old = seat.conn
         if isinstance(old, BotConnection):  # a built-in bot's own connection stops for good
@@ -84,16 +73,16 @@ class StandIns:
         if old is not None:
             self.fanout.forget(old)
             if keep_watching and not isinstance(old, BotConnection):
-                self.spectators[old.id] = old
+                self.t.spectators[old.id] = old
         seat.stand_in = reason
-        seat.stand_in_from = len(self.recorder.history.actions) if self.recorder else 0
+        seat.stand_in_from = len(self.t.recorder.history.actions) if self.t.recorder else 0
         seat.leaving = reason != "timeouts"  # a timed-out holder keeps the seat across games
         seat.bot_kind = None  # not the table's own bot seat any more (freed at the game's end)
         self.attach_stand_in(seat)
-        self.version += 1
-        log.info("table %s: a stand-in plays seat %d (%s) until the game ends", self.id, index,
+        self.t.version += 1
+        log.info("table %s: a stand-in plays seat %d (%s) until the game ends", self.t.id, index,
                  reason)
-        self.broadcast_state()  # the stand-in holds nothing yet: it gets a full state
+        self.fanout.broadcast()  # the stand-in holds nothing yet: it gets a full state
         return True
 
     def take_back(self, seat: Seat) -> None:
@@ -104,16 +93,16 @@ class StandIns:
         if isinstance(bot, BotConnection):
             bot.close()
             self.fanout.forget(bot)
-        gs = self.game_seat(seat.index)
+        gs = self.t.game_seat(seat.index)
         if gs is not None and seat.stand_in is not None:
-            self.stand_ins_done.append({
+            self.t.stand_ins_done.append({
                 "seat": gs, "from_action": seat.stand_in_from, "reason": seat.stand_in,
-                "to_action": len(self.recorder.history.actions) if self.recorder else 0})
+                "to_action": len(self.t.recorder.history.actions) if self.t.recorder else 0})
         seat.stand_in = seat.stand_in_from = None
         seat.leaving = False
         seat.timeouts = 0
         seat.conn = None
-        log.info("table %s: seat %d is its holder's again", self.id, seat.index)
+        log.info("table %s: seat %d is its holder's again", self.t.id, seat.index)
 
     def count_timeout(self, index: int | None) -> None:
         """The timer moved for table seat ``index``: after ``spec.stand_in_after_timeouts``
@@ -124,9 +113,9 @@ class StandIns:
         resuming it (:data:`RETURNABLE`)."""
         if index is None:
             return
-        seat = self.seats[index]
+        seat = self.t.seats[index]
         seat.timeouts += 1
-        most = self.spec.stand_in_after_timeouts
+        most = self.t.spec.stand_in_after_timeouts
         if most and (seat.conn is None or seat.conn.closed):
             most = 1  # nobody is there to answer the next clock either
         if (most and seat.timeouts >= most and seat.bot_kind is None
@@ -137,23 +126,23 @@ class StandIns:
         """Give ``seat`` (already marked ``stand_in``) its stand-in bot connection (used by
         :meth:`stand_in` and by a restore); returns it."""
         try:
-            policy = get_policy(self.rules.name, STAND_IN_POLICY, self.config)
+            policy = get_policy(self.t.rules.name, STAND_IN_POLICY, self.t.config)
         except ValueError:  # a game without a rule bot: the random one still plays legally
-            policy = get_policy(self.rules.name, "random", self.config)
-        bot = BotConnection(stand_in_player(seat), policy, self.clock,
-                            self.spec.bot_delay_seconds, self.post)
-        bot.tables.add(self.id)
+            policy = get_policy(self.t.rules.name, "random", self.t.config)
+        bot = BotConnection(stand_in_player(seat), policy, self.t.clock,
+                            self.t.spec.bot_delay_seconds, self.t.post)
+        bot.tables.add(self.t.id)
         seat.conn = bot
         return bot
 
-    def stand_ins(self) -> list[dict[str, Any]]:
+    def periods(self) -> list[dict[str, Any]]:
         """The running game's stand-ins, for its finished history (see the module
         docstring), in game-seat order: the periods that ended when the holder came back
         (with ``to_action``) and those still running; the ended ones are forgotten here (the
         next game starts with none)."""
-        out, self.stand_ins_done = list(self.stand_ins_done), []
-        for s in self.seats:
-            gs = self.game_seat(s.index)
+        out, self.t.stand_ins_done = list(self.t.stand_ins_done), []
+        for s in self.t.seats:
+            gs = self.t.game_seat(s.index)
             if s.stand_in is not None and gs is not None:
                 out.append({"seat": gs, "from_action": s.stand_in_from, "reason": s.stand_in})
         return sorted(out, key=lambda d: d["seat"])
