@@ -72,6 +72,10 @@ class Director:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.owners: dict[str, str | None] = {}
         """Running tournament id -> the player who created it."""
+        self.withheld: set[str] = set()
+        """Table ids of rounds not yet scored: their finished games (any copy, the replay,
+        the game list) are withheld from everyone but the admin until the round is scored,
+        since another table may still be playing the same board (the same cards)."""
 
     async def start(self) -> None:
         """Resume every ``running`` tournament of the store."""
@@ -148,6 +152,11 @@ class Director:
         self.owners[doc["id"]] = doc["created_by"]
         task.add_done_callback(functools.partial(self._done, doc["id"]))
 
+    def withholds(self, history: dict[str, Any]) -> bool:
+        """Whether the finished game ``history`` is a board of a round not yet scored
+        (:attr:`withheld`): the game routes answer it as not found, except to the admin."""
+        return history.get("table_id") in self.withheld
+
     def _done(self, tournament_id: str, _task: object) -> None:
         self.tasks.pop(tournament_id, None)
         self.owners.pop(tournament_id, None)
@@ -164,6 +173,7 @@ class Director:
                 await self._play(doc, rnd)
                 score_round(doc, rnd)
                 await self.store.save_tournament(doc)
+                self.withheld.difference_update(t["table_id"] for t in rnd["tables"])
                 log.info("tournament %s: round %d scored", doc["id"], rnd["round"])
         except asyncio.CancelledError:
             raise
@@ -179,6 +189,8 @@ class Director:
             if t["returns"] is None and t["table_id"] is None:
                 t["table_id"] = await self._table(doc, rnd, t)
                 t["status"] = "playing"
+            if t["table_id"] is not None:
+                self.withheld.add(t["table_id"])
         await self.store.save_tournament(doc)
         await asyncio.gather(*(self._record(doc, t) for t in rnd["tables"]
                                if t["returns"] is None))
@@ -192,6 +204,7 @@ class Director:
         table = await self.manager.create(
             doc["game"], config=doc["config"], num_seats=len(t["seats"]), bots=bots,
             seed_source=None if seed is None else (lambda _hand: seed))
+        self.withheld.add(table.id)
         return table.id
 
     async def _record(self, doc: dict[str, Any], t: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
+from fastapi.requests import HTTPConnection
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -159,8 +160,26 @@ FullQuery = Annotated[bool, Query(description="The full copy (every card, the se
                                               "game's players and the admin, with their token")]
 
 
+def withheld_tables(conn: HTTPConnection) -> set[str]:
+    """Table ids whose finished games are withheld: boards of a tournament round not yet
+    scored (:attr:`cardhall.tournaments.Director.withheld`), since another table may still
+    be playing the same cards. Empty without a tournament director."""
+    director = getattr(conn.app.state, "tournaments", None)
+    return set() if director is None else director.withheld
+
+
+def _found(conn: HTTPConnection, history: dict[str, Any] | None, game_id: str, *,
+           admin: bool = False) -> dict[str, Any]:
+    """``history``, or 404 ``game.not_found`` when there is none or it is withheld from this
+    caller (:func:`withheld_tables`; the admin reads it)."""
+    if history is None or (not admin and history.get("table_id") in withheld_tables(conn)):
+        raise ApiError("game.not_found", f"no finished game {game_id!r}")
+    return history
+
+
 @router.get("", responses=responses("request.invalid", "engine.unknown_game"))
 async def list_games(
+    conn: HTTPConnection,
     store: StoreDep,
     game: Annotated[str | None, Query(max_length=32, description="Game name",
                                       json_schema_extra={"enum": game_names()})] = None,
@@ -185,7 +204,9 @@ async def list_games(
         until=None if until is None else as_utc(until), limit=limit + 1, offset=offset,
         result=result if player else None)
     more = len(rows) > limit
-    return GamePage(items=[GameSummaryPublic.of(g) for g in rows[:limit]], limit=limit,
+    hidden = withheld_tables(conn)
+    return GamePage(items=[GameSummaryPublic.of(g) for g in rows[:limit]
+                           if g.table_id not in hidden], limit=limit,
                     offset=offset, next_offset=offset + limit if more else None)
 
 
@@ -194,17 +215,15 @@ async def list_games(
                          "`full=1` the full copy"},
     **responses("game.not_found", "auth.missing_token", "auth.invalid_token", "auth.banned",
                 "game.not_participant", "request.invalid")})
-async def get_game(game_id: str, store: StoreDep, settings: SettingsDep, who: ReaderDep,
-                   full: FullQuery = False) -> JSONResponse:
+async def get_game(conn: HTTPConnection, game_id: str, store: StoreDep, settings: SettingsDep,
+                   who: ReaderDep, full: FullQuery = False) -> JSONResponse:
     """A finished game's history (``docs/fairness.md`` section 7): the *table copy* (cards the
     table never saw are ``??``, no seed) or, with ``full=1``, the stored *full copy*
     (replayable with ``cardhall replay``, verifiable with ``cardhall verify``) for a player of
     the game or the admin. A published game (``CARDHALL_PUBLISH_FULL_AFTER_SECONDS``) answers
     its full copy to anyone. 404 ``game.not_found``; with ``full=1``: 401
     ``auth.missing_token`` without a token, 403 ``game.not_participant`` for another player."""
-    history = await store.get_game(game_id)
-    if history is None:
-        raise ApiError("game.not_found", f"no finished game {game_id!r}")
+    history = _found(conn, await store.get_game(game_id), game_id, admin=who.admin)
     if full_access(history, who, settings, full=full):
         return JSONResponse(history)
     return JSONResponse(public_copy(history, game_id))
@@ -214,6 +233,7 @@ async def get_game(game_id: str, store: StoreDep, settings: SettingsDep, who: Re
     "game.not_found", "table.bad_seat", "request.invalid", "auth.missing_token",
     "auth.invalid_token", "auth.banned", "game.not_participant"))
 async def replay_step(
+    conn: HTTPConnection,
     game_id: str,
     store: StoreDep,
     settings: SettingsDep,
@@ -231,9 +251,7 @@ async def replay_step(
     game) only the spectator's perspective is answered and ``action`` is the table copy's
     (``copy: "table"``): a ``seat`` is 403 ``game.not_participant``. 404 ``game.not_found``,
     422 ``table.bad_seat``, 401 ``auth.missing_token`` for ``full=1`` without a token."""
-    doc = await store.get_game(game_id)
-    if doc is None:
-        raise ApiError("game.not_found", f"no finished game {game_id!r}")
+    doc = _found(conn, await store.get_game(game_id), game_id, admin=who.admin)
     try:
         history = History.from_json(doc)
     except EngineError as exc:
@@ -267,7 +285,7 @@ async def replay_step(
 
 
 @router.get("/{game_id}/verify", responses=responses("game.not_found"))
-async def verify_game(game_id: str, store: StoreDep) -> VerifyResult:
+async def verify_game(conn: HTTPConnection, game_id: str, store: StoreDep) -> VerifyResult:
     """Recompute every chance action of a finished game from its server seed and client
     seeds, and check ``SHA-256(seed) == seed_commitment`` (the same check as ``cardhall
     verify``; :func:`~cardhall.engine.verify_history`), for anyone: the server runs it on the
@@ -275,9 +293,7 @@ async def verify_game(game_id: str, store: StoreDep) -> VerifyResult:
     (``docs/fairness.md`` section 7). A stored history this build
     cannot read or replay answers ``verified: false`` with a mismatch naming why (``index``
     null). 404 ``game.not_found``."""
-    doc = await store.get_game(game_id)
-    if doc is None:
-        raise ApiError("game.not_found", f"no finished game {game_id!r}")
+    doc = _found(conn, await store.get_game(game_id), game_id)
     try:
         result = verify_history(doc).to_json()
     except EngineError as exc:
