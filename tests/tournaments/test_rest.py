@@ -146,3 +146,28 @@ async def test_verify_over_rest(make_client) -> None:  # noqa: F811
     assert all(b["verified"] and b["tables"] == 2 for r in body["rounds"] for b in r["boards"])
     res = await client.get("/api/tournaments/nope/verify")
     assert res.status_code == 404 and res.json()["error"]["code"] == "tournament.not_found"
+
+
+async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> None:  # noqa: F811
+    """A board's finished game tells the cards of every table still playing that board, so
+    while its round is unscored (the director's ``withheld`` tables) the game, its replay, its
+    verify and its line in the game list answer as not found; once scored, they answer."""
+    client = await make_client(**FAST)
+    auth = await guest(client)
+    tid = (await client.post("/api/tournaments", json=BODY, headers=auth)).json()["id"]
+    doc = await until(client, tid, lambda d: d["status"] != "running")
+    table = doc["rounds"][0]["tables"][0]
+    gid = table["game_id"]
+    assert (await client.get(f"/api/games/{gid}")).status_code == 200
+    director = client._transport.app.state.tournaments  # type: ignore[attr-defined]
+    director.withheld.add(table["table_id"])  # as while its round is played
+    for path in (f"/api/games/{gid}", f"/api/games/{gid}?full=1", f"/api/games/{gid}/replay",
+                 f"/api/games/{gid}/verify"):
+        res = await client.get(path, headers=auth)
+        assert res.status_code == 404 and res.json()["error"]["code"] == "game.not_found", path
+    listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
+    assert gid not in {g["id"] for g in listed}
+    director.withheld.discard(table["table_id"])  # the round is scored
+    assert (await client.get(f"/api/games/{gid}/replay")).status_code == 200
+    listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
+    assert gid in {g["id"] for g in listed}
