@@ -111,8 +111,11 @@ async def test_replay_cards_health_and_asyncapi_answers_are_byte_identical(
         client: httpx.AsyncClient) -> None:
     app = client._transport.app  # type: ignore[attr-defined]
     await _save(client, "soldiers_bluff", 2)
+    from types import SimpleNamespace
+
     from cardhall.server.copies import Reader
-    raw = await games.replay_step("r1", app.state.store, app.state.settings, Reader(admin=True),
+    raw = await games.replay_step(SimpleNamespace(app=app),  # type: ignore[arg-type]
+                                  "r1", app.state.store, app.state.settings, Reader(admin=True),
                                   seat=1, step=3, full=True)
     got = await client.get("/api/games/r1/replay?seat=1&step=3&full=1",
                            headers={"Authorization": "Bearer test-admin-token-0123456789"})
