@@ -199,13 +199,18 @@ async def test_a_redis_outage_moves_no_table_and_leaves_no_error_behind(tmp_path
             await asyncio.sleep(LEASE_SECONDS / 3)
         after = {r["id"]: r["node"] for r in await _admin_rows(nodes[0])}
         assert after == before
+        # Up to the shutdown nothing changed owner; once the nodes drain, a node still up may
+        # take over the tables a drained one released (the shutdown's hand-off, not the outage's).
+        faulted = "".join(node.log() for node in nodes)
+        for bad in ("took table", "lost the lease"):
+            assert bad not in faulted, f"{bad!r} logged:\n{faulted[-4000:]}"
         for node in nodes:
             node.kill(signal.SIGTERM)
         codes = [await node.wait(30) for node in nodes]
         logs = "".join(node.log() for node in nodes)
         assert codes == [0, 0, 0], logs[-3000:]
-        for bad in ("took table", "lost the lease", "Task exception was never retrieved",
-                    "Application shutdown failed", "Traceback"):
+        for bad in ("Task exception was never retrieved", "Application shutdown failed",
+                    "Traceback"):
             assert bad not in logs, f"{bad!r} logged:\n{logs[-4000:]}"
 
 
