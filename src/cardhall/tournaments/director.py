@@ -110,8 +110,8 @@ class Director:
         self._spawn(doc)
         return public(doc)
 
-    async def get(self, tournament_id: str) -> dict[str, Any]:
-        """The public document (:func:`~.rounds.public`).
+    async def _doc(self, tournament_id: str) -> dict[str, Any]:
+        """The stored document of ``tournament_id``.
 
         Raises:
             TournamentNotFoundError: no such tournament.
@@ -119,6 +119,15 @@ class Director:
         doc = await self.store.get_tournament(tournament_id)
         if doc is None:
             raise TournamentNotFoundError(f"no tournament {tournament_id!r}")
+        return doc
+
+    async def get(self, tournament_id: str) -> dict[str, Any]:
+        """The public document (:func:`~.rounds.public`).
+
+        Raises:
+            TournamentNotFoundError: no such tournament.
+        """
+        doc = await self._doc(tournament_id)
         return public(doc)
 
     async def verify(self, tournament_id: str) -> dict[str, Any]:
@@ -127,9 +136,7 @@ class Director:
         Raises:
             TournamentNotFoundError: no such tournament.
         """
-        doc = await self.store.get_tournament(tournament_id)
-        if doc is None:
-            raise TournamentNotFoundError(f"no tournament {tournament_id!r}")
+        doc = await self._doc(tournament_id)
         ids = [t["game_id"] for r in doc["rounds"] if r["status"] == "finished"
                for t in r["tables"] if t["game_id"]]
         histories = {gid: await self.manager.store.get_game(gid) for gid in ids}
@@ -151,11 +158,6 @@ class Director:
         self.tasks[doc["id"]] = task
         self.owners[doc["id"]] = doc["created_by"]
         task.add_done_callback(functools.partial(self._done, doc["id"]))
-
-    def withholds(self, history: dict[str, Any]) -> bool:
-        """Whether the finished game ``history`` is a board of a round not yet scored
-        (:attr:`withheld`): the game routes answer it as not found, except to the admin."""
-        return history.get("table_id") in self.withheld
 
     def _done(self, tournament_id: str, _task: object) -> None:
         self.tasks.pop(tournament_id, None)
