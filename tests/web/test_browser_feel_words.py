@@ -149,3 +149,4 @@ def test_a_private_table_waits_on_its_shareable_address_with_no_empty_felt(
     # no green strip of an empty board above the waiting room
     bg = host.locator(".board").evaluate("e => getComputedStyle(e).backgroundImage")
     assert bg == "none", bg
+
