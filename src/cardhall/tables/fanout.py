@@ -120,15 +120,20 @@ class Fanout:
             "next_seed_commitment": t.next_seed_commitment,
         }
 
-    def _decision(self, seat: int | None, gs: int | None,
-                  seen: int | None = None) -> dict[str, Any]:
-        """``seat``, ``game_seat`` (``seen``: the game seat whose cards a watching holder
-        sees, when ``gs`` is ``None``) and the legal moves of ``gs`` (none for a watcher)."""
+    def _decision(self, seat: int | None, gs: int | None) -> dict[str, Any]:
         t = self.table
         legal: list[dict[str, Any]] = []
         if gs is not None and t.status == "playing" and t.recorder is not None:
             legal = t.recorder.state.legal_actions(gs)
-        return {"seat": seat, "game_seat": gs if gs is not None else seen, "legal_actions": legal}
+        return {"seat": seat, "game_seat": gs, "legal_actions": legal}
+
+    def _decided(self, seat: int | None, gs: int | None, seen: int | None) -> dict[str, Any]:
+        """:meth:`_decision`; a holder watching its stand-in (``seat`` ``None``) gets the
+        ``game_seat`` whose cards it sees (``seen``), still with no legal moves."""
+        out = self._decision(seat, gs)
+        if seat is None and seen is not None:
+            out["game_seat"] = seen
+        return out
 
     def held_seat(self, conn: Connection) -> int | None:
         """The game seat of the seat ``conn``'s person holds while a stand-in plays it (the
@@ -170,7 +175,7 @@ class Fanout:
         extras = extras if extras is not None else self._extras()
         data: dict[str, Any] = {
             "type": "state", "full": True, "table_id": t.id, "version": t.version,
-            "game": t.rules.name, **self._common(), **self._decision(seat, gs, seen), **extras,
+            "game": t.rules.name, **self._common(), **self._decided(seat, gs, seen), **extras,
             "view": view, "turn_timeout_ms": round(t.spec.turn_timeout_seconds * 1000),
             **t.buy_in_limits(),
         }
@@ -231,7 +236,7 @@ class Fanout:
         data: dict[str, Any] = {
             "type": "state", "full": False, "table_id": t.id, "version": t.version,
             "game": t.rules.name, "base_version": sent.version, **step.common,
-            **self._decision(seat, gs, seen), "events": events[seen], "view_patch": view_patch,
+            **self._decided(seat, gs, seen), "events": events[seen], "view_patch": view_patch,
         }
         if view_removed:
             data["view_removed"] = view_removed
