@@ -150,3 +150,25 @@ def test_a_private_table_waits_on_its_shareable_address_with_no_empty_felt(
     bg = host.locator(".board").evaluate("e => getComputedStyle(e).backgroundImage")
     assert bg == "none", bg
 
+
+
+def test_after_three_timeouts_the_holder_still_sees_its_cards_face_up(
+        server: Any, new_page: Any) -> None:
+    page = new_page()
+    enter(page, server.url, "Tim")
+    tid = str(page.evaluate("""async () => {  // the clock runs out fast: 1 s a turn
+      const me = JSON.parse(localStorage.getItem("cardhall.player"));
+      const r = await fetch("/api/tables", { method: "POST", headers: {
+        "Content-Type": "application/json", Authorization: `Bearer ${me.token}` },
+        body: JSON.stringify({ game: "bazaar_blot", seats: 4, config: { target_score: 101 },
+          turn_timeout_seconds: 1, bots: [1, 2, 3].map((seat) => ({ seat, kind: "rule" })) }) });
+      return (await r.json()).id;
+    }"""))
+    page.goto(f"{server.url}/#/table/{tid}/0")
+    page.wait_for_selector(".hand [data-card]")
+    # Tim never moves: after three timeouts a stand-in plays the seat and the page watches
+    page.wait_for_selector(".turn-banner [data-take-back]", timeout=30_000)
+    assert server.table(tid).seats[0].stand_in == "timeouts"
+    page.wait_for_selector(".pill.watch")  # watching now, yet its own hand is in sight
+    assert page.locator(".hand [data-card]").count() >= 1
+    assert page.locator(".controls [data-act]").count() == 0  # nothing to play meanwhile
