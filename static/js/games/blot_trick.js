@@ -40,11 +40,11 @@ export function heldTrick(ctx, current) {
 export function trickEl(ctx, cards, rel) {
   const hold = heldTrick(ctx, cards);
   if (!hold) {
-    return h("div", { class: "trick", "aria-label": "trick" }, cards.map((c) =>
+    return h("div", { class: "trick", role: "group", "aria-label": "trick" }, cards.map((c) =>
       h("div", { class: `slot pos-${rel(c.seat)}`, "data-seat": c.seat }, frenchCard(c.card))));
   }
   const who = ctx.name(hold.winner);
-  return h("div", { class: "trick held", "data-held": "1", "data-winner": hold.winner,
+  return h("div", { class: "trick held", role: "group", "data-held": "1", "data-winner": hold.winner,
     "aria-label": t("blot.trick_taken", { name: who }) }, hold.cards.map((c) =>
     h("div", { class: `slot pos-${rel(c.seat)}${c.seat === hold.winner ? " winner" : ""}`, "data-seat": c.seat },
       frenchCard(c.card),
