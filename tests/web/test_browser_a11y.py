@@ -1,6 +1,6 @@
 """Accessibility (issue 28): axe-core (the axe-playwright-python package, which ships axe's
 minified script) finds no serious or critical violation on any screen: the lobby, each game's
-table at a decision, a replay, the rules, the leaderboards, the account page and the finished
+table at a decision (and its shortcut help), a replay, the rules, the leaderboards, the account page and the finished
 games; and an ARIA live region tells screen readers "your turn" and the cards played."""
 
 from __future__ import annotations
@@ -94,6 +94,9 @@ def test_each_table_at_a_decision_has_no_serious_axe_violation(
     create_table(page, game, seats=seats, roles=roles, options=options, turn_seconds=60)
     page.wait_for_selector(".turn-banner.mine .controls, .turn-banner.mine", timeout=30_000)
     page.wait_for_selector(".controls [data-act], .board [data-act]")
+    assert bad_violations(page) == []
+    page.click("[data-keys]")  # the shortcut help over the table
+    page.wait_for_selector("[data-keys-help]")
     assert bad_violations(page) == []
 
 
