@@ -3,6 +3,7 @@
 // the milliseconds left (deadline_ms) and the table's turn time (turn_timeout_ms).
 
 import { h } from "./util.js";
+import { t } from "./i18n.js";
 
 const WARN_MS = 3000;  // the last seconds: the bar turns red
 
@@ -36,7 +37,7 @@ export class Countdown {
   bar() {
     const fill = h("span", { class: "countdown-fill" });
     const el = h("div", { class: "countdown", "data-countdown": "1", role: "progressbar",
-      "aria-valuemin": 0, "aria-valuemax": Math.round((this.totalMs || 0) / 1000) }, fill);
+      "aria-label": t("feel.time_left"), "aria-valuemin": 0, "aria-valuemax": Math.round((this.totalMs || 0) / 1000) }, fill);
     this.paint(el);
     return el;
   }

@@ -11,6 +11,8 @@ import "./i18n_controls.js";
 import "./i18n_feel.js";
 import "./i18n_accounts.js";
 import "./i18n_feel_b.js";
+import "./i18n_keys.js";
+import { soundToggle } from "./sound.js";
 import { me, register } from "./api.js";
 import { accountScreen, drawMe as drawWho } from "./account.js";
 import { ratingsScreen } from "./ratings.js";
@@ -83,7 +85,9 @@ function route() {
 langSel.value = lang();
 document.documentElement.lang = lang();
 langSel.addEventListener("change", () => setLang(langSel.value));
-onLang(() => { translateStatic(); drawMe(); });
+const sound = soundToggle();  // the table sounds' mute, remembered (sound.js)
+document.getElementById("me").after(sound);
+onLang(() => { translateStatic(); drawMe(); sound.redraw(); });
 translateStatic();
 try {
   await loadCatalog();  // the games, their view modules and card tables (js/catalog.js)

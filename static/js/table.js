@@ -19,6 +19,8 @@ import { TimeoutNotice } from "./notice.js";
 import { renderTurn } from "./turnbanner.js";
 import { chipsBar, rebuyButton } from "./chips_ui.js";
 import { rematchPanel } from "./rematch.js";
+import { tableFeel } from "./feel.js";
+import { tableKeys } from "./keys.js";
 
 export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null, buyIn = null } = {}) {
   const join = { table_id: tableId };
@@ -41,7 +43,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     status: h("div", { class: "conn-status", role: "status", "aria-live": "polite" }),
     turn: h("div", { class: "turn-banner", "aria-live": "polite" }),
     board: h("div", { class: "board" }),
-    controls: h("div", { class: "controls", "aria-label": "actions" }),
+    controls: h("div", { class: "controls", role: "group", "aria-label": "actions" }),
     error: h("div", { class: "error-line", role: "alert" }),
     summary: h("div", { class: "summary-slot" }),
     log: h("ol", { class: "log-list" }),
@@ -60,6 +62,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       h("aside", { class: "table-side" }, el.error, el.controls, chips.el, el.summary,
         h("details", { class: "log", open: true }, el.logTitle, el.log), chat.el)));
   fill(root, screen);
+  const feel = tableFeel(countdown);  // sounds, live-region lines, animations (feel.js)
+  const keys = tableKeys(screen);  // keyboard play, shortcut help, confirm before playing (keys.js)
 
   const mod = () => GAMES[state?.game];
   const gameSeatOf = (ts) => (ts === null || ts === undefined ? null : seatMap.indexOf(ts));
@@ -156,6 +160,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       log.add(entry, timeout ? "timeout" : "");
       if (replay) continue;
       if (timeout) notice.show(move, msg.seat !== null && msg.seat === state?.seat, state?.seats?.[msg.seat]?.name || "");
+      feel.onEvent(ev, move, state?.view?.pot !== undefined);
       m?.onEvent?.(ev, c);  // a module that draws from the event stream (Blot's held trick)
       if (m?.eventSummary?.(ev, c)) showSummary(() => m.eventSummary(ev, ctx()));
     }
@@ -296,6 +301,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       s?.seat === null ? h("span", { class: "pill watch" }, t("table.spectating")) : null,
       s ? h("button", { type: "button", class: "small rules-btn", "data-open-rules": s.game,
         onclick: () => rulesDialog(s.game) }, t("table.rules")) : null,
+      s ? keys.button() : null,
       h("a", { class: "leave", href: "#/", onclick: leaveToLobby }, t("table.leave")),
     );
   }
@@ -352,6 +358,8 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       const controls = c.legal.length && c.mySeat !== null ? m.controls(c) : null;
       if (controls) el.controls.append(controls);
     }
+    feel.drawn(el.board, el.turn.classList.contains("own"));
+    keys.drawn();
     clear(el.summary);
     const sum = summaryEl();
     if (sum) el.summary.append(sum);
@@ -373,5 +381,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   log.load();
   render();
 
-  return () => { stopTick(); offLang(); offRules(); clearTimeout(redrawTimer); notice.stop(); conn.close(); };
+  return () => {
+    stopTick(); offLang(); offRules(); clearTimeout(redrawTimer); notice.stop(); feel.stop(); keys.stop(); conn.close();
+  };
 }

@@ -79,7 +79,7 @@ export function board(ctx) {
   });
   seats.push(trickEl(ctx, trick, rel));  // a finished trick stays a moment (blot_trick.js)
 
-  const hand = ctx.mySeat === null ? null : h("div", { class: "hand cards", "aria-label": "hand" },
+  const hand = ctx.mySeat === null ? null : h("div", { class: "hand cards", role: "group", "aria-label": "hand" },
     v.hand.map((c) => {
       const entries = plays.get(c);
       if (!entries || !ctx.act) return frenchCard(c, { dataset: entries ? { playable: "1" } : {} });

@@ -40,15 +40,18 @@ export function heldTrick(ctx, current) {
 export function trickEl(ctx, cards, rel) {
   const hold = heldTrick(ctx, cards);
   if (!hold) {
-    return h("div", { class: "trick", "aria-label": "trick" }, cards.map((c) =>
+    return h("div", { class: "trick", role: "group", "aria-label": "trick" }, cards.map((c) =>
       h("div", { class: `slot pos-${rel(c.seat)}`, "data-seat": c.seat }, frenchCard(c.card))));
   }
   const who = ctx.name(hold.winner);
-  return h("div", { class: "trick held", "data-held": "1", "data-winner": hold.winner,
+  const el = h("div", { class: "trick held", role: "group", "data-held": "1", "data-winner": hold.winner,
     "aria-label": t("blot.trick_taken", { name: who }) }, hold.cards.map((c) =>
     h("div", { class: `slot pos-${rel(c.seat)}${c.seat === hold.winner ? " winner" : ""}`, "data-seat": c.seat },
       frenchCard(c.card),
       c.seat === hold.winner ? h("span", { class: "tag taker", "data-taker": "1" }, t("blot.takes", { name: who })) : null)));
+  // drawn anew on each state: the gathering animation (css/feel.css) goes on from where it was
+  el.style.setProperty("--feel-t", `${Math.round(performance.now() - (hold.until - HOLD_MS))}ms`);
+  return el;
 }
 
 /** The "Last trick" strip: each card under its player's name, the winner marked. */

@@ -23,8 +23,9 @@ export function seatBadge(gs, ctx, { dealer = null, extra = [] } = {}) {
     extra);
 }
 
-export function row(label, value) {
-  return h("div", { class: "kv" }, h("span", { class: "k" }, label), h("span", { class: "v" }, value));
+/** A label: value line of the info bar; `attrs` go on its element (e.g. data-pot for the pot). */
+export function row(label, value, attrs = {}) {
+  return h("div", { class: "kv", ...attrs }, h("span", { class: "k" }, label), h("span", { class: "v" }, value));
 }
 
 export function returnsTable(returns, ctx, label) {

@@ -29,7 +29,7 @@ export function board(ctx) {
   }));
   const b = v.battle;
   const center = h("div", { class: "center infobar" },
-    row(term(ctx, "pot", t("pp.pot")), v.pot), row(term(ctx, "stock", t("pp.stock")), v.stock_size),
+    row(term(ctx, "pot", t("pp.pot")), v.pot, { "data-pot": v.pot }), row(term(ctx, "stock", t("pp.stock")), v.stock_size),
     row(term(ctx, "discards", t("pp.discards")), v.discard_size),
     v.rejected?.length ? row(term(ctx, "rejected", t("pp.rejected")), h("span", { class: "cards inline" }, v.rejected.map((c) => frenchCard(c, { small: true })))) : null,
     b ? row("⚔", `${t("pp.battle_now", { a: ctx.name(b.attacker), d: ctx.name(b.defender) })}; ${

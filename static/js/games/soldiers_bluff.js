@@ -26,7 +26,7 @@ export function board(ctx) {
       seatBadge(gs, ctx, { dealer: v.dealer, extra: [h("div", { class: "facts" }, facts), cards] }));
   }));
   const center = h("div", { class: "center infobar" },
-    row(term(ctx, "pot", t("sb.pot")), v.pot), row(term(ctx, "round", t("sb.round_label")), v.round),
+    row(term(ctx, "pot", t("sb.pot")), v.pot, { "data-pot": v.pot }), row(term(ctx, "round", t("sb.round_label")), v.round),
     row(term(ctx, "highest", t("sb.highest")), v.highest),
     row(term(ctx, "cap", t("sb.cap")), v.cap), row(term(ctx, "stock", t("sb.stock")), v.stock_size));
   const exchange = ctx.legal.find((e) => e.type === "exchange");
