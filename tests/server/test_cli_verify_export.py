@@ -49,7 +49,7 @@ async def test_the_players_export_piped_to_verify_checks_every_game(
             export = (await http.get(f"/api/players/{player}/games.ndjson")).text
         assert sorted(json.loads(ln)["id"] for ln in export.splitlines()) == sorted(ids)
         url = f"http://127.0.0.1:{live.port}"
-        status, rows = await _verify(monkeypatch, capsys, export, "--url", url, "--token", token)
+        status, rows = await _verify(monkeypatch, capsys, export, "--url", url, f"--token={token}")
         assert status == 0, rows
         assert sorted(r["game_id"] for r in rows[:-1]) == sorted(ids)
         assert all(r["verified"] and r["copy"] == "full" for r in rows[:-1])
@@ -58,5 +58,5 @@ async def test_the_players_export_piped_to_verify_checks_every_game(
         status, rows = await _verify(monkeypatch, capsys, export, "--url", url)
         assert status == 3 and all(r["copy"] == "table" for r in rows[:-1])  # no token
         _, other = await live.player("bob")
-        status, rows = await _verify(monkeypatch, capsys, export, "--url", url, "--token", other)
+        status, rows = await _verify(monkeypatch, capsys, export, "--url", url, f"--token={other}")
         assert status == 2 and rows[0]["error"]["code"] == "game.not_participant"
