@@ -198,7 +198,8 @@ async def test_the_lobby_labels_tournament_tables(make_client) -> None:  # noqa:
     own = (await client.post("/api/tables", json={"game": "bazaar_blot"}, headers=auth)).json()
     tid = (await client.post("/api/tournaments", json={**BODY, "name": "Winter cup"},
                              headers=auth)).json()["id"]
-    doc = await until(client, tid, lambda d: all(t["table_id"] for t in d["rounds"][0]["tables"]))
+    doc = await until(client, tid, lambda d: bool(d["rounds"]) and all(
+        t["table_id"] for t in d["rounds"][0]["tables"]))
     rows = {r["id"]: r for r in (await client.get("/api/tables")).json()}
     assert rows[own["id"]]["tournament"] is None
     for t in doc["rounds"][0]["tables"]:
