@@ -85,6 +85,9 @@ class Director:
         self.addresses: dict[str, str | None] = {}
         """Running tournament id -> the client address it was created from (``None``: not
         known, e.g. resumed after a restart; never stored nor answered)."""
+        self._saving = asyncio.Lock()
+        """Held while a document is saved: the tables of a round save concurrently, and two
+        saves of one document in flight could commit out of order (an older copy last)."""
         self._creating = asyncio.Lock()
         """Held while a table is checked for room and made (no two take the last room)."""
         self.withheld: set[str] = set()
@@ -128,7 +131,7 @@ class Director:
         try:
             rnd = plan_round(doc, self.new_seed)
             rnd["started_at"] = datetime.now(UTC).isoformat()
-            await self.store.save_tournament(doc)  # the commitments come first
+            await self._save(doc)  # the commitments come first
         except BaseException:
             self._done(doc["id"], None)
             raise
@@ -218,10 +221,10 @@ class Director:
                 if rnd is None:
                     rnd = plan_round(doc, self.new_seed)
                     rnd["started_at"] = datetime.now(UTC).isoformat()
-                    await self.store.save_tournament(doc)  # the commitments come first
+                    await self._save(doc)  # the commitments come first
                 await self._play(doc, rnd)
                 score_round(doc, rnd)
-                await self.store.save_tournament(doc)
+                await self._save(doc)
                 self.withheld.difference_update(t["table_id"] for t in rnd["tables"])
                 log.info("tournament %s: round %d scored", doc["id"], rnd["round"])
         except asyncio.CancelledError:
@@ -229,7 +232,7 @@ class Director:
         except Exception as exc:
             log.exception("tournament %s failed", doc["id"])
             doc["status"], doc["error"] = "failed", f"{type(exc).__name__}: {exc}"
-            await self.store.save_tournament(doc)
+            await self._save(doc)
 
     async def _play(self, doc: dict[str, Any], rnd: dict[str, Any]) -> None:
         """Play every table of the round not yet recorded: each is made when there is room
@@ -246,8 +249,14 @@ class Director:
         if t["table_id"] is None:
             t["table_id"] = await self._table(doc, rnd, t)
             t["status"] = "playing"
-            await self.store.save_tournament(doc)
+            await self._save(doc)
         await self._record(doc, t)
+
+    async def _save(self, doc: dict[str, Any]) -> None:
+        """Save ``doc``, one save at a time (:attr:`_saving`), so the last saved is the
+        newest."""
+        async with self._saving:
+            await self.store.save_tournament(doc)
 
     def live_tables(self) -> int:
         """Tables of unscored rounds still open (what ``max_tournament_tables`` bounds)."""
@@ -265,16 +274,25 @@ class Director:
         seed = None if board["seed"] is None else bytes.fromhex(board["seed"])
         label = {"tournament_id": doc["id"], "name": doc["name"], "round": rnd["round"],
                  "board": t["board"]}
+        told = False
         while True:
             async with self._creating:
+                why = "max_tournament_tables"
                 if self.live_tables() < self.manager.settings.max_tournament_tables:
-                    with contextlib.suppress(TableQuotaError, TableLimitError, LogBacklogError):
+                    try:
                         table = await self.manager.create(
                             doc["game"], created_by=doc["created_by"], config=doc["config"],
                             num_seats=len(t["seats"]), bots=bots, label=label,
                             seed_source=None if seed is None else (lambda _hand: seed))
+                    except (TableQuotaError, TableLimitError, LogBacklogError) as exc:
+                        why = str(exc)
+                    else:
                         self.withheld.add(table.id)
                         return table.id
+            if not told:
+                log.info("tournament %s: a table of round %d waits for room (%s)", doc["id"],
+                         rnd["round"], why)
+                told = True
             await asyncio.sleep(self.poll_seconds)
 
     async def _record(self, doc: dict[str, Any], t: dict[str, Any]) -> None:
@@ -296,14 +314,14 @@ class Director:
                 if table is not None:  # restored after an end that was never stored
                     await self.manager.close(table.id)
                 t["table_id"] = await self._table(doc, doc["rounds"][-1], t)
-                await self.store.save_tournament(doc)
+                await self._save(doc)
                 continue
             await asyncio.sleep(self.poll_seconds)
 
     async def _finished(self, doc: dict[str, Any], t: dict[str, Any], game_id: str,
                         returns: list[int]) -> None:
         t["game_id"], t["returns"], t["status"] = game_id, returns, "finished"
-        await self.store.save_tournament(doc)
+        await self._save(doc)
         await self.manager.close(t["table_id"])
 
     async def _stored(self, doc: dict[str, Any], table_id: str) -> tuple[str, list[int]] | None:
