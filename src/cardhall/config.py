@@ -108,6 +108,18 @@ class Settings(BaseSettings):
     ``waiting`` (no game started yet); beyond, 429 ``quota.tables`` until one starts or
     closes. Guests are cheap, so the per-player quota alone let one address keep hundreds of
     empty tables in the lobby. In cluster mode each node counts its own tables."""
+    max_running_tournaments: Annotated[int, Field(ge=1, le=100_000)] = 16
+    """Tournaments this server runs at once (``docs/tournaments.md``, "Limits"); beyond,
+    ``POST /api/tournaments`` is 503 ``tournament.limit`` until one ends."""
+    max_running_tournaments_per_player: Annotated[int, Field(ge=1, le=100_000)] = 2
+    """Running tournaments one player may have created; beyond, 429 ``quota.tournaments``."""
+    max_running_tournaments_per_address: Annotated[int, Field(ge=1, le=100_000)] = 2
+    """Running tournaments created from one client address (as every per-address limit
+    counts it: an IPv6 one by its /64); beyond, 429 ``quota.tournaments``. Guests are cheap,
+    so the per-player quota alone let five guests start 643 bot tables in two seconds."""
+    max_tournament_tables: Annotated[int, Field(ge=1, le=1_000_000)] = 128
+    """Tables all running tournaments keep open at once; a round's further tables wait for
+    room (they are also their creator's, under ``max_live_tables_per_player``)."""
     max_sockets_per_player: Annotated[int, Field(ge=1, le=1_000_000)] = 10
     """Authenticated WebSocket connections one player may hold at once (in this process; in
     cluster mode on all nodes together); beyond, ``hello`` gets ``quota.sockets`` and the

@@ -140,6 +140,8 @@ function drawTables(list, pages, more) {
         h("strong", {}, t(`game.${tb.game}`)),
         h("span", { class: "pill" }, t(`status.${tb.status}`)),
         h("span", { class: "muted" }, `${tb.seats_taken}/${tb.num_seats}`),
+        tb.tournament ? h("span", { class: "pill", "data-tournament": tb.tournament.tournament_id },
+          t("lobby.tournament", tb.tournament)) : null,
         seated ? h("a", { href: `#/table/${tb.id}`, class: "button primary" }, t("lobby.back"))
           : h("a", { href: `#/watch/${tb.id}`, class: "button", "data-watch": tb.id }, t("lobby.watch"))),
       h("ul", { class: "seat-list" }, seats.map((s) => h("li", {},

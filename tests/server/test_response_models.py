@@ -133,7 +133,8 @@ def test_table_summary_models_match_the_wire_shape() -> None:
     """The lobby model lists exactly the summary's keys, in its order (``docs/rest.md``)."""
     assert list(lobby.TablePublic.model_fields) == [
         "id", "game", "status", "version", "num_seats", "seats_taken", "seats_out_of_chips",
-        "min_buy_in", "max_buy_in", "seats", "hand", "turn_timeout_seconds", "config", "next_seed_commitment", "private", "created_by",
+        "min_buy_in", "max_buy_in", "seats", "hand", "turn_timeout_seconds", "config", "next_seed_commitment", "private",
+        "tournament", "created_by",
         "created_at", "last_active_at"]
 
 

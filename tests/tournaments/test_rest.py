@@ -171,3 +171,39 @@ async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> Non
     assert (await client.get(f"/api/games/{gid}/replay")).status_code == 200
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
     assert gid in {g["id"] for g in listed}
+
+
+async def test_the_created_tournament_shows_its_first_round(make_client) -> None:  # noqa: F811
+    """``POST`` answers the first round already paired, its boards' commitments published
+    and its tables laid out (a ``table_id`` once the table is made; seeds withheld)."""
+    client = await make_client(bot_delay_seconds=5.0)
+    auth = await guest(client)
+    res = await client.post("/api/tournaments", json=BODY, headers=auth)
+    assert res.status_code == 201, res.text
+    created = res.json()
+    assert [r["round"] for r in created["rounds"]] == [1]
+    rnd = created["rounds"][0]
+    assert rnd["status"] == "playing" and len(rnd["pairs"]) == 2 and rnd["started_at"]
+    assert all(b["seed"] is None and len(b["commitment"]) == 64 for b in rnd["boards"])
+    assert len(rnd["tables"]) == 2 and all(t["game_id"] is None for t in rnd["tables"])
+    later = (await client.get(f"/api/tournaments/{created['id']}")).json()["rounds"][0]
+    assert later["pairs"] == rnd["pairs"] and later["boards"] == rnd["boards"]
+
+
+async def test_the_lobby_labels_tournament_tables(make_client) -> None:  # noqa: F811
+    """A tournament's tables say in the lobby which tournament, round and board they play
+    (the row and the full summary); other tables say ``null``."""
+    client = await make_client(bot_delay_seconds=5.0)
+    auth = await guest(client)
+    own = (await client.post("/api/tables", json={"game": "bazaar_blot"}, headers=auth)).json()
+    tid = (await client.post("/api/tournaments", json={**BODY, "name": "Winter cup"},
+                             headers=auth)).json()["id"]
+    doc = await until(client, tid, lambda d: bool(d["rounds"]) and all(
+        t["table_id"] for t in d["rounds"][0]["tables"]))
+    rows = {r["id"]: r for r in (await client.get("/api/tables")).json()}
+    assert rows[own["id"]]["tournament"] is None
+    for t in doc["rounds"][0]["tables"]:
+        label = {"tournament_id": tid, "name": "Winter cup", "round": 1, "board": t["board"]}
+        assert rows[t["table_id"]]["tournament"] == label
+        full = (await client.get(f"/api/tables/{t['table_id']}")).json()
+        assert full["tournament"] == label

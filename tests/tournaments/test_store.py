@@ -15,6 +15,9 @@ from cardhall.storage.tournaments import (
     TournamentStore,
     tournament_store,
 )
+from cardhall.tables.durable import spec_json
+from cardhall.tables.restore import spec_from_json
+from cardhall.tables.state import TableSpec
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -59,3 +62,14 @@ async def test_memory_copies_in_and_out() -> None:
 
 def test_a_memory_store_keeps_tournaments_in_memory() -> None:
     assert isinstance(tournament_store(MemoryStore()), MemoryTournaments)
+
+
+def test_a_tables_tournament_label_survives_its_log() -> None:
+    """A tournament table's label is in its logged spec, so a restored table (a restart in
+    the middle of a round) is still labelled in the lobby; any other table's logged spec is
+    as it was (no ``label`` key: the golden log digests stay)."""
+    label = {"tournament_id": "t1", "name": "Winter cup", "round": 2, "board": 1}
+    logged = spec_json(TableSpec(game="bazaar_blot", num_seats=4, label=label))
+    assert spec_from_json(logged).label == label
+    plain = spec_json(TableSpec(game="bazaar_blot", num_seats=4))
+    assert "label" not in plain and spec_from_json(plain).label is None

@@ -155,6 +155,7 @@ class TableCore(TableState):
             "config": dict(self.spec.config),
             "next_seed_commitment": self.next_seed_commitment,
             "private": self.spec.private,
+            "tournament": self.spec.label,
             "created_by": self.created_by,
             "created_at": iso(self.created_at),
             "last_active_at": iso(self.last_active_at),

@@ -208,7 +208,8 @@ class Durability:
 
 
 def spec_json(spec: Any) -> dict[str, Any]:
-    """A :class:`~.actor.TableSpec` as JSON (``bots`` keys become strings)."""
+    """A :class:`~.actor.TableSpec` as JSON (``bots`` keys become strings; ``label`` only when set, so
+    the log of any other table is as before)."""
     return {"game": spec.game, "config": dict(spec.config), "num_seats": spec.num_seats,
             "turn_timeout_seconds": spec.turn_timeout_seconds,
             "starting_stack": spec.starting_stack,
@@ -219,4 +220,5 @@ def spec_json(spec: Any) -> dict[str, Any]:
             "abandoned_ttl_seconds": spec.abandoned_ttl_seconds,
             "abandon_after_seconds": spec.abandon_after_seconds,
             "private": spec.private, "invite_code": spec.invite_code,
-            "stand_in_after_timeouts": spec.stand_in_after_timeouts}
+            "stand_in_after_timeouts": spec.stand_in_after_timeouts,
+            **({} if spec.label is None else {"label": spec.label})}

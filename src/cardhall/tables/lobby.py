@@ -32,7 +32,8 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
     """The lobby's row of a table from its full summary (``Table.summary()``): ``id``,
     ``game``, ``status``, ``version``, ``num_seats``, ``seats_taken``, ``players`` (the taken
     seats only, each ``{"seat", "name", "player_id", "bot", "bot_level"}``; a seat not listed
-    is free), ``created_by``, ``created_at``. About a tenth of a full summary for a waiting
+    is free), ``tournament`` (a tournament's table: ``{"tournament_id", "name", "round",
+    "board"}``, else ``None``), ``created_by``, ``created_at``. About a tenth of a full summary for a waiting
     table of ten seats."""
     return {
         "id": summary["id"], "game": summary["game"], "status": summary["status"],
@@ -40,6 +41,7 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
         "seats_taken": summary["seats_taken"],
         "players": [{k: s.get(k) for k in ROW_SEAT_FIELDS} for s in summary["seats"]
                     if s["player_id"] is not None],
+        "tournament": summary.get("tournament"),
         "created_by": summary["created_by"], "created_at": summary["created_at"],
     }
 

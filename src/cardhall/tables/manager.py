@@ -157,8 +157,10 @@ class TableManager(Recovery, Moderation):
                  num_seats: int | None = None, bots: dict[int, str] | None = None,
                  turn_timeout_seconds: float | None = None,
                  starting_stack: int | None = None, private: bool = False,
-                 invite_code: str | None = None) -> tuple[Any, Any, TableSpec]:
-        """Validate a table request. Returns ``(rules, config, spec)``.
+                 invite_code: str | None = None,
+                 label: dict[str, Any] | None = None) -> tuple[Any, Any, TableSpec]:
+        """Validate a table request. Returns ``(rules, config, spec)``; ``label`` is a
+        tournament's (:attr:`~.state.TableSpec.label`).
 
         Raises:
             UnknownGameError: no such game. InvalidConfigError: bad config, seat count, bot seat or kind,
@@ -199,7 +201,8 @@ class TableManager(Recovery, Moderation):
                          bot_delay_seconds=self.settings.bot_delay_seconds,
                          idle_ttl_seconds=self.settings.idle_table_ttl_seconds,
                          abandon_after_seconds=self.settings.abandon_after_seconds,
-                         stand_in_after_timeouts=self.settings.stand_in_after_timeouts)
+                         stand_in_after_timeouts=self.settings.stand_in_after_timeouts,
+                         label=label)
         return rules, cfg, spec
 
     async def create(self, game: str, *, created_by: str | None = None,

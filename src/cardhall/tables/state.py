@@ -89,6 +89,9 @@ class TableSpec:
     """The private table's invite code (never in a summary)."""
     stand_in_after_timeouts: int = 3
     """Timeouts in a row after which a stand-in plays a person's seat; 0: never."""
+    label: dict[str, Any] | None = None
+    """A tournament's table: ``{"tournament_id", "name", "round", "board"}``, shown in the
+    lobby (``tournament`` of a summary and a lobby row); ``None`` elsewhere."""
 
 
 class TableState:

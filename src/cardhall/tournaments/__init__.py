@@ -6,7 +6,13 @@ table manager and keeps each tournament's document in a
 :class:`~cardhall.storage.tournaments.TournamentStore`.
 """
 
-from .director import Director, TournamentNotFoundError, TournamentQuotaError
+from .director import (
+    Director,
+    TournamentLimitError,
+    TournamentNotFoundError,
+    TournamentQuotaError,
+)
 from .spec import TournamentRequest
 
-__all__ = ["Director", "TournamentNotFoundError", "TournamentQuotaError", "TournamentRequest"]
+__all__ = ["Director", "TournamentLimitError", "TournamentNotFoundError", "TournamentQuotaError",
+           "TournamentRequest"]

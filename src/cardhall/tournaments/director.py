@@ -9,6 +9,14 @@ table's finished history gives the board's ``returns`` and ``game_id``; the roun
 (:func:`~.rounds.score_round`) and its seeds revealed. The document is saved after every step
 (:mod:`cardhall.storage.tournaments`).
 
+**Limits** (``docs/tournaments.md``, "Limits"): :meth:`Director.create` refuses a tournament
+over ``max_running_tournaments`` (the server), ``max_running_tournaments_per_player`` or
+``max_running_tournaments_per_address``; a round's tables are their creator's
+(``created_by``: they count towards ``max_live_tables_per_player`` and the server's
+``max_tables``), and all tournaments keep at most ``max_tournament_tables`` open at once: a
+table with no room waits for one (it is made when another closes), so a round never fails
+for a quota.
+
 **Restart**: :meth:`Director.start` resumes every ``running`` tournament from its document. A
 table of the current round that still runs (restored from the table log) is waited for; one
 that is gone before its result was recorded is created again with the same board seed, so
@@ -28,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..storage.tournaments import TournamentStore
+from ..tables.errors import LogBacklogError, TableLimitError, TableQuotaError
 from ..tables.manager import TableManager
 from .rounds import new_tournament, plan_round, public, score_round, summary
 from .spec import TournamentRequest
@@ -39,17 +48,18 @@ POLL_SECONDS = 0.05
 """How often a waiting round looks at its tables (real time)."""
 
 
-MAX_RUNNING_PER_PLAYER = 2
-"""Running tournaments one player may have created (each runs up to 64 tables at once)."""
-
-
 class TournamentNotFoundError(LookupError):
     """No tournament has this id (REST: 404 ``tournament.not_found``)."""
 
 
 class TournamentQuotaError(Exception):
-    """The player already runs :data:`MAX_RUNNING_PER_PLAYER` tournaments (REST: 429
-    ``quota.tournaments``)."""
+    """The player already runs ``max_running_tournaments_per_player`` tournaments, or their
+    address ``max_running_tournaments_per_address`` (REST: 429 ``quota.tournaments``)."""
+
+
+class TournamentLimitError(Exception):
+    """The server already runs ``max_running_tournaments`` tournaments (REST: 503
+    ``tournament.limit``)."""
 
 
 class Director:
@@ -71,7 +81,15 @@ class Director:
         self.poll_seconds = poll_seconds
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.owners: dict[str, str | None] = {}
-        """Running tournament id -> the player who created it."""
+        """Running (or being created) tournament id -> the player who created it."""
+        self.addresses: dict[str, str | None] = {}
+        """Running tournament id -> the client address it was created from (``None``: not
+        known, e.g. resumed after a restart; never stored nor answered)."""
+        self._saving = asyncio.Lock()
+        """Held while a document is saved: the tables of a round save concurrently, and two
+        saves of one document in flight could commit out of order (an older copy last)."""
+        self._creating = asyncio.Lock()
+        """Held while a table is checked for room and made (no two take the last room)."""
         self.withheld: set[str] = set()
         """Table ids of rounds not yet scored: their finished games (any copy, the replay,
         the game list) are withheld from everyone but the admin until the round is scored,
@@ -89,26 +107,56 @@ class Director:
         for task in tasks:
             task.cancel()
         self.owners.clear()
+        self.addresses.clear()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.tasks.clear()
 
-    async def create(self, req: TournamentRequest, created_by: str | None) -> dict[str, Any]:
-        """Create a tournament and start its first round; returns its public document.
+    async def create(self, req: TournamentRequest, created_by: str | None,
+                     created_from: str | None = None) -> dict[str, Any]:
+        """Create a tournament, pair its first round and start it; returns its public
+        document, with round 1 (pairs, boards' commitments, tables laid out: each gets its
+        ``table_id`` once made). ``created_from`` is the client address (its network).
 
         Raises:
             InvalidConfigError: the board config is refused by the game.
-            TournamentQuotaError: ``created_by`` already runs :data:`MAX_RUNNING_PER_PLAYER`.
+            TournamentLimitError: the server runs ``max_running_tournaments``.
+            TournamentQuotaError: ``created_by`` runs ``max_running_tournaments_per_player``,
+                or ``created_from`` ``max_running_tournaments_per_address``.
         """
-        mine = sum(1 for owner in self.owners.values() if owner == created_by)
-        if created_by is not None and mine >= MAX_RUNNING_PER_PLAYER:
-            raise TournamentQuotaError(f"player {created_by} already runs {mine} tournaments "
-                                       f"(at most {MAX_RUNNING_PER_PLAYER}); wait for one to end")
+        self._check_quota(created_by, created_from)
         doc = new_tournament(uuid.uuid4().hex[:12], req, created_by, datetime.now(UTC))
-        await self.store.save_tournament(doc)
-        self._spawn(doc)
+        self.owners[doc["id"]], self.addresses[doc["id"]] = created_by, created_from  # held
+        try:
+            rnd = plan_round(doc, self.new_seed)
+            rnd["started_at"] = datetime.now(UTC).isoformat()
+            await self._save(doc)  # the commitments come first
+        except BaseException:
+            self._done(doc["id"], None)
+            raise
+        self._spawn(doc, created_from)
         return public(doc)
+
+    def _check_quota(self, created_by: str | None, created_from: str | None) -> None:
+        """Refuse one more tournament over the server's, the player's or the address's cap
+        (the errors of :meth:`create`)."""
+        s = self.manager.settings
+        if len(self.owners) >= s.max_running_tournaments:
+            raise TournamentLimitError(f"the server already runs {len(self.owners)} tournaments "
+                                       f"(max_running_tournaments={s.max_running_tournaments})")
+        mine = sum(1 for owner in self.owners.values() if owner == created_by)
+        most = s.max_running_tournaments_per_player
+        if created_by is not None and mine >= most:
+            raise TournamentQuotaError(f"player {created_by} already runs {mine} tournaments "
+                                       f"(max_running_tournaments_per_player={most}); "
+                                       f"wait for one to end")
+        here = sum(1 for a in self.addresses.values() if a == created_from)
+        most = s.max_running_tournaments_per_address
+        if created_from is not None and here >= most:
+            raise TournamentQuotaError(f"{here} tournaments created from this address run "
+                                       f"(max_running_tournaments_per_address={most}); "
+                                       f"wait for one to end")
 
     async def _doc(self, tournament_id: str) -> dict[str, Any]:
         """The stored document of ``tournament_id``.
@@ -152,16 +200,18 @@ class Director:
         if task is not None:
             await asyncio.shield(task)
 
-    def _spawn(self, doc: dict[str, Any]) -> None:
+    def _spawn(self, doc: dict[str, Any], created_from: str | None = None) -> None:
         task = asyncio.get_running_loop().create_task(self._run(doc),
                                                       name=f"tournament-{doc['id']}")
         self.tasks[doc["id"]] = task
         self.owners[doc["id"]] = doc["created_by"]
+        self.addresses[doc["id"]] = created_from
         task.add_done_callback(functools.partial(self._done, doc["id"]))
 
     def _done(self, tournament_id: str, _task: object) -> None:
         self.tasks.pop(tournament_id, None)
         self.owners.pop(tournament_id, None)
+        self.addresses.pop(tournament_id, None)
 
     async def _run(self, doc: dict[str, Any]) -> None:
         try:
@@ -171,10 +221,10 @@ class Director:
                 if rnd is None:
                     rnd = plan_round(doc, self.new_seed)
                     rnd["started_at"] = datetime.now(UTC).isoformat()
-                    await self.store.save_tournament(doc)  # the commitments come first
+                    await self._save(doc)  # the commitments come first
                 await self._play(doc, rnd)
                 score_round(doc, rnd)
-                await self.store.save_tournament(doc)
+                await self._save(doc)
                 self.withheld.difference_update(t["table_id"] for t in rnd["tables"])
                 log.info("tournament %s: round %d scored", doc["id"], rnd["round"])
         except asyncio.CancelledError:
@@ -182,32 +232,68 @@ class Director:
         except Exception as exc:
             log.exception("tournament %s failed", doc["id"])
             doc["status"], doc["error"] = "failed", f"{type(exc).__name__}: {exc}"
-            await self.store.save_tournament(doc)
+            await self._save(doc)
 
     async def _play(self, doc: dict[str, Any], rnd: dict[str, Any]) -> None:
-        """Create the round's tables not yet made, then record each one's finished game
-        (:meth:`_record` deals a board again only when its table left no stored game)."""
+        """Play every table of the round not yet recorded: each is made when there is room
+        (:meth:`_table`), then its finished game recorded (:meth:`_record` deals a board
+        again only when its table left no stored game)."""
         for t in rnd["tables"]:
-            if t["returns"] is None and t["table_id"] is None:
-                t["table_id"] = await self._table(doc, rnd, t)
-                t["status"] = "playing"
             if t["table_id"] is not None:
                 self.withheld.add(t["table_id"])
-        await self.store.save_tournament(doc)
-        await asyncio.gather(*(self._record(doc, t) for t in rnd["tables"]
+        await asyncio.gather(*(self._board(doc, rnd, t) for t in rnd["tables"]
                                if t["returns"] is None))
 
+    async def _board(self, doc: dict[str, Any], rnd: dict[str, Any], t: dict[str, Any]) -> None:
+        """Make table ``t`` if it is not made yet, then record its game."""
+        if t["table_id"] is None:
+            t["table_id"] = await self._table(doc, rnd, t)
+            t["status"] = "playing"
+            await self._save(doc)
+        await self._record(doc, t)
+
+    async def _save(self, doc: dict[str, Any]) -> None:
+        """Save ``doc``, one save at a time (:attr:`_saving`), so the last saved is the
+        newest."""
+        async with self._saving:
+            await self.store.save_tournament(doc)
+
+    def live_tables(self) -> int:
+        """Tables of unscored rounds still open (what ``max_tournament_tables`` bounds)."""
+        return sum(1 for tid in self.withheld
+                   if (table := self.manager.get(tid)) is not None and not table.stopped)
+
     async def _table(self, doc: dict[str, Any], rnd: dict[str, Any], t: dict[str, Any]) -> str:
-        """Create table ``t`` of the round: each seat a built-in bot of its entrant."""
+        """Create table ``t`` of the round, the creator's (``created_by``), each seat a
+        built-in bot of its entrant, labelled with the tournament, round and board; waits
+        while all tournaments hold ``max_tournament_tables`` open tables or the manager
+        refuses it for a quota, the server's table limit or the log's backlog."""
         kinds = {e["id"]: e["bots"] for e in doc["entrants"]}
         bots = {seat: kinds[entrant][seat // 2] for seat, entrant in enumerate(t["seats"])}
         board = rnd["boards"][t["board"] - 1]
         seed = None if board["seed"] is None else bytes.fromhex(board["seed"])
-        table = await self.manager.create(
-            doc["game"], config=doc["config"], num_seats=len(t["seats"]), bots=bots,
-            seed_source=None if seed is None else (lambda _hand: seed))
-        self.withheld.add(table.id)
-        return table.id
+        label = {"tournament_id": doc["id"], "name": doc["name"], "round": rnd["round"],
+                 "board": t["board"]}
+        told = False
+        while True:
+            async with self._creating:
+                why = "max_tournament_tables"
+                if self.live_tables() < self.manager.settings.max_tournament_tables:
+                    try:
+                        table = await self.manager.create(
+                            doc["game"], created_by=doc["created_by"], config=doc["config"],
+                            num_seats=len(t["seats"]), bots=bots, label=label,
+                            seed_source=None if seed is None else (lambda _hand: seed))
+                    except (TableQuotaError, TableLimitError, LogBacklogError) as exc:
+                        why = str(exc)
+                    else:
+                        self.withheld.add(table.id)
+                        return table.id
+            if not told:
+                log.info("tournament %s: a table of round %d waits for room (%s)", doc["id"],
+                         rnd["round"], why)
+                told = True
+            await asyncio.sleep(self.poll_seconds)
 
     async def _record(self, doc: dict[str, Any], t: dict[str, Any]) -> None:
         """Wait until table ``t`` has finished its game; keep its ``game_id`` and ``returns``,
@@ -228,14 +314,14 @@ class Director:
                 if table is not None:  # restored after an end that was never stored
                     await self.manager.close(table.id)
                 t["table_id"] = await self._table(doc, doc["rounds"][-1], t)
-                await self.store.save_tournament(doc)
+                await self._save(doc)
                 continue
             await asyncio.sleep(self.poll_seconds)
 
     async def _finished(self, doc: dict[str, Any], t: dict[str, Any], game_id: str,
                         returns: list[int]) -> None:
         t["game_id"], t["returns"], t["status"] = game_id, returns, "finished"
-        await self.store.save_tournament(doc)
+        await self._save(doc)
         await self.manager.close(t["table_id"])
 
     async def _stored(self, doc: dict[str, Any], table_id: str) -> tuple[str, list[int]] | None:

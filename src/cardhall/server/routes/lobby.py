@@ -65,6 +65,16 @@ class QuickSeat(BaseModel):
     game: str = Field(json_schema_extra=GAME_ENUM)
 
 
+class TournamentLabel(BaseModel):
+    """Which board of which round of which tournament a table plays
+    (``docs/tournaments.md``, "A round")."""
+
+    tournament_id: str
+    name: str
+    round: int
+    board: int
+
+
 class TablePublic(BaseModel):
     """A live table's public facts (``Table.summary()``; fields in its order, so the JSON is
     the same as the summary's)."""
@@ -93,6 +103,8 @@ class TablePublic(BaseModel):
     (``docs/fairness.md``)."""
     private: bool = False
     """A private table (never listed by ``GET /api/tables``)."""
+    tournament: TournamentLabel | None = None
+    """A tournament's table: its tournament, round and board; ``null`` elsewhere."""
     created_by: str | None
     """The player id of the table's creator (``null``: the server made it, e.g. quick-seat)."""
     created_at: str
@@ -123,6 +135,8 @@ class LobbyRow(BaseModel):
     num_seats: int
     seats_taken: int
     players: list[LobbyPlayer]
+    tournament: TournamentLabel | None = None
+    """A tournament's table: its tournament, round and board; ``null`` elsewhere."""
     created_by: str | None
     created_at: str
 

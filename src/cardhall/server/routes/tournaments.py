@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.requests import HTTPConnection
 
 from ...engine import EngineError
 from ...tournaments import (
     Director,
+    TournamentLimitError,
     TournamentNotFoundError,
     TournamentQuotaError,
     TournamentRequest,
@@ -25,6 +26,7 @@ from ...tournaments import (
 from ..deps import PlayerDep
 from ..drain import refuse_if_draining
 from ..errors import ApiError, responses
+from ..quotas import client_network
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -40,19 +42,24 @@ DirectorDep = Annotated[Director, Depends(get_director)]
 
 @router.post("", status_code=201, dependencies=[Depends(refuse_if_draining)],
              responses=responses("request.invalid", "engine.invalid_config",
-                                 "auth.missing_token", "quota.tournaments", "rate.limited",
-                                 "server.draining"))
+                                 "auth.missing_token", "quota.tournaments", "tournament.limit",
+                                 "rate.limited", "server.draining"))
 async def create_tournament(body: TournamentRequest, director: DirectorDep,
-                            player: PlayerDep) -> dict[str, Any]:
+                            player: PlayerDep, request: Request) -> dict[str, Any]:
     """Create a tournament of built-in bot entrants (``bots``) and start its first round;
-    answers its public document (``status`` ``running``). 429 ``quota.tournaments`` while the
-    player already runs two."""
+    answers its public document (``status`` ``running``, round 1 paired and its tables laid
+    out). 429 ``quota.tournaments`` while the player runs
+    ``CARDHALL_MAX_RUNNING_TOURNAMENTS_PER_PLAYER`` (2) or their address
+    ``CARDHALL_MAX_RUNNING_TOURNAMENTS_PER_ADDRESS`` (2); 503 ``tournament.limit`` while the
+    server runs ``CARDHALL_MAX_RUNNING_TOURNAMENTS`` (16)."""
     try:
-        return await director.create(body, player.id)
+        return await director.create(body, player.id, client_network(request.scope))
     except EngineError as exc:
         raise ApiError("engine.invalid_config", exc.message) from exc
     except TournamentQuotaError as exc:
         raise ApiError("quota.tournaments", str(exc), headers={"Retry-After": "60"}) from exc
+    except TournamentLimitError as exc:
+        raise ApiError("tournament.limit", str(exc), headers={"Retry-After": "60"}) from exc
 
 
 @router.get("")
