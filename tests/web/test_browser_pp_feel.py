@@ -80,3 +80,11 @@ def test_a_battle_says_why_it_was_won(server: Any, new_page: Any, artifacts: Pat
     log = page.locator(".log-list").inner_text()
     assert " vs " not in log or "wins: " in log or "a tie" in log, log
     shoot(page, artifacts, "palace_poker-battle")
+    # "Verify deals": the verdict in words, the server's JSON a link away
+    page.click("[data-summary] [data-verify]")
+    verdict = page.wait_for_selector("[data-verify-page] [data-verified=true]")
+    assert verdict.inner_text().startswith("✓ Fair: every deal is what the seeds give."), \
+        verdict.inner_text()
+    assert page.locator("[data-verify-page] [data-check]").count() == 3
+    href = page.locator("[data-raw-json]").get_attribute("href") or ""
+    assert page.request.get(f"{server.url}{href}").json()["verified"] is True
