@@ -23,6 +23,15 @@ BAR = """(sel) => { const el = document.querySelector(sel); const bar = el?.clos
   return {position: cs.position, background: cs.backgroundColor}; }"""
 
 
+READ_SUMMARY = """() => { const box = document.querySelector('[data-summary]');
+  return { text: box.innerText, last_battle: !!box.querySelector('[data-last-battle]'),
+    best: [...box.querySelectorAll('[data-hand-of]')].map(
+      (li) => li.querySelectorAll('[data-best] [data-card]').length),
+    battle_rule: !!box.querySelector('[data-compared=battle]'),
+    excluded: box.querySelectorAll('[data-excluded]').length,
+    verify: box.querySelector('[data-verify]')?.getAttribute('href') }; }"""
+
+
 def _in_view(page: Any, sel: str) -> bool:
     box = page.evaluate(IN_VIEW, sel)
     return box is not None and box["top"] >= 0 and box["bottom"] <= box["inner"]
@@ -64,24 +73,22 @@ def test_a_battle_says_why_it_was_won(server: Any, new_page: Any, artifacts: Pat
         page.wait_for_selector("[data-summary]", state="detached", timeout=20_000)
     else:
         pytest.fail("no battle called and no showdown in eight hands")
-    box = page.locator("[data-summary]")
-    text = box.inner_text()
+    # read at once: the next hand closes the box a few seconds later
+    got = page.evaluate(READ_SUMMARY)
+    shoot(page, artifacts, "palace_poker-battle")
+    text = got["text"]
     assert "wins: " in text or "a tie" in text, text
-    if box.locator("[data-last-battle]").count():
+    if got["last_battle"]:
         assert "won the battle against" in text, text  # not only "the only player left"
-    hands = box.locator("[data-hand-of]")
-    assert hands.count() == 2
-    for i in range(2):
-        best = hands.nth(i).locator("[data-best] [data-card]").count()
-        assert 1 <= best <= 5, (i, best, text)
-    if box.locator("[data-compared=battle]").count():
-        assert box.locator("[data-excluded]").count() == 2, text  # the suit each side lost
+    assert len(got["best"]) == 2, got
+    assert all(0 <= n <= 5 for n in got["best"]) and max(got["best"]) >= 1, got
+    if got["battle_rule"]:
+        assert got["excluded"] == 2, text  # the suit each side lost
     # the log line of a battle says what decided it too
     log = page.locator(".log-list").inner_text()
     assert " vs " not in log or "wins: " in log or "a tie" in log, log
-    shoot(page, artifacts, "palace_poker-battle")
     # "Verify deals": the verdict in words, the server's JSON a link away
-    page.click("[data-summary] [data-verify]")
+    page.goto(f"{server.url}/{got['verify']}")
     verdict = page.wait_for_selector("[data-verify-page] [data-verified=true]")
     assert verdict.inner_text().startswith("✓ Fair: every deal is what the seeds give."), \
         verdict.inner_text()

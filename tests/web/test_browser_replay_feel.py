@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import cards_shown, enter  # after the importorskip
+from browserkit import cards_shown, enter, shoot  # after the importorskip
 
 from cardhall.engine import History, replay
 from cardhall.selfplay import play_one
@@ -44,8 +45,8 @@ def _my_id(page: Any) -> str:
     return str(page.evaluate("JSON.parse(localStorage.getItem('cardhall.player')).id"))
 
 
-def test_verify_deals_opens_a_verdict_in_the_players_language(server: Any,
-                                                             new_page: Any) -> None:
+def test_verify_deals_opens_a_verdict_in_the_players_language(
+        server: Any, new_page: Any, artifacts: Path) -> None:
     # a self-played game has no revealed seed: the check fails, and says so in words (a
     # fair verdict: test_browser_pp_feel.py, after a game played at a table)
     _seed(server, "web-ver", "soldiers_bluff", 3)
@@ -60,6 +61,7 @@ def test_verify_deals_opens_a_verdict_in_the_players_language(server: Any,
     assert "Цялата игра: " in text, text  # where it failed; the server's reason as it is
     raw = page.locator("[data-raw-json]")
     assert raw.get_attribute("href") == "/api/games/web-ver/verify"
+    shoot(page, artifacts, "verify-page")
     page.select_option("#lang", "hy")
     page.wait_for_function(
         "document.querySelector('[data-verified]').textContent.includes('Ստուգումը չանցավ')")
@@ -90,7 +92,7 @@ def server_doc(server: Any, game_id: str) -> dict[str, Any]:
 
 
 def test_a_players_own_game_opens_from_their_seat_and_open_hands_sit_in_place(
-        server: Any, new_page: Any) -> None:
+        server: Any, new_page: Any, artifacts: Path) -> None:
     page = new_page()
     enter(page, server.url, "Nare")
     doc = _seed(server, "web-mine", "soldiers_bluff", 3, player=_my_id(page))
@@ -109,6 +111,7 @@ def test_a_players_own_game_opens_from_their_seat_and_open_hands_sit_in_place(
         assert place.locator("xpath=..").locator(".seat[data-seat]").count() == 1
     assert page.locator(".board .card.back").count() == 0
     assert page.locator(".open-hands").count() == 0  # no boxes below the board
+    shoot(page, artifacts, "replay-open-hands")
 
 
 def test_a_timed_out_step_reads_naturally(server: Any, new_page: Any) -> None:

@@ -129,9 +129,9 @@ function comparedText(c, seats, ctx) {
 let lastReveal = null;
 
 /** table.js's event hook: remember the battle_reveal seen; a new hand forgets it. */
-export function onEvent(ev) {
+export function onEvent(ev, ctx) {
   if (ev.kind === "banners") lastReveal = null;
-  if (ev.kind === "battle_reveal") lastReveal = ev;
+  if (ev.kind === "battle_reveal") lastReveal = { ev, names: [ctx.name(ev.attacker), ctx.name(ev.defender)] };
 }
 
 /** A called battle's box, for the two who saw it compared (table.js's eventSummary hook). */
@@ -145,8 +145,10 @@ function lastBattleEl(outcome, ctx) {
   const lb = ctx.view?.last_battle;
   if (outcome.reason !== "last_player" || !lb || lb.winner === null || lb.winner === undefined) return null;
   const lose = lb.winner === lb.attacker ? lb.defender : lb.attacker;
-  const seen = lastReveal && lastReveal.attacker === lb.attacker && lastReveal.defender === lb.defender && lb.called
-    ? lastReveal : null;
+  // the same battle (not one of another table left mid-hand): its battlers by seat and name
+  const r = lastReveal;
+  const seen = r && lb.called && r.ev.attacker === lb.attacker && r.ev.defender === lb.defender
+    && r.names[0] === ctx.name(lb.attacker) && r.names[1] === ctx.name(lb.defender) ? r.ev : null;
   return h("div", { "data-last-battle": "1" },
     h("p", { class: "decided" }, t("pp.won_battle", { win: ctx.name(lb.winner), lose: ctx.name(lose) })),
     seen ? explainEl(seen, ctx) : null);
