@@ -51,3 +51,19 @@ def test_the_battle_reveal_carries_best_five_and_decider_to_the_battlers_only() 
     assert reveal["excluded"] == {"0": "d", "1": "h"}
     for seat in (2, None):  # nothing of it reaches the others (HC-9)
         assert not [e for e in filter_events(events, seat) if "decided" in e or "best" in e]
+
+
+def test_best_five_is_always_a_best_five_of_the_cards() -> None:
+    import random
+    from itertools import combinations
+
+    from cardhall.games.palace_poker.cards import CANONICAL, ids
+    from cardhall.games.palace_poker.evaluation import hand_key
+
+    rng = random.Random(28)
+    for _ in range(300):
+        cards = rng.sample(CANONICAL, rng.randint(6, 9))
+        best = best_five(cards)
+        assert len(best) == 5 and set(best) <= set(cards)
+        assert hand_key(ids(best)) == max(hand_key(ids(c)) for c in combinations(cards, 5))
+    assert best_five(["Ah", "2c", "3d", "4s", "5h", "Kc", "Kd"]) == ["5h", "4s", "3d", "2c", "Ah"]

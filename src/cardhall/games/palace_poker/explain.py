@@ -16,23 +16,51 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from .cards import RANKS, ids
+from .cards import RANKS, SUITS, ids, rank
 from .evaluation import hand_key
+
+_SHAPES = {0: (1, 1, 1, 1, 1), 1: (2, 1, 1, 1), 2: (2, 2, 1), 3: (3, 1, 1), 6: (3, 2), 7: (4, 1)}
+"""Rank-group categories of :func:`~.evaluation.hand_key`: how many cards each rank after
+the category stands for (quads and a kicker: 4, 1)."""
 
 
 def best_five(cards: Sequence[str], wheel: bool = True) -> list[str]:
     """The cards of ``cards`` that form the best hand (rule 12): all of them when five or
-    fewer (an incomplete hand counts every card), else the first five-card combination (in
-    the given order) whose :func:`~.evaluation.hand_key` is the highest."""
+    fewer (an incomplete hand counts every card), else five whose
+    :func:`~.evaluation.hand_key` equals that of all the cards (the best five's, by its
+    definition), read off that key: its ranks (first cards of each rank in the given order),
+    the flush's suit, the straight's ranks (the wheel: 5-4-3-2-A)."""
     if len(cards) <= 5:
         return list(cards)
-    best: tuple[tuple[int, ...], tuple[str, ...]] | None = None
-    for combo in combinations(cards, 5):
-        key = hand_key(ids(combo), wheel)
-        if best is None or key > best[0]:
-            best = (key, combo)
-    assert best is not None
-    return list(best[1])
+    target = hand_key(ids(cards), wheel)
+    picked = _picked(cards, target)
+    if picked is not None and hand_key(ids(picked), wheel) == target:
+        return picked
+    for combo in combinations(cards, 5):  # not reached: the key names its five cards
+        if hand_key(ids(combo), wheel) == target:
+            return list(combo)
+    raise AssertionError(f"no five of {list(cards)} make their best hand {target}")
+
+
+def _picked(cards: Sequence[str], target: tuple[int, ...]) -> list[str] | None:
+    """The five cards :func:`best_five`'s key ``target`` names, or ``None`` if none fit."""
+    cat, ranks = target[0], list(target[1:])
+    if cat in _SHAPES:
+        out: list[str] = []
+        for r, n in zip(ranks, _SHAPES[cat], strict=False):
+            out += [c for c in cards if rank(c) == r and c not in out][:n]
+        return out
+    if cat in (4, 8):  # a straight (flush): its top rank; 3 is the wheel's five
+        high = ranks[0]
+        ranks = [high - i for i in range(5)] if high >= 4 else [3, 2, 1, 0, 12]
+    if cat in (5, 8):  # of one suit
+        for s in SUITS:
+            suited = [RANKS[r] + s for r in ranks]
+            if all(c in cards for c in suited):
+                return suited
+        return None
+    out = [next((c for c in cards if rank(c) == r), "") for r in ranks]
+    return out if all(out) else None
 
 
 def decided(cards: Mapping[int, Sequence[str]], wheel: bool = True,
