@@ -2,7 +2,7 @@
 // (name, my games, log out). The token stays in localStorage as for guests (api.js).
 
 import { h, clear, fill } from "./util.js";
-import { t, onLang } from "./i18n.js";
+import { t, onLang, dateText } from "./i18n.js";
 import { me, forget, createAccount, logIn, logOut, changePassword, listSessions, revokeSession } from "./api.js";
 
 /** The header's identity line: name, "my games", the account (password, sessions) and log
@@ -95,7 +95,7 @@ function sessionsPanel() {
     try {
       const items = await listSessions();
       fill(list, ...items.map((s) => h("li", { "data-session": s.id, "data-kind": s.kind, "data-current": String(s.current) },
-        `${new Date(s.created_at).toLocaleString()} · ${t(`acct.session_kind.${s.kind}`)}`,
+        `${dateText(s.created_at)} · ${t(`acct.session_kind.${s.kind}`)}`,
         " ", s.current ? h("strong", {}, `(${t("acct.this_browser")})`)
           : h("button", { type: "button", class: "small", "data-revoke": s.id, onclick: async () => {
             try { await revokeSession(s.id); await load(); } catch (x) { err.textContent = x.message; }

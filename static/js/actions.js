@@ -46,6 +46,10 @@ export function actButton(label, action, ctx, extra = {}) {
 /** A slider over [min, max] for field f with a send button: {type, ...fixed, f: value}. */
 export function rangeControl(entry, range, ctx, label) {
   const p = parseEntry(entry);
+  if (range.min === range.max) {  // one amount only: a plain button, no slider of one value
+    return actButton(`${label} ${range.min}`, { type: p.type, ...p.fixed, [range.f]: range.min }, ctx,
+      { attrs: { "data-amount": String(range.min) } });
+  }
   const out = h("output", { class: "amount" }, String(range.min));
   const input = h("input", {
     type: "range", min: range.min, max: range.max, step: 1, value: range.min,

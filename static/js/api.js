@@ -74,8 +74,16 @@ function remember(p) {
  * games and chips stay. Remembers {id, name, username, token}.
  */
 export async function createAccount(username, password) {
+  const guest = me();
   const p = await api("/api/accounts", { method: "POST", body: { username, password } });
-  return remember(p);
+  const who = remember(p);
+  // the guest token this browser held became one of the account's sessions, yet nothing holds
+  // it now: revoke it, so "Where you are logged in" lists no stale guest session
+  if (guest?.token && !guest.username && guest.id === p.id) {
+    await fetch("/api/sessions/current", { method: "DELETE",
+      headers: { Authorization: `Bearer ${guest.token}` } }).catch(() => {});
+  }
+  return who;
 }
 
 /** Log in (POST /api/sessions): a new token of the account replaces what this browser held. */

@@ -1,5 +1,7 @@
 // A rating-over-time line chart drawn as SVG by our code (no library, no CDN).
 
+import { dateText } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 function el(tag, attrs = {}, text = null) {
@@ -33,7 +35,7 @@ export function ratingChart(points, label) {
     points: points.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ") }));
   points.forEach((p, i) => {
     const dot = el("circle", { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 3, class: "dot", "data-rating": p.rating });
-    dot.append(el("title", {}, `${p.rating} · ${new Date(p.at).toLocaleString()}`));
+    dot.append(el("title", {}, `${p.rating} · ${dateText(p.at)}`));
     svg.append(dot);
   });
   return svg;

@@ -2,7 +2,7 @@
 // and, in a player's own list, the row's marker for that player. Used by #/games and profiles.
 
 import { h, signed } from "./util.js";
-import { t } from "./i18n.js";
+import { t, dateText } from "./i18n.js";
 
 const SYMBOL = { win: "▲", loss: "▼", draw: "=" };
 
@@ -22,7 +22,7 @@ export function gameRow(g, { player = null, links = () => [] } = {}) {
   return h("li", { class: "game-row", "data-game-id": g.id, "data-result": mine?.mark || null },
     mine ? markBadge(mine.mark) : null, mine ? " " : null,
     h("strong", {}, t(`game.${g.game}`)), " ",
-    h("time", { datetime: g.ended_at }, new Date(g.ended_at).toLocaleString()), " ",
+    h("time", { datetime: g.ended_at }, dateText(g.ended_at)), " ",
     h("span", { class: "players" }, g.seats.map((s, i) => [i ? " · " : null,
       h("span", { class: s === mine ? "seat me-seat" : "seat", "data-seat-mark": s.mark || "" },
         s.player_id && !s.bot ? h("a", { href: `#/player/${s.player_id}` }, s.name) : s.name,

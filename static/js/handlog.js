@@ -5,8 +5,9 @@
 import { h } from "./util.js";
 import { t, tn } from "./i18n.js";
 
-// Events that tell what came of a move (a trick taken, a pot awarded), not the move itself.
-const RESULT = /won|award|captur|_end$|scored|over|shown/;
+// Events that tell what came of a move (a trick taken, a pot awarded, the next deal), not the
+// move itself.
+const RESULT = /won|award|captur|_end$|scored|over|shown|redeal|dealt|^deal$/;
 
 /** The stand-in's moves in words, one line per move (the events of yours that made it), in
  * the current language. */
@@ -14,7 +15,11 @@ function standInMoves(msg, ctx, mod) {
   const lines = [];
   for (const step of msg.steps.slice(msg.stand_in_from)) {
     if (step.actor !== ctx.mySeatTable) continue;
-    const parts = step.events.filter((ev) => ev.seat === ctx.mySeat && !RESULT.test(ev.kind))
+    // the move is the events before the first result: what follows (a trick taken, the deal
+    // scored, the next deal's "You get") came of it and is no part of it
+    const end = step.events.findIndex((ev) => RESULT.test(ev.kind));
+    const own = end < 0 ? step.events : step.events.slice(0, end);
+    const parts = own.filter((ev) => ev.seat === ctx.mySeat)
       .map((ev) => mod?.describe?.(ev, ctx)).filter((x) => x);
     if (parts.length) lines.push(parts.join("; "));
   }
@@ -29,7 +34,7 @@ function standInMoves(msg, ctx, mod) {
 export function welcomeBack(msg, ctx, mod) {
   if (msg.stand_in_from === null || msg.stand_in_from === undefined) return null;
   const n = standInMoves(msg, ctx, mod).length;
-  const line = tn("back.line", n, { n });
+  const line = { key: "back.line", n, params: { n } };  // a log entry (tablelog.js)
   const build = () => {
     const moves = standInMoves(msg, ctx, mod);
     return h("div", { class: "welcome-back", "data-welcome-back": String(moves.length) },

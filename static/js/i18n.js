@@ -235,6 +235,20 @@ export function tn(key, count, params = {}) {
   return t((STRINGS[current][k] ?? en[k]) !== undefined ? k : key, params);
 }
 
+/** A date (ISO string, ms or Date) in the current language's own format (`Intl`: 24-hour
+ * time in bg and hy, no "AM"); `dateOnly` leaves the time out. A browser without the
+ * language's data (some builds lack hy) gets "03.12.2026, 06:44" instead of English. */
+export function dateText(when, dateOnly = false) {
+  const d = when instanceof Date ? when : new Date(when);
+  if (!Intl.DateTimeFormat.supportedLocalesOf([current]).length) {
+    const two = (n) => String(n).padStart(2, "0");
+    const day = `${two(d.getDate())}.${two(d.getMonth() + 1)}.${d.getFullYear()}`;
+    return dateOnly ? day : `${day}, ${two(d.getHours())}:${two(d.getMinutes())}`;
+  }
+  const opts = dateOnly ? { dateStyle: "medium" } : { dateStyle: "medium", timeStyle: "short" };
+  return new Intl.DateTimeFormat(current, opts).format(d);
+}
+
 /** An outcome reason code in words (the code itself if unknown). */
 export function reasonText(code) {
   const k = `reason.${code}`;

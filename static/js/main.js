@@ -11,7 +11,8 @@ import "./i18n_more.js";
 import "./i18n_controls.js";
 import "./i18n_feel.js";
 import "./i18n_accounts.js";
-import { me } from "./api.js";
+import "./i18n_feel_b.js";
+import { me, register } from "./api.js";
 import { accountScreen, drawMe as drawWho } from "./account.js";
 import { ratingsScreen } from "./ratings.js";
 import { profileScreen } from "./profile.js";
@@ -38,7 +39,11 @@ function route() {
   const [path] = location.hash.replace(/^#\/?/, "").split("?");
   const parts = path.split("/").filter(Boolean);
   const [page, id, extra] = parts;
-  if ((page === "table" || page === "watch" || page === "invite") && !me()) {
+  if (page === "watch" && !me()) {  // watching needs no name: a guest named "Spectator" watches
+    register(t("watch.guest")).then(route, () => nameForm(app, () => route()));
+    return;
+  }
+  if ((page === "table" || page === "invite") && !me()) {
     nameForm(app, () => route());
     return;
   }

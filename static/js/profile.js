@@ -3,7 +3,7 @@
 // dates) and an NDJSON download (GET /api/players/{id}/games.ndjson).
 
 import { h, fill } from "./util.js";
-import { t, onLang } from "./i18n.js";
+import { t, onLang, dateText } from "./i18n.js";
 import { api } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { gameRow } from "./gamelist.js";
@@ -78,7 +78,7 @@ export function profileScreen(root, playerId) {
   async function draw() {
     try {
       const p = await api(`/api/players/${encodeURIComponent(playerId)}`);
-      const since = p.created_at ? new Date(p.created_at).toLocaleDateString() : "";
+      const since = p.created_at ? dateText(p.created_at, true) : "";
       fill(root, h("section", { class: "profile", "data-profile": p.id },
         h("h1", {}, t("prof.title", { name: p.name })),
         h("p", { class: "muted" }, t(p.registered ? "prof.account" : "prof.guest"),

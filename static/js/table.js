@@ -47,7 +47,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     log: h("ol", { class: "log-list" }),
     logTitle: h("summary", {}, t("table.log")),
   };
-  const log = new TableLog(el.log, `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`);
+  const log = new TableLog(el.log, `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`, (e) => logText(e));
   const notice = new TimeoutNotice();  // the clock ran out: said over the table (notice.js)
   const rematch = rematchPanel(tableId, (msg) => conn.send(msg));
   const chat = chatPanel(tableId, (text) => conn.send({ type: "chat", table_id: tableId, text }), me()?.id);
@@ -138,11 +138,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
         log.startHand(ev.hand);
         prevKind = ev.kind;
         if (!replay) summaryBuild = null;  // the last hand's summary does not stay open into the next hand
-        const dealer = state?.seats?.[ev.dealer]?.name;
-        // a game module may name its game (Bazaar Blot: a match of many deals), else "Hand n"
-        const line = GAMES[state?.game]?.startedText?.(ev.hand, dealer)
-          || (dealer ? t("ev.game_started", { n: ev.hand, name: dealer }) : t("ev.hand_begins", { n: ev.hand }));
-        log.add(line, "sep");
+        log.add({ ev, game: state?.game, dealer: state?.seats?.[ev.dealer]?.name }, "sep");
         continue;
       }
       const m = mod();
@@ -151,17 +147,32 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       c.prevKind = prevKind;
       c.started = msg.events.some((e) => e.kind === "game_started");
       prevKind = ev.kind;
-      let text = m ? m.describe(ev, c) : null;
-      if (text === undefined) text = t("ev.unknown", { name: ev.seat !== undefined ? nameOf(ev.seat) : "", kind: ev.kind });
-      const timeout = msg.timeout && !prefixed && text;
-      const move = text;
-      if (timeout) { text = t("ev.timeout", { text }); prefixed = true; }
-      log.add(text, timeout ? "timeout" : "");
+      // the log keeps the event and what its words need, so a language switch redraws it
+      const entry = { ev, game: state?.game, me: c.mySeat, started: c.started, prev: c.prevKind,
+        names: seatMap.map((ts) => state?.seats?.[ts]?.name || null) };
+      const move = logText(entry);
+      const timeout = msg.timeout && !prefixed && move;
+      if (timeout) { entry.timeout = true; prefixed = true; }
+      log.add(entry, timeout ? "timeout" : "");
       if (replay) continue;
       if (timeout) notice.show(move, msg.seat !== null && msg.seat === state?.seat, state?.seats?.[msg.seat]?.name || "");
       m?.onEvent?.(ev, c);  // a module that draws from the event stream (Blot's held trick)
       if (m?.eventSummary?.(ev, c)) showSummary(() => m.eventSummary(ev, ctx()));
     }
+  }
+
+  // The words of a logged event (tablelog.js) in the current language.
+  function logText(e) {
+    const { ev } = e;
+    if (ev.kind === "game_started") {  // a game module may name its game (Blot: a match), else "Hand n"
+      return GAMES[e.game]?.startedText?.(ev.hand, e.dealer)
+        || (e.dealer ? t("ev.game_started", { n: ev.hand, name: e.dealer }) : t("ev.hand_begins", { n: ev.hand }));
+    }
+    const m = GAMES[e.game];
+    const c = { ...ctx(), mySeat: e.me, started: e.started, prevKind: e.prev, name: (gs) => e.names?.[gs] || nameOf(gs) };
+    let text = m ? m.describe(ev, c) : null;
+    if (text === undefined) text = t("ev.unknown", { name: ev.seat !== undefined ? c.name(ev.seat) : "", kind: ev.kind });
+    return text && e.timeout ? t("ev.timeout", { text }) : text;
   }
 
   // A state frame: its step's events are logged against the state held before it (protocol 1
@@ -186,7 +197,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       if (next.status === "playing" && next.hand && log.hand !== next.hand
           && !pending.some((p) => p.events.some((e) => e.kind === "game_started"))) {
         log.startHand(next.hand);
-        log.add(t("table.joined_mid_hand"), "note");
+        log.add({ key: "table.joined_mid_hand" }, "note");
         log.save();
       }
     }
@@ -199,7 +210,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   function onHandLog(msg) {
     if (!state || msg.table_id !== tableId) return;
     log.rebuild(msg.hand, () => {
-      if (msg.truncated) log.add(t("table.log_truncated"), "note", false);
+      if (msg.truncated) log.add({ key: "table.log_truncated" }, "note", false);
       for (const step of msg.steps) onEvents({ events: step.events, seat: step.actor, timeout: step.timeout }, null, true);
     });
     const back = welcomeBack(msg, { ...ctx(), mySeatTable: state.seat }, mod());
@@ -357,7 +368,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
 
   const conn = new TableConn(join, onMessage, onStatus);
   const stopTick = countdown.tick(screen);
-  const offLang = onLang(() => render());
+  const offLang = onLang(() => { log.rerender(); render(); });
   const offRules = onRules(() => { if (state) render(); });  // the glossary arrived: tooltips
   log.load();
   render();

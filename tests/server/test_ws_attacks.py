@@ -46,7 +46,7 @@ async def test_a_ban_kicks_the_connected_player_and_closes_their_socket(toy: Non
                 table = live.tables.get(tid)
                 assert table.seats[0].leaving and table.seats[0].stand_in == "banned"
                 seen = await b.until(lambda m: m["type"] == "state" and m["seats"][0]["stand_in"])
-                assert seen["seats"][0]["connected"]
+                assert not seen["seats"][0]["connected"]  # the stand-in bot is no holder
                 again = (await http.post(f"/api/admin/players/{pa}/ban", headers=ADMIN)).json()
                 assert (again["changed"], again["seats_kicked"], again["sockets_closed"]) == \
                     (False, [], 0)

@@ -114,6 +114,19 @@ def hand_log_problems(t: Table, gs: int | None, frame: dict[str, Any]) -> list[s
     return []
 
 
+def entitled_seat(t: Table, conn: Any) -> int | None:
+    """The game seat whose cards ``conn`` may see (``docs/protocol.md``): the seat it holds,
+    or the one its person holds while a stand-in plays it for a leave or timeouts (the holder
+    watches with its own cards in sight); ``None``: a spectator's public view only."""
+    seat = t.seat_of(conn)
+    if seat is not None:
+        return t.game_seat(seat.index)
+    for s in t.seats:
+        if s.stand_in in ("left", "timeouts") and s.player_id == conn.player.id:
+            return t.game_seat(s.index)
+    return None
+
+
 class LeakCheckingConnection(RecordingConnection):
     """Checks every message at the moment it is sent against the table's state then: no card
     in ``hidden_from(its game seat)`` and never the seed before ``game_over``."""
@@ -132,8 +145,7 @@ class LeakCheckingConnection(RecordingConnection):
         frame = self.frames[-1]  # exactly what a socket would carry
         if t.recorder is None or frame["type"] == "game_over":
             return
-        seat = t.seat_of(self)
-        gs = None if seat is None else t.game_seat(seat.index)
+        gs = entitled_seat(t, self)
         if frame["type"] == "hand_log":  # a re-send of the game's steps: judged step by step
             self.violations.extend(hand_log_problems(t, gs, frame))
             return

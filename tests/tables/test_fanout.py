@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tablekit import Harness
+from tablekit import Harness, entitled_seat
 
 from cardhall.engine import game_names, get_game
 from cardhall.protocol.frames import Frame, StateGapError, apply_state, diff_view
@@ -36,13 +36,13 @@ class MirrorConnection(RecordingConnection):
         t = self.table
         held = self.states[t.id]
         seat = t.seat_of(self)
-        gs = None if seat is None else t.game_seat(seat.index)
+        gs = entitled_seat(t, self)  # a holder watching its stand-in sees its own cards
         if t.recorder is None:
             return
         st = t.recorder.state
         want = {"view": st.view(gs), "version": t.version, "status": t.status,
-                "legal_actions": st.legal_actions(gs) if gs is not None and
-                t.status == "playing" else [],
+                "legal_actions": st.legal_actions(gs) if seat is not None and gs is not None
+                and t.status == "playing" else [],
                 "to_act": [t.seat_map[g] for g in st.to_act()], "seat_map": t.seat_map,
                 "game_id": t.game_id, "seed_commitment": t.seed_commitment,
                 "seats": [s.public_json(t.in_hand(s.index), t.out_of_chips(s.index))

@@ -46,7 +46,11 @@ async def test_a_kicked_seat_is_played_by_a_stand_in_to_the_end_without_timeouts
     seat = table.seats[1]
     assert seat.stand_in == "kicked" and seat.leaving and seat.taken
     public = table.summary()["seats"][1]
-    assert public["stand_in"] is True and public["connected"] is True
+    # the seat's holder is not connected: the stand-in bot's connection is no holder's
+    assert public["stand_in"] is True and public["connected"] is False
+    # the gauge of connections counts people's sockets, not the stand-in bot's
+    assert h.manager.stats()["connections"] == sum(
+        1 for c in table.connections() if c is not seat.conn)
     again = await h.manager.kick(table.id, 1)
     assert not again.kicked and "already kicked" in (again.reason or "")
     await play_out(h, table, conns, 1)

@@ -65,3 +65,40 @@ async def test_a_connected_holder_still_gets_three_timeouts(h: Harness) -> None:
     await h.advance(table, 10.01)
     seat = table.seats[slow]
     assert seat.timeouts == 1 and seat.stand_in is None
+
+
+async def test_a_holder_who_timed_out_still_sees_their_own_cards_while_the_stand_in_plays(
+        h: Harness) -> None:
+    """Issue 28 (trial finding): the holder's socket watches while the stand-in plays the seat
+    (``seat: null``, no legal moves), yet with that seat's own cards face up."""
+    table, conns = await _duel(h)
+    slow = _to_act(table)
+    other = conns[1 - slow]
+    for _ in range(20):
+        if table.seats[slow].stand_in is not None:
+            break
+        if _to_act(table) == slow:
+            await h.advance(table, 10.01)
+        else:
+            entry = other.states[table.id]["legal_actions"][0]
+            await h.act(table, other, {"type": "play", "card": entry["card"]},
+                        action_id=f"o{table.version}")
+    assert table.seats[slow].stand_in == "timeouts"
+    gs = table.game_seat(slow)
+    checked = 0
+    while table.status == "playing" and checked < 3:  # the holder's cards stay in sight
+        if _to_act(table) == slow:
+            await h.advance(table, 1.01)
+        else:
+            entry = other.states[table.id]["legal_actions"][0]
+            await h.act(table, other, {"type": "play", "card": entry["card"]},
+                        action_id=f"o{table.version}")
+        state = conns[slow].states[table.id]
+        assert state["seat"] is None and state["legal_actions"] == []
+        assert state["game_seat"] == gs
+        assert state["view"]["hand"] == sorted(table.recorder.state.hands[gs])
+        checked += 1
+    assert checked
+    # the other seat and a spectator see no more than before
+    assert other.states[table.id]["view"]["hand"] == sorted(
+        table.recorder.state.hands[table.game_seat(1 - slow)])

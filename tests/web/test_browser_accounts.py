@@ -124,10 +124,11 @@ def test_sessions_list_revoke_and_password_change(server: Any, new_page: Any, co
     other_token = other.evaluate("JSON.parse(localStorage.getItem('cardhall.player')).token")
 
     page.click("header [data-account-manage]")
-    # the guest's token (kept by registering), the registration's (this browser), the login's
+    # the registration's (this browser) and the login's; the guest token this browser held
+    # before registering is revoked by the page (nothing holds it now; issue 28 item 11)
     page.wait_for_selector("[data-sessions] [data-session][data-kind=login]")
     kinds = page.eval_on_selector_all("[data-sessions] [data-session]", "es => es.map(e => e.dataset.kind)")
-    assert sorted(kinds) == ["guest", "login", "register"], kinds
+    assert sorted(kinds) == ["login", "register"], kinds
     assert page.locator("[data-session][data-current=true]").get_attribute("data-kind") == "register"
     shoot(page, artifacts, "account-sessions")
     page.click("[data-sessions] [data-kind=login] [data-revoke]")  # log the other device out
@@ -144,8 +145,8 @@ def test_sessions_list_revoke_and_password_change(server: Any, new_page: Any, co
     page.fill("#pw-new", "a brand new secret")
     page.click("[data-form=password] button[type=submit]")
     page.wait_for_selector("[data-form=password] [role=status]:has-text('Password changed')")
-    # the change logged out every other session: the guest's token too
-    page.wait_for_selector("[data-sessions] [data-kind=guest]", state="detached")
+    # the change logged out every other session
+    page.wait_for_selector("[data-sessions] [data-kind=login]", state="detached")
     page.click("header [data-logout]")
     page.click("header [data-account]")
     page.fill("#login-username", "vik_acct")

@@ -86,5 +86,13 @@ def test_play_again_seats_both_at_a_new_table(server: Any, new_page: Any,
     for page in (anna, boris):
         page.wait_for_selector(".hand [data-card]")  # both seated: the new match began
     table = server.table(new)
+    # issue 28 item 16: the new table's log begins with its match, and the one who offered it
+    # is online to the other
+    for page in (anna, boris):
+        page.wait_for_selector(".log-list li")
+        lines = page.locator(".log-list li").all_inner_texts()
+        assert not [x for x in lines if "Joined mid-hand" in x], lines
+    assert table.seats[0].conn is not None and not table.seats[0].conn.closed
+    assert boris.locator(".board .seat:has(.name:text-is('Anna')) [data-away]").count() == 0
     assert [s.name for s in table.seats] == ["Anna", "Boris", "Cleo", "Dara"]
     assert table.spec.config == {"target_score": 1} and table.spec.bots == {2: "rule", 3: "rule"}

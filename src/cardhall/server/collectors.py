@@ -47,7 +47,7 @@ class TablesCollector(Collector):
             tables.add_metric([status], n)
         yield tables
         for key, help_text in (("seats_taken", "Seats taken at live tables"),
-                               ("connections", "Connections (sockets and bots) at live tables"),
+                               ("connections", "People's connections (sockets, no bots) at live tables"),
                                ("inbox_backlog", "Messages waiting in table inboxes")):
             yield GaugeMetricFamily(f"cardhall_{key}", help_text, value=s.get(key, 0))
         yield CounterMetricFamily("cardhall_games_saved",

@@ -29,6 +29,7 @@ import orjson
 from ..engine import Event
 from ..protocol.frames import Frame, diff_view
 from .connections import Connection
+from .state import STAND_IN_RETURNABLE
 
 _MISSING = object()
 EXTRAS = ("seats", "seat_map", "game_id", "seed_commitment", "next_seed_commitment")
@@ -126,6 +127,26 @@ class Fanout:
             legal = t.recorder.state.legal_actions(gs)
         return {"seat": seat, "game_seat": gs, "legal_actions": legal}
 
+    def _decided(self, seat: int | None, gs: int | None, seen: int | None) -> dict[str, Any]:
+        """:meth:`_decision`; a holder watching its stand-in (``seat`` ``None``) gets the
+        ``game_seat`` whose cards it sees (``seen``), still with no legal moves."""
+        out = self._decision(seat, gs)
+        if seat is None and seen is not None:
+            out["game_seat"] = seen
+        return out
+
+    def held_seat(self, conn: Connection) -> int | None:
+        """The game seat of the seat ``conn``'s person holds while a stand-in plays it (the
+        holder left or timed out, :data:`~.state.STAND_IN_RETURNABLE`, and now watches), or
+        ``None``. The holder still sees that seat's own cards (its private view and events),
+        never another seat's; it has no legal moves there until it takes the seat back."""
+        t = self.table
+        for s in t.seats:
+            if (s.stand_in in STAND_IN_RETURNABLE and s.conn is not conn
+                    and s.player_id is not None and s.player_id == conn.player.id):
+                return t.game_seat(s.index)
+        return None
+
     def _common(self) -> dict[str, Any]:
         t = self.table
         to_act: list[int] = []
@@ -145,20 +166,21 @@ class Fanout:
         as what ``conn`` now holds. ``step``: carry the step being broadcast (events etc.)."""
         t = self.table
         gs = None if seat is None else t.game_seat(seat)
+        seen = gs if seat is not None else self.held_seat(conn)  # whose cards it sees
         if public is None:
-            pub, private = self._view_parts(gs)
+            pub, private = self._view_parts(seen)
         else:  # the step's public view, already built
-            pub, private = public, self._private(gs)
+            pub, private = public, self._private(seen)
         view = None if pub is None else {**pub, **private}
         extras = extras if extras is not None else self._extras()
         data: dict[str, Any] = {
             "type": "state", "full": True, "table_id": t.id, "version": t.version,
-            "game": t.rules.name, **self._common(), **self._decision(seat, gs), **extras,
+            "game": t.rules.name, **self._common(), **self._decided(seat, gs, seen), **extras,
             "view": view, "turn_timeout_ms": round(t.spec.turn_timeout_seconds * 1000),
             **t.buy_in_limits(),
         }
         if step:
-            data["events"] = [e.to_json() for e in self._events if e.visible_to(gs)]
+            data["events"] = [e.to_json() for e in self._events if e.visible_to(seen)]
             data["actor"], data["timeout"] = self._actor, self._timeout
         self._sent[conn.id] = _Sent(t.version, private, dict(extras))
         return Frame(data)
@@ -182,6 +204,9 @@ class Fanout:
                 t.send(s.conn, self._frame(s.conn, s.index, t.game_seat(s.index), step,
                                            encoded_patch, events))
         for conn in t.spectators.values():
+            if self.held_seat(conn) is not None:  # a holder watching its stand-in: own cards
+                t.send(conn, self._frame(conn, None, None, step, encoded_patch, events))
+                continue
             sent = self._sent.get(conn.id)
             usual = (sent is not None and sent.version == self._version
                      and sent.extras is self._extras_sent and not sent.private)
@@ -203,14 +228,15 @@ class Fanout:
         sent = self._sent.get(conn.id)
         if sent is None or self._version is None or sent.version != self._version:
             return self.full(conn, seat, step=True, public=step.public, extras=step.extras)
-        private = self._private(gs)
+        seen = gs if seat is not None else self.held_seat(conn)  # whose cards it sees
+        private = self._private(seen)
         view_patch, view_removed = self._view_patch(sent.private, private, step, encoded_patch)
-        if gs not in events:
-            events[gs] = _frag([e.to_json() for e in self._events if e.visible_to(gs)])
+        if seen not in events:
+            events[seen] = _frag([e.to_json() for e in self._events if e.visible_to(seen)])
         data: dict[str, Any] = {
             "type": "state", "full": False, "table_id": t.id, "version": t.version,
-            "game": t.rules.name, "base_version": sent.version, **step.common, **self._decision(seat, gs),
-            "events": events[gs], "view_patch": view_patch,
+            "game": t.rules.name, "base_version": sent.version, **step.common,
+            **self._decided(seat, gs, seen), "events": events[seen], "view_patch": view_patch,
         }
         if view_removed:
             data["view_removed"] = view_removed

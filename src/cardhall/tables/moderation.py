@@ -13,6 +13,7 @@ from typing import Any
 
 from ..protocol import messages as p
 from .actor import Table
+from .bots import BotConnection
 from .departures import KickResult
 from .errors import SeatNotFoundError, TableNotFoundError
 from .messages import Close
@@ -86,7 +87,8 @@ class Moderation:
             "tables_by_status": by_status,
             "tables_closed": self.closed_count,
             "seats_taken": sum(sum(1 for s in t.seats if s.taken) for t in self.tables.values()),
-            "connections": sum(len(t.connections()) for t in self.tables.values()),
+            "connections": sum(sum(1 for c in t.connections() if not isinstance(c, BotConnection))
+                               for t in self.tables.values()),  # people's sockets, no bots
             "games_saved": self.games_saved_closed + sum(t.flow.games_saved
                                                          for t in self.tables.values()),
             "inbox_backlog": sum(t.inbox.qsize() for t in self.tables.values()),

@@ -138,7 +138,8 @@ class Seat:
             "player_id": self.player_id,
             "bot": self.bot,
             "bot_level": self.bot_kind,
-            "connected": self.conn is not None and not self.conn.closed,
+            # the holder's own socket: a stand-in bot's connection is no holder's
+            "connected": self.stand_in is None and self.conn is not None and not self.conn.closed,
             "stack": self.stack,
             "in_hand": in_hand,
             "out_of_chips": out_of_chips,

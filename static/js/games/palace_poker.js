@@ -93,7 +93,7 @@ export function describe(ev, ctx) {
     case "reshuffle": return t("pp.reshuffle");
     case "buy": return t("pp.buy", { name, paid: ev.paid });
     case "soldier": return t("pp.soldier", { name, card: cardText(ev.card) });
-    case "discard": return t("pp.discard", { name, count: ev.count });
+    case "discard": return ev.count ? t("pp.discard", { name, count: ev.count }) : t("pp.keeps_all", { name });
     case "stay": return t("pp.stay", { name });
     case "fold": return t("pp.fold", { name });
     case "battle": return t("pp.battle", { name: ctx.name(ev.attacker), target: ctx.name(ev.defender), paid: ev.paid });
@@ -176,7 +176,7 @@ addStrings({
     "pp.palaces_dealt": "Palaces dealt; stock {n}.", "pp.palace": "Your palace: {cards}",
     "pp.banners": "Banners dealt.", "pp.soldier": "{name} draws a soldier {card}",
     "pp.buy": "{name} buys ({paid})", "pp.fold": "{name} folds", "pp.stay": "{name} stays",
-    "pp.discard": "{name} discards {count}", "pp.raise": "{name} raises ({paid})",
+    "pp.discard": "{name} discards {count}", "pp.keeps_all": "{name} keeps all", "pp.raise": "{name} raises ({paid})",
     "pp.battle": "{name} attacks {target} ({paid})", "pp.battle_fold": "{name} gives up the battle",
     "pp.call": "{name} calls ({paid})", "pp.battle_tie": "The battle is a tie",
     "pp.battle_result": "{name} wins the battle against {loser}",
@@ -201,7 +201,7 @@ addStrings({
     "pp.palaces_dealt": "Дворците са раздадени; тесте {n}.", "pp.palace": "Вашият дворец: {cards}",
     "pp.banners": "Знамената са раздадени.", "pp.soldier": "{name} тегли войник {card}",
     "pp.buy": "{name} купува ({paid})", "pp.fold": "{name} се отказва", "pp.stay": "{name} остава",
-    "pp.discard": "{name} изхвърля {count}", "pp.raise": "{name} вдига ({paid})",
+    "pp.discard": "{name} изхвърля {count}", "pp.keeps_all": "{name} не изхвърля нищо", "pp.raise": "{name} вдига ({paid})",
     "pp.battle": "{name} напада {target} ({paid})", "pp.battle_fold": "{name} се отказва от битката",
     "pp.call": "{name} плаща ({paid})", "pp.battle_tie": "Битката е наравно",
     "pp.battle_result": "{name} печели битката срещу {loser}",
@@ -226,7 +226,7 @@ addStrings({
     "pp.palaces_dealt": "Պալատները բաժանված են; կապուկ {n}։", "pp.palace": "Ձեր պալատը՝ {cards}",
     "pp.banners": "Դրոշները բաժանված են։", "pp.soldier": "{name}-ը վերցնում է զինվոր {card}",
     "pp.buy": "{name}-ը գնում է ({paid})", "pp.fold": "{name}-ը հրաժարվում է", "pp.stay": "{name}-ը մնում է",
-    "pp.discard": "{name}-ը դեն է նետում {count}", "pp.raise": "{name}-ը բարձրացնում է ({paid})",
+    "pp.discard": "{name}-ը դեն է նետում {count}", "pp.keeps_all": "{name}-ը պահում է բոլորը", "pp.raise": "{name}-ը բարձրացնում է ({paid})",
     "pp.battle": "{name}-ը հարձակվում է {target}-ի վրա ({paid})", "pp.battle_fold": "{name}-ը հանձնվում է",
     "pp.call": "{name}-ը վճարում է ({paid})", "pp.battle_tie": "Ճակատամարտը ոչ-ոքի է",
     "pp.battle_result": "{name}-ը հաղթում է {loser}-ին", "pp.reshuffle": "Դեն նետված քարտերը խառնվում են։",
