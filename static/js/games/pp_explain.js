@@ -42,7 +42,7 @@ export function explainEl(c, ctx, shown = null) {
 
 /** The box a battler sees as a called battle ends (table.js's eventSummary hook). */
 export function battleBox(ev, ctx) {
-  return h("div", { class: "hand-summary", "data-battle-explained": "1" },
+  return h("div", { class: "battle-summary", "data-battle-explained": "1" },  // not the hand's result
     h("h2", {}, t("pp.battle_explained", { a: ctx.name(ev.attacker), d: ctx.name(ev.defender) })),
     explainEl(ev, ctx));
 }
