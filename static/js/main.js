@@ -4,6 +4,7 @@
 //   #/watch/ID       spectate         #/account       register / log in
 //   #/ratings[/GAME[/bots]]  leaderboards            #/player/ID     a player's profile
 //   #/rules[/GAME]   rules and glossary  #/invite/ID/CODE  a private table's invite link
+//   #/verify/ID      the check of a finished game's deals, in words
 
 import { t, lang, setLang, onLang, translateStatic } from "./i18n.js";
 import "./i18n_more.js";
@@ -23,6 +24,7 @@ import { buyInFirst } from "./chips_ui.js";
 import { loadCatalog } from "./catalog.js";
 import { gamesScreen, replayScreen } from "./replay.js";
 import { rulesScreen } from "./rules.js";
+import { verifyScreen } from "./verify.js";
 
 const app = document.getElementById("app");
 const langSel = document.getElementById("lang");
@@ -67,6 +69,9 @@ function route() {
       break;
     case "replay":
       cleanup = replayScreen(app, id);
+      break;
+    case "verify":
+      cleanup = verifyScreen(app, id);
       break;
     case "account":
       cleanup = accountScreen(app, drawMe);

@@ -8,15 +8,16 @@ import { GAMES } from "./games/index.js";
 import { gameRow } from "./gamelist.js";
 import { yourTables } from "./mytables.js";
 import { frenchCard, cardBack } from "./cards.js";
+import { verifyHref } from "./verify.js";
+import { mySeatIn, seatInUrl, seatNote, markSeat, handsInPlace, timeoutLines } from "./replay_seat.js";
 
 const PAGE = 20;
 
-// A link to the server's check of a finished game's deals against its revealed seeds
-// (GET /api/games/{id}/verify: {"verified", "mismatches", ...}; docs/fairness.md).
+// A link to the check of a finished game's deals against its revealed seeds: the verify page
+// (#/verify/ID, verify.js) words GET /api/games/{id}/verify (docs/fairness.md).
 export function verifyLink(gameId) {
-  return h("a", { href: `/api/games/${encodeURIComponent(gameId)}/verify`, class: "button small",
-    target: "_blank", rel: "noopener", "data-verify": gameId, title: t("games.verify_hint") },
-  t("games.verify"));
+  return h("a", { href: verifyHref(gameId), class: "button small", "data-verify": gameId,
+    title: t("games.verify_hint") }, t("games.verify"));
 }
 
 /** A finished game's buttons in a list: replay and verify. */
@@ -69,14 +70,13 @@ function handCard(game, code) {
 }
 
 /**
- * The open-hands panel: every seat's own cards at this step (GET /api/games/{id}/hands). For a
- * viewer who may not have the full copy the server sends the table's view ("??" face down):
- * a note says so.
+ * The open-hands panel: the hands (GET /api/games/{id}/hands) that found no seat on the board
+ * to be drawn in place (replay_seat.js handsInPlace). For a viewer who may not have the full
+ * copy the server sends the table's view ("??" face down): a note above the board says so.
  */
 function handsPanel(d, hands) {
   if (!hands) return null;
-  return h("div", { "data-open-hands": hands.copy },
-    hands.copy === "full" ? null : h("p", { class: "muted" }, t("replay.open_public")),
+  return h("div", { "data-open-hands-left": hands.copy },
     h("div", { class: "open-hands" }, hands.hands.map((s) =>
       h("div", { class: "open-hand", "data-hand-seat": s.seat }, h("strong", {}, s.name),
         Object.values(s.cards).filter(Array.isArray).map((cards) =>
@@ -101,8 +101,8 @@ async function download(gameId, full) {
 // table saw face down, "??" in the logged actions) for anyone; the full copy (every seat's
 // perspective) with ?full=1 and the player's token when the viewer played the game
 // (docs/fairness.md section 7). A 401/403 to ?full=1 falls back to the table copy. The
-// open-hands perspective (seat=open) draws the spectator's board and every seat's hand from
-// GET /api/games/{id}/hands, which answers by the same rule (table copy: "??" face down).
+// open-hands perspective (seat=open) draws the spectator's board with every seat's hand face up
+// in place, from GET /api/games/{id}/hands, which answers by the same rule (table copy: "??" face down).
 // The URL carries the perspective, step and unit (#/replay/ID?seat=&step=&by=).
 export function replayScreen(root, gameId) {
   const start = replayParams();
@@ -120,17 +120,17 @@ export function replayScreen(root, gameId) {
   const title = h("h1", {}, t("replay.title"));
   const err = h("p", { class: "error-line", role: "alert" });
 
+  // a seat's view needs the full copy: without it the seat stays chosen (in the URL, marked on
+  // the board) and the table's view is drawn (replay_seat.js)
   async function fetchStep(k) {
-    if (!full && typeof seat === "number") seat = null;  // a seat's view needs the full copy
     const q = new URLSearchParams({ step: String(Math.max(0, k)) });
-    if (seat !== null && seat !== "open") q.set("seat", String(seat));
+    if (full && typeof seat === "number") q.set("seat", String(seat));
     if (full) q.set("full", "1");
     try {
       return await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
     } catch (x) {
       if (!full || (x.status !== 401 && x.status !== 403)) throw x;
       full = false;  // not a game the viewer played: the table copy
-      if (seat !== "open") seat = null;
       return fetchStep(k);
     }
   }
@@ -195,7 +195,7 @@ export function replayScreen(root, gameId) {
     return h("select", { id: "r-seat", "data-copy": d.copy === "full" ? "full" : "table", onchange: pick },
       h("option", { value: "", selected: seat === null }, t("replay.spectator")),
       h("option", { value: "open", selected: seat === "open" }, t("replay.open")),
-      d.copy === "full" ? d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)) : null);
+      d.seats.map((name, i) => h("option", { value: i, selected: seat === i }, name)));
   }
 
   function draw() {
@@ -209,8 +209,11 @@ export function replayScreen(root, gameId) {
     const who = d.action ? (d.action.seat === null ? t("replay.chance") : d.seats[d.action.seat]) : null;
     const lines = d.events.map((ev) => mod.describe(ev, c)).filter((x) => x);
     const what = d.action
-      ? (lines.length ? lines.map((x) => (d.action.timeout ? t("ev.timeout", { text: x }) : x)) : [`${who}: ${d.action.action.type}`])
+      ? (lines.length ? timeoutLines(lines, d.action, who) : [`${who}: ${d.action.action.type}`])
       : [t("replay.start")];
+    const board = h("div", { class: "board" }, mod.board(c));
+    markSeat(board, seat);
+    const left = seat === "open" && hands ? handsInPlace(board, hands, (x) => handCard(d.game, x)) : [];
     fill(body,
       h("div", { class: "replay-bar" },
         h("label", { for: "r-seat" }, t("replay.seat"), " "), seatChoice(d),
@@ -223,8 +226,10 @@ export function replayScreen(root, gameId) {
       slider,
       d.copy === "full" ? null : h("p", { class: "muted", "data-table-copy": "1" }, t("replay.table_copy")),
       h("ul", { class: "replay-events", "aria-live": "polite" }, what.map((x) => h("li", {}, x))),
-      h("div", { class: "board" }, mod.board(c)),
-      seat === "open" ? handsPanel(d, hands) : null,
+      seatNote(seat, d),
+      seat === "open" && hands?.copy !== "full" ? h("p", { class: "muted" }, t("replay.open_public")) : null,
+      board,
+      left.length ? handsPanel(d, { ...hands, hands: left }) : null,
       d.outcome ? h("div", { class: "summary", "data-summary": "1" }, mod.summary(d.outcome, c)) : null);
   }
 
@@ -241,7 +246,9 @@ export function replayScreen(root, gameId) {
   api(`/api/games/${encodeURIComponent(gameId)}/steps`)
     .then((u) => { units = u; if (by !== "action" && by !== u.unit) by = "action"; if (data) draw(); })
     .catch(() => { units = null; });
-  go(step);
+  // a player's own game opens from their seat (a link that names the perspective keeps it)
+  if (seatInUrl()) go(step);
+  else mySeatIn(gameId).then((s) => { if (s !== null && seat === null) seat = s; go(step); });
   const off = onLang(() => { if (data) draw(); });
   return () => { stop(); off(); };
 }

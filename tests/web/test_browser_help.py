@@ -107,7 +107,7 @@ def test_palace_poker_names_the_hands_compared(server: Any, new_page: Any,
              "four of a kind", "straight flush")
     assert any(f": {h}" in text for h in hands), text
     assert "without " in text  # the banner-suit exclusion is named
-    shoot(page, artifacts, "palace_poker-battle")
+    # the README's "battle explained" screenshot: test_browser_pp_feel.py
 
 
 def test_phone_blot_pass_is_inside_the_viewport(server: Any, new_page: Any,

@@ -60,10 +60,11 @@ def test_a_shared_link_opens_at_its_step_and_steps_by_round(server: Any, new_pag
     other.wait_for_function("document.querySelector('[data-step-label]')?.textContent"
                             f".startsWith('Step {want} of')")
     assert other.locator("#r-seat").input_value() == "open"
-    # a seat's link opened by someone who did not play: the spectator's view at that step
+    # a seat's link opened by someone who did not play: the seat stays chosen, the table's
+    # view at that step (test_browser_replay_feel.py)
     other.goto(f"{server.url}/#/replay/web-sb?seat=1&step={want}")
-    other.wait_for_function("location.hash.includes('step=') && !location.hash.includes('seat=1')")
-    assert other.locator("#r-seat").input_value() == ""
+    other.wait_for_selector("[data-seat-note='1']")
+    assert other.locator("#r-seat").input_value() == "1"
     # by action again: one step at a time
     page.select_option("#r-by", "action")
     # the change refetches the step and redraws (the URL drops by=round once it has): a click

@@ -5,6 +5,7 @@ import { t, tn, reasonText, addStrings } from "../i18n.js";
 import { frenchCard, cardText, suitSym } from "../cards.js";
 import { parseEntry, actButton, rangeControl, cardPicker } from "../actions.js";
 import { seatBadge, row, returnsTable, term } from "./common.js";
+import { explainEl, decidedText, battleBox } from "./pp_explain.js";
 
 export function board(ctx) {
   const v = ctx.view;
@@ -35,26 +36,26 @@ export function board(ctx) {
     b ? row("⚔", `${t("pp.battle_now", { a: ctx.name(b.attacker), d: ctx.name(b.defender) })}; ${
       Object.entries(b.owed || {}).filter(([, n]) => n > 0).map(([s, n]) => t("pp.owed", { name: ctx.name(Number(s)), n })).join(", ")}`) : null,
     v.last_battle && !b ? row("⚔", t("pp.last_battle", { name: ctx.name(v.last_battle.winner) })) : null);
-  const discard = ctx.legal.find((e) => e.type === "discard");
   const palace = ctx.mySeat !== null && v.palace
     ? h("div", { class: "hand-box" }, h("h3", {}, term(ctx, "palace", t("pp.palace_label"))),
       h("div", { class: "hand cards" }, v.palace.map((c) => frenchCard(c))))
     : null;
-  const picker = discard && ctx.act
-    ? cardPicker(parseEntry(discard).choices[0], frenchCard, ctx, t("act.discard"),
-      (cards) => ctx.act({ type: "discard", cards }))
-    : null;
-  return h("div", { class: "pp" }, center, seats, palace, picker);
+  return h("div", { class: "pp" }, center, seats, palace);
 }
 
-// Call and stay first, fold last (a fold ends the hand for the seat: never the first button).
-const ORDER = { call: 0, stay: 0, buy: 1, battle: 2, raise: 2, fold: 3 };
+// The soldiers to discard on a row of their own, then call and stay first, fold last (a fold
+// ends the hand for the seat: never the first button).
+const ORDER = { discard: -1, call: 0, stay: 0, buy: 1, battle: 2, raise: 2, fold: 3 };
 
 export function controls(ctx) {
   const out = h("div", { class: "row pp-controls" });
   const legal = [...ctx.legal].sort((a, b) => (ORDER[a.type] ?? 2) - (ORDER[b.type] ?? 2));
   for (const e of legal) {
-    if (e.type === "discard") continue;
+    if (e.type === "discard") {  // the soldiers to discard: in the bar with the other calls
+      if (ctx.act) out.append(cardPicker(parseEntry(e).choices[0], frenchCard, ctx, t("act.discard"),
+        (cards) => ctx.act({ type: "discard", cards })));
+      continue;
+    }
     const p = parseEntry(e);
     const label = e.type === "battle" ? t("act.battle_vs", { name: ctx.name(e.target) }) : t(`act.${e.type}`);
     const pays = battlePays(e, ctx);
@@ -99,7 +100,7 @@ export function describe(ev, ctx) {
     case "raise": return t("pp.raise", { name, paid: ev.paid });
     case "call": return t("pp.call", { name, paid: ev.paid });
     case "battle_fold": return t("pp.battle_fold", { name });
-    case "battle_reveal": return `${t("pp.battle_reveal")}: ${comparedText(ev, [ev.attacker, ev.defender], ctx)}`;
+    case "battle_reveal": return `${t("pp.battle_reveal")}: ${comparedText(ev, [ev.attacker, ev.defender], ctx)}. ${decidedText(ev, ctx)}`.trim();
     case "battle_result":
       if (ev.tie) return t("pp.battle_tie");
       return t("pp.battle_result", { name: ctx.name(ev.winner), loser: ctx.name(ev.loser) });
@@ -123,16 +124,34 @@ function comparedText(c, seats, ctx) {
   }).join(` ${t("pp.vs")} `);
 }
 
-function comparedEl(d, ctx) {
-  const c = d.compared;
-  if (!c) return null;
-  const seats = Object.keys(c.hands).map(Number);
-  return h("div", { class: "compared", "data-compared": c.rule },
-    h("p", {}, t(c.rule === "battle" ? "pp.compared_battle" : "pp.compared_normal")),
-    h("ul", {}, seats.map((s) => h("li", { "data-hand-of": s },
-      h("strong", {}, ctx.name(s)), `: ${t(`pp.cat.${c.hands[String(s)]}`)}`,
-      c.excluded?.[String(s)] ? ` (${t("pp.without", { suit: suitSym(c.excluded[String(s)]) })})` : "",
-      h("div", { class: "cards" }, (c.eligible?.[String(s)] || d.shown?.[String(s)] || []).map((x) => frenchCard(x, { small: true })))))));
+// The last called battle this hand that the player saw compared (its battle_reveal): the
+// summary of a hand it ended explains it.
+let lastReveal = null;
+
+/** table.js's event hook: remember the battle_reveal seen; a new hand forgets it. */
+export function onEvent(ev, ctx) {
+  if (ev.kind === "banners") lastReveal = null;
+  if (ev.kind === "battle_reveal") lastReveal = { ev, names: [ctx.name(ev.attacker), ctx.name(ev.defender)] };
+}
+
+/** A called battle's box, for the two who saw it compared (table.js's eventSummary hook). */
+export function eventSummary(ev, ctx) {
+  return ev.kind === "battle_reveal" ? battleBox(ev, ctx) : null;
+}
+
+/** The battle that left one player (reason last_player): who beat whom (view.last_battle,
+ * public) and, for a battler, the hands compared. */
+function lastBattleEl(outcome, ctx) {
+  const lb = ctx.view?.last_battle;
+  if (outcome.reason !== "last_player" || !lb || lb.winner === null || lb.winner === undefined) return null;
+  const lose = lb.winner === lb.attacker ? lb.defender : lb.attacker;
+  // the same battle (not one of another table left mid-hand): its battlers by seat and name
+  const r = lastReveal;
+  const seen = r && lb.called && r.ev.attacker === lb.attacker && r.ev.defender === lb.defender
+    && r.names[0] === ctx.name(lb.attacker) && r.names[1] === ctx.name(lb.defender) ? r.ev : null;
+  return h("div", { "data-last-battle": "1" },
+    h("p", { class: "decided" }, t("pp.won_battle", { win: ctx.name(lb.winner), lose: ctx.name(lose) })),
+    seen ? explainEl(seen, ctx) : null);
 }
 
 export function summary(outcome, ctx) {
@@ -140,7 +159,7 @@ export function summary(outcome, ctx) {
   return h("div", { class: "hand-summary" },
     h("h2", {}, tn("pp.winners", (d.winners || []).length, { names: (d.winners || []).map((s) => ctx.name(s)).join(", ") })),
     h("p", { "data-reason": outcome.reason }, `${reasonText(outcome.reason)} · ${t("pp.pot")} ${d.pot ?? ""}`),
-    comparedEl(d, ctx),
+    d.compared ? explainEl(d.compared, ctx, d.shown) : lastBattleEl(outcome, ctx),
     returnsTable(outcome.returns, ctx, t("pp.returns")));
 }
 

@@ -18,6 +18,7 @@ from ...engine.events import Event, private, public
 from ...engine.game import OutcomeReason
 from .cards import ids, suit
 from .evaluation import strengths_and_categories
+from .explain import best_five, decided
 from .model import (
     BattleInProgress,
     BattleOpened,
@@ -59,15 +60,20 @@ def compare(h: Hand, a: int, d: int) -> tuple[int, dict[str, Any]]:
     """Compare two seats under battle rules (rule 8). Returns ``(sign, detail)``: ``1`` if
     ``a`` wins, ``-1`` if ``d`` wins, ``0`` if still tied after the own-suit tie-break;
     ``detail`` (for the ``battle_reveal`` event) names each side's hand category and eligible
-    cards, and the own-suit counts when they were needed."""
+    cards, the own-suit counts when they were needed, and (:mod:`.explain`) each side's
+    ``best`` five cards and what ``decided``."""
     ea, ed = eligible(h, a, d), eligible(h, d, a)
     (sa, sd), (ca, cd) = strengths_and_categories([ids(ea), ids(ed)], h.config.wheel_allowed)
     detail: dict[str, Any] = {"hands": {str(a): ca, str(d): cd},
                               "eligible": {str(a): ea, str(d): ed}}
+    wheel = h.config.wheel_allowed
+    detail["best"] = {str(a): best_five(ea, wheel), str(d): best_five(ed, wheel)}
     if sa != sd:
+        detail["decided"] = decided({a: ea, d: ed}, wheel)
         return (1 if sa > sd else -1), detail
     na, nd = own_suit_count(h, a), own_suit_count(h, d)
     detail["own_suit_counts"] = {str(a): na, str(d): nd}
+    detail["decided"] = decided({a: ea, d: ed}, wheel, {a: na, d: nd})
     return (na > nd) - (na < nd), detail
 
 

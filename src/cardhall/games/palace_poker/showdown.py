@@ -17,6 +17,7 @@ from ...engine.game import Outcome, OutcomeReason
 from .battle import compare
 from .cards import ids
 from .evaluation import strengths, strengths_and_categories
+from .explain import best_five, decided
 from .model import Hand, HandWon, Phase, ShowdownDue
 
 
@@ -56,7 +57,8 @@ def explain_showdown(h: Hand, alive: Sequence[int]) -> dict[str, Any]:
     (``"battle"``: two left compared under battle rules, PP-25, with ``eligible`` (seat ->
     cards that counted) and ``excluded`` (seat -> the opponent's banner suit left out, PP-16,
     or ``None``), and ``own_suit_counts`` when the tie-break was needed; ``"normal"``: best
-    five of all own cards)."""
+    five of all own cards); both with each seat's ``best`` five cards and what ``decided``
+    between the best hand and the next (:mod:`.explain`)."""
     if len(alive) == 2 and h.config.two_left_showdown == "battle":
         a, d = alive
         _, detail = compare(h, a, d)
@@ -64,9 +66,12 @@ def explain_showdown(h: Hand, alive: Sequence[int]) -> dict[str, Any]:
         excluded = {str(s): banned[s] if h.config.exclude_opponent_banner_suit else None
                     for s in alive}
         return {"rule": "battle", **detail, "excluded": excluded}
-    _, names = strengths_and_categories([ids(h.own_cards(s)) for s in alive],
-                                        h.config.wheel_allowed)
-    return {"rule": "normal", "hands": {str(s): n for s, n in zip(alive, names, strict=True)}}
+    wheel = h.config.wheel_allowed
+    own = {s: h.own_cards(s) for s in alive}
+    _, names = strengths_and_categories([ids(own[s]) for s in alive], wheel)
+    return {"rule": "normal", "hands": {str(s): n for s, n in zip(alive, names, strict=True)},
+            "best": {str(s): best_five(own[s], wheel) for s in alive},
+            "decided": decided(own, wheel)}
 
 
 def split_shares(pot: int, winners: Sequence[int], order: Sequence[int]) -> dict[int, int]:

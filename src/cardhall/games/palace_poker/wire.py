@@ -148,6 +148,18 @@ class PPBattleStart(TypedDict):
     extra: int
 
 
+class PPDecided(TypedDict):
+    """What decided between the best hand and the next (:mod:`.explain`): ``by`` the
+    ``category``, the first differing ``rank`` (``ranks``: seat -> rank letter), the ``cards``
+    an incomplete hand lacks, the ``own_suit`` count (PP-19), or a ``tie``; ``seats``: the
+    better seat first."""
+
+    by: Literal["category", "rank", "cards", "own_suit", "tie"]
+    seats: list[int]
+    ranks: NotRequired[dict[str, Literal[
+        "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]] | None]
+
+
 class PPBattleReveal(TypedDict):
     """Private to the two battlers: both palaces, the eligible cards and the hands' names."""
 
@@ -161,6 +173,9 @@ class PPBattleReveal(TypedDict):
     """Cards of each side's own banner suit, when equal hands needed the tie-break (PP-19)."""
     excluded: NotRequired[dict[str, Suit] | None]
     """Per side, the suit that did not count for it: the opponent's banner suit (PP-16)."""
+    best: NotRequired[dict[str, list[FrenchCard]] | None]
+    """Per side, the five (or fewer) eligible cards that made its hand."""
+    decided: NotRequired[PPDecided | None]
 
 
 class PPBattleResult(TypedDict):
@@ -187,10 +202,13 @@ class PPCompared(TypedDict):
     """What a showdown compared (rule 11c): each seat's hand category (``hands``); under
     battle rules (``rule: "battle"``, two left, PP-25) also the ``eligible`` cards, the suit
     ``excluded`` from each side (the opponent's banner suit, PP-16) and ``own_suit_counts``
-    when the tie-break was needed."""
+    when the tie-break was needed; for both rules each seat's ``best`` five cards and what
+    ``decided``."""
 
     rule: Literal["battle", "normal"]
     hands: dict[str, str]
+    best: NotRequired[dict[str, list[FrenchCard]] | None]
+    decided: NotRequired[PPDecided | None]
     eligible: NotRequired[dict[str, list[FrenchCard]] | None]
     excluded: NotRequired[dict[str, Suit | None] | None]
     own_suit_counts: NotRequired[dict[str, int] | None]
