@@ -22,7 +22,6 @@ inbox.
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from ..engine import EngineError, GameRules
+from ..engine.actions import copy_json
 from ..protocol import messages as p
 from ..protocol.frames import Frame
 from ..storage.interface import Store
@@ -307,7 +307,7 @@ class TableCore(TableState):
         self.version += 1
         answer = Frame({"type": "accepted", "table_id": self.id, "version": self.version,
                         "action_id": m.action_id, "duplicate": False, "rid": m.rid})
-        seat.remember(m.action_id, (m.version, copy.deepcopy(m.action)), answer)
+        seat.remember(m.action_id, (m.version, copy_json(m.action)), answer)
         seat.timeouts = 0
         self.send(conn, answer)
         self.flow.after_action(events, seat.index, timeout=False)

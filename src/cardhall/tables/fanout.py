@@ -55,8 +55,18 @@ class _Step:
     removed: list[str]
     common: dict[str, Any]
     extras: dict[str, Any]
-    encoded: dict[str, Any]
-    """The :data:`EXTRAS` values as fragments (encoded once)."""
+    """The table facts (:data:`EXTRAS`); the previous step's own dict when they did not
+    change, so a recipient holding them is known by identity, without comparing."""
+    encoded: dict[str, Any] = field(default_factory=dict)
+    """The :data:`EXTRAS` values some recipient needs, as fragments (each encoded once, on
+    first use: a step whose facts nobody lacks encodes none)."""
+
+    def fragment(self, key: str) -> Any:
+        """The :data:`EXTRAS` value ``key`` encoded (once per step)."""
+        frag = self.encoded.get(key)
+        if frag is None:
+            frag = self.encoded[key] = _frag(self.extras[key])
+        return frag
 
 
 def _frag(value: Any) -> orjson.Fragment:
@@ -193,9 +203,12 @@ class Fanout:
         public, _ = self._view_parts(None)
         patch, removed = diff_view(self._public if self._version is not None else None, public)
         extras = self._extras()
+        before = self._extras_sent
+        if before is not None and extras == before:
+            extras = before  # unchanged: who holds them is known by identity
         step = _Step(public, patch, removed,
                      {**self._common(), "actor": self._actor, "timeout": self._timeout},
-                     extras, {k: _frag(v) for k, v in extras.items()})
+                     extras)
         encoded_patch = {k: _frag(v) for k, v in patch.items()}
         events: dict[int | None, orjson.Fragment] = {}
         shared: Frame | None = None
@@ -240,9 +253,10 @@ class Fanout:
         }
         if view_removed:
             data["view_removed"] = view_removed
-        for key in EXTRAS:
-            if sent.extras.get(key, _MISSING) != step.extras[key]:
-                data[key] = step.encoded[key]
+        if sent.extras is not step.extras:
+            for key in EXTRAS:
+                if sent.extras.get(key, _MISSING) != step.extras[key]:
+                    data[key] = step.fragment(key)
         self._sent[conn.id] = _Sent(t.version, private, step.extras)
         return Frame(data)
 
