@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Packages held to mypy --strict (the rest of src/ to the settings in pyproject.toml).
 STRICT := src/cardhall/engine src/cardhall/games
 
-.PHONY: run test test-fast test-browser bench lint lock clean schemas
+.PHONY: run test test-fast test-leak test-browser bench lint lock clean schemas
 
 # Install output goes to stderr so that `make bench > out.json` stays valid JSON.
 # Every install is held to requirements.lock (the exact versions CI and the image use);
@@ -23,6 +23,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# The two leak-by-construction files at CI depth: 200 random games per game (make test plays 50).
+test-leak: $(STAMP)
+	CARDHALL_LEAK_GAMES=200 $(BIN)/python -m pytest -q -o timeout=1200 \
+	  tests/tables/test_leak_by_construction.py tests/tables/test_leak_after_game_by_construction.py
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m 'not slow'

@@ -6,7 +6,8 @@ the rules show a moved card (method: ``docs/engine.md``, "Leak test by construct
 helpers: ``leakkit.py``). Compared at the engine (views, public and private parts, events,
 legal actions) and in the raw frames the table actor sends.
 
-``CARDHALL_LEAK_GAMES`` (default 200) sets the games per game for a longer local run."""
+``CARDHALL_LEAK_GAMES`` sets the games per game: 50 by default (`make test`), 200 in CI
+(`make test-leak`, which `.ci/run` runs after `make test`)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from cardhall.tables.fanout import Fanout
 pytestmark = pytest.mark.unverified_saves  # the deals are scripted, not drawn from the seed
 
 
-GAMES = int(os.environ.get("CARDHALL_LEAK_GAMES", "200"))
+GAMES = int(os.environ.get("CARDHALL_LEAK_GAMES", "50"))
 TABLE_RUNS = 2
 """Second deals per recipient replayed at a table: the permutation and the longest swap."""
 
