@@ -79,7 +79,7 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
         app.state.hall.on_sockets = functools.partial(_close_sockets, app)
         if node is not None:
             node.on_sockets = app.state.hall.on_sockets
-            _share_auth_cache(getattr(app.state, "auth_cache", None), node)
+            share_auth_cache(getattr(app.state, "auth_cache", None), node)
         await manager.start(restore_all=node is None)
         director = Director(manager, tournament_store(store))
         app.state.tournaments = director
@@ -162,7 +162,7 @@ async def _close_sockets(app: FastAPI, player_ids: set[str], why: str) -> int:
                                getattr(app.state, "auth_cache", None))
 
 
-def _share_auth_cache(cache: AuthCache | None, node: ClusterNode) -> None:
+def share_auth_cache(cache: AuthCache | None, node: ClusterNode) -> None:
     """Cluster mode: ``cache``'s invalidations go to every node on the bus, and the other
     nodes' come back to it; a gap in the bus drops it all (``cluster/authbus.py``)."""
     if cache is None:
