@@ -23,7 +23,11 @@ sides of a ratio alike:
   Redis hop), two nodes with the load split -> closed-loop actions/s, open-loop p50/p99, CPU per
   node, the hop's added latency; ``{"skipped": reason}`` when either is unreachable.
 
-Then ``saves`` (``bench/saves.py``: SQLite and PostgreSQL; the pre-issue ORM save, single,
+Then the reconnect storms (``bench/storms.py``, issue 26): ``storm`` (4,000 sockets of 1,000
+tables say ``hello`` and resume, 100 handshakes at a time: refused, seconds to seat everyone,
+p99; one player per socket and 4 sockets per player; before and after in the same run, and the
+bare server's floor) and ``restart_storm`` (the same right after a restart that restored the
+1,000 durable tables). Then ``saves`` (``bench/saves.py``: SQLite and PostgreSQL; the pre-issue ORM save, single,
 batched and through the game writer, each as a ratio to single) and the engine:
 random self-play speed for every game plus every ``bench/bench_<name>.py`` module exposing
 ``run() -> dict`` (stored under ``<name>``). An arm that fails is reported in ``errors`` and the
@@ -53,6 +57,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from arms import load_arm, timer_anchor
 from runkit import guarded, median_of, note, pg_arm, postgres_unreachable, ratio
+from storms import storms
+from storms import summary as storm_summary
 
 from cardhall.cli.output import progress
 from cardhall.engine import game_names, get_game
@@ -90,6 +96,9 @@ class Plan:
     cluster_duration: float = 8.0
     cluster_warmup: float = 2.0
     cluster_modes: tuple[str, ...] = ("closed", "open")
+    storm_tables: int = 1000
+    storm_batch: int = 100
+    storm_before: bool = True
 
 
 QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),
@@ -98,7 +107,7 @@ QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables
              anchor_timers=10_000, anchor_spread=2.0, warmup=1.0,
              selfplay_scale=0.1, modules=False, cluster_closed_tables=4,
              cluster_open_tables=8, cluster_rounds=1, cluster_duration=1.5, cluster_warmup=0.5,
-             cluster_modes=("open",))
+             cluster_modes=("open",), storm_tables=48, storm_before=False)
 
 
 async def closed_loop(plan: Plan, errors: list[str]) -> dict[str, Any]:
@@ -308,6 +317,8 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
             "save_game_16_awaited_p99_ms": (latency.get("save_game_awaited") or {}).get("p99_ms"),
             "skipped": saves.get(f"{db}_skipped")}
     s["cluster"] = cluster_summary(out.get("cluster"))
+    for part in ("storm", "restart_storm"):
+        s[part] = storm_summary(out.get(part))
     blot = (out.get("selfplay") or {}).get("bazaar_blot") or {}
     s["blot_deals_per_s"] = blot.get("units_per_second")
     return s
@@ -341,6 +352,11 @@ async def run_all(plan: Plan, quick: bool, only: set[str],
         "timer": ("timer", lambda: timers(plan, errors)),
         "cluster": ("cluster", lambda: cluster_part(plan, errors)),
         "saves": ("saves", lambda: guarded(errors, "saves", saves_all(quick))),
+        "storm": ("storm", lambda: storms(plan.storm_tables, plan.storm_batch, False, errors,
+                                          before=plan.storm_before)),
+        "restart_storm": ("restart_storm", lambda: storms(plan.storm_tables, plan.storm_batch,
+                                                          True, errors,
+                                                          before=plan.storm_before)),
     }
     for part, (key, coro) in parts.items():
         if part in only:
@@ -355,7 +371,8 @@ async def run_all(plan: Plan, quick: bool, only: set[str],
     return out
 
 
-PARTS = ("closed", "open", "log", "timer", "cluster", "saves", "engine")
+PARTS = ("closed", "open", "log", "timer", "cluster", "saves", "storm", "restart_storm",
+         "engine")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -49,6 +49,23 @@ class Settings(BaseSettings):
     """Bound of every wait on the database: connecting, a statement, a pool checkout, SQLite's
     lock, one log commit or game save. Past it a REST call answers 503 ``store.unavailable``;
     a log commit or a save counts as failed and is retried."""
+    db_pool_size: Annotated[int, Field(ge=1, le=1000)] | None = None
+    """Connections the SQL store keeps open; unset: per back-end (``storage/sql.py``
+    ``pool_sizes``: SQLite 8, PostgreSQL 10). A SQLite file in WAL mode serves many readers at
+    once and one writer; on PostgreSQL every node's pool counts against ``max_connections``
+    (100 by default: three nodes of 10 + 20 fit)."""
+    db_max_overflow: Annotated[int, Field(ge=0, le=1000)] | None = None
+    """Connections the pool may open above ``db_pool_size`` under load (closed when returned);
+    unset: per back-end (SQLite 8, PostgreSQL 20)."""
+    db_pool_timeout_seconds: Annotated[float, Field(gt=0, le=600)] = 30.0
+    """How long a request waits in the pool's queue for a connection while every one is in
+    use (a reconnect storm queues rather than fails; issue 26). Each connection is bounded by
+    ``db_timeout_seconds`` while in use, so a hung database still fails requests in time."""
+    auth_cache_seconds: Annotated[float, Field(ge=0, le=3600)] = 300.0
+    """How long a socket ``hello`` (and a join's ban check) is answered from this process's
+    identity cache without asking the database (``server/authcache.py``); 0: every one asks
+    the database (the cache then serves only database outages). A revocation, ban, disable or
+    password change drops the player's entries on every node at once."""
     database_schema: str | None = None
     """PostgreSQL only: the schema the server's connections use (their ``search_path``);
     unset: the database's default. Tests give each run a fresh one."""

@@ -1,6 +1,6 @@
 """Issue 27 case 3: during a database outage a node that still serves stays in the balancer
 and a client whose connection blips resumes its seat (``docs/operations.md``, "Health
-endpoints"; ``docs/security.md``, "Hello during a database outage").
+endpoints"; ``docs/security.md``, "The identity cache").
 
 A real ``cardhall serve`` on PostgreSQL through a TCP proxy (``dbproxy.py``) the test stops.
 A player joins a table (its ``hello`` was answered by the database), its socket drops, the

@@ -107,3 +107,25 @@ def test_timeout_args_per_driver() -> None:
     with pytest.raises(ValueError, match="above 0"):
         timeout_args("sqlite", 0)
     make_engine("sqlite+aiosqlite:///:memory:").sync_engine.dispose()  # old signature still works
+
+
+async def test_the_pool_is_sized_per_back_end_and_a_storm_queues(tmp_path: Path) -> None:
+    """Issue 26: SQLite 8 + 8, PostgreSQL 10 + 20 (the settings override them), and a checkout
+    waits 30 s in the pool's queue rather than the 5 s of every other wait."""
+    from cardhall.storage.factory import make_store
+
+    def pool(store: Any) -> tuple[int, int, float]:
+        p = store.engine.pool
+        return p.size(), p._max_overflow, p.timeout()
+
+    lite = make_store(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}", timeout_seconds=5.0)
+    pg = make_store("postgresql+asyncpg://u@127.0.0.1:1/db", timeout_seconds=5.0)
+    sized = make_store("postgresql+asyncpg://u@127.0.0.1:1/db", pool_size=3, max_overflow=4,
+                       pool_timeout_seconds=9.0)
+    try:
+        assert pool(lite) == (8, 8, 30.0)
+        assert pool(pg) == (10, 20, 30.0)
+        assert pool(sized) == (3, 4, 9.0)
+    finally:
+        for store in (lite, pg, sized):
+            await store.close()

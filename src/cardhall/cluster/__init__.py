@@ -14,4 +14,5 @@ everything (:class:`~cardhall.hall.local.LocalHall`, which :mod:`.hall` extends)
 * :mod:`.hall`: :class:`~.hall.ClusterHall`, what the REST routes and the WebSocket handler
   use in a cluster.
 * :mod:`.ops`: the operations a node serves to the others (``hall/ops.py`` by name).
+* :mod:`.authbus`: identity-cache invalidations between the nodes (``server/authcache.py``).
 """

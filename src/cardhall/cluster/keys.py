@@ -9,6 +9,7 @@
 ``<p>:in:<table>``                 channel: client requests for the table, to its owner
 ``<p>:to:<node>``                  channel: frames for the node's sockets, RPC traffic
 ``<p>:events``                     channel: ``moved`` (a table has a new owner)
+``<p>:auth``                       channel: player ids to drop from every identity cache
 =================================  ======================================================
 """
 
@@ -49,3 +50,7 @@ class Keys:
     @property
     def events(self) -> str:
         return f"{self.prefix}:events"
+
+    @property
+    def auth(self) -> str:
+        return f"{self.prefix}:auth"

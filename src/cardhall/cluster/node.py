@@ -47,6 +47,7 @@ from ..config import Settings
 from ..storage.interface import Store
 from ..tables.manager import TableManager
 from ..tables.messages import Disconnected, Fenced
+from .authbus import AuthBus
 from .bus import Bus
 from .failover import Failover
 from .keys import Keys
@@ -115,7 +116,9 @@ class ClusterNode(Routing, Watch):
         self.ttl_ms = int(settings.lease_seconds * 1000)
         self.tick_seconds = settings.lease_seconds / 3
         self.scan_seconds = settings.lease_seconds / 4
-        self.bus = Bus(self.redis, on_gap=lambda: self._fault_here("its bus lost messages"))
+        self.bus = Bus(self.redis, on_gap=self._bus_gap)
+        self.auth = AuthBus(self.bus, self.keys)
+        """Identity-cache invalidations to and from the other nodes (``authbus.py``)."""
         self.peers = Peers(self.bus, self.keys)
         self.incarnation = secrets.token_hex(4)
         """Random per process (see :attr:`~.remote.Sockets.incarnation`)."""
@@ -163,7 +166,8 @@ class ClusterNode(Routing, Watch):
         joins as soon as Redis answers; meanwhile it creates no table."""
         loop = asyncio.get_running_loop()
         self.bus.handlers.update({self.keys.to_node(self.id): self._on_node_message,
-                                  self.keys.events: self._on_event})
+                                  self.keys.events: self._on_event,
+                                  self.keys.auth: self.auth.on_message})
         try:
             await self._join()
         except RedisError as exc:
@@ -175,6 +179,10 @@ class ClusterNode(Routing, Watch):
         self._tasks += [
             loop.create_task(self._loop(self._tick, self.tick_seconds, lease, down), name="lease"),
             loop.create_task(self._loop(self.scan, self.scan_seconds, lease, down), name="scan")]
+
+    def _bus_gap(self) -> None:
+        self._fault_here("its bus lost messages")
+        self.auth.gap()
 
     async def _join(self) -> None:
         await self.redis.ping()

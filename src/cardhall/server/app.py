@@ -70,7 +70,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                     memory_kib=settings.password_hash_memory_kib)
     app.state.sessions = set()  # open sockets (server/ws.py), closed by the drain
     app.state.address_cap = AddressCap(settings.max_sockets_per_address)  # server/sockets.py
-    app.state.auth_cache = AuthCache()  # hello during a database outage (server/authcache.py)
+    # hello without a database round trip, and during an outage (server/authcache.py)
+    app.state.auth_cache = AuthCache(fresh_seconds=settings.auth_cache_seconds)
     _cluster_state(app, settings)
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)

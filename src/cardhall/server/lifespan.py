@@ -38,6 +38,7 @@ from ..storage.writer import CLOSE_TIMEOUT_SECONDS, GameWriter
 from ..tables.manager import TableManager
 from ..tournaments import Director
 from . import gctune
+from .authcache import AuthCache
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,9 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = make_store(settings.database_url, timeout_seconds=settings.db_timeout_seconds,
                            schema=settings.database_schema,
-                           migrate_on_start=settings.migrate_on_start)
+                           migrate_on_start=settings.migrate_on_start,
+                           pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow,
+                           pool_timeout_seconds=settings.db_pool_timeout_seconds)
         await store.start()
         app.state.store = store
         spill = _spill(settings)
@@ -76,6 +79,7 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
         app.state.hall.on_sockets = functools.partial(_close_sockets, app)
         if node is not None:
             node.on_sockets = app.state.hall.on_sockets
+            share_auth_cache(getattr(app.state, "auth_cache", None), node)
         await manager.start(restore_all=node is None)
         director = Director(manager, tournament_store(store))
         app.state.tournaments = director
@@ -156,6 +160,22 @@ async def _close_sockets(app: FastAPI, player_ids: set[str], why: str) -> int:
     return await close_sockets(app.state.sessions, player_ids,
                                "banned" if why == "banned" else "revoked", app.state.store,
                                getattr(app.state, "auth_cache", None))
+
+
+def share_auth_cache(cache: AuthCache | None, node: ClusterNode) -> None:
+    """Cluster mode: ``cache``'s invalidations go to every node on the bus, and the other
+    nodes' come back to it; a gap in the bus drops it all (``cluster/authbus.py``)."""
+    if cache is None:
+        return
+
+    def drop(player_ids: list[str] | None) -> None:
+        if player_ids is None:
+            cache.clear()
+            return
+        for player_id in player_ids:
+            cache.forget_player(player_id)
+
+    cache.broadcast, node.auth.on_drop = node.auth.publish, drop
 
 
 def last_resort_seconds(db_timeout_seconds: float) -> float:

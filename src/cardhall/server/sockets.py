@@ -74,9 +74,9 @@ class AddressCap:
 async def close_sockets(sessions: Iterable[Session], player_ids: set[str], why: Why,
                         store: Store, auth_cache: AuthCache | None = None) -> int:
     """Close this process's open sockets of ``player_ids``; returns how many. The players'
-    identities are dropped from ``auth_cache`` first (``server/authcache.py``), so that no
-    ``hello`` of a banned player or a revoked token is answered from it during a database
-    outage (the valid tokens are cached again at their next ``hello``).
+    identities are dropped from ``auth_cache`` first (``server/authcache.py``, here and, in
+    cluster mode, on the bus), so that no ``hello`` of a banned player or a revoked token is
+    answered from it (the valid tokens are cached again at their next ``hello``).
 
     ``banned``: every authenticated one (:meth:`~.ws.Session.ban`). ``revoked``: each whose
     token no longer authenticates (:meth:`Store.player_for_token` finds no player: the session
@@ -84,8 +84,7 @@ async def close_sockets(sessions: Iterable[Session], player_ids: set[str], why: 
     fails to answer for a socket leaves that socket open (logged).
     """
     if auth_cache is not None:
-        for player_id in player_ids:
-            auth_cache.forget_player(player_id)
+        auth_cache.invalidate(player_ids)
     mine = [s for s in list(sessions)
             if s.authed and s.conn.player.id in player_ids and not s.conn.closed]
     closed = 0

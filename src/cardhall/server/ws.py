@@ -19,7 +19,9 @@ with ``server.draining``; the drain closes every open socket (1012) once its que
 the server fails to serve (e.g. the database is down while a ``hello`` checks its token) gets
 ``server.unavailable`` and closes the socket with 1011 and a reason naming the failure; during a
 database outage a ``hello`` (and the ban check of a ``join``) with a token this process saw good
-recently is answered from ``app.state.auth_cache`` (``server/authcache.py``) instead.
+recently is answered from ``app.state.auth_cache`` (``server/authcache.py``) instead; in steady
+state a token seen good within ``auth_cache_seconds`` is answered from it without a database
+round trip (a reconnect storm, issue 26).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from ..protocol.ratelimit import DropMeter, TokenBucket
 from ..storage.interface import PlayerRecord, Store
 from ..tables.connections import CLOSE, QueueConnection, encode
 from ..tables.manager import TableManager
-from .authcache import AuthCache, authenticate_cached, still_allowed
+from .authcache import AuthCache, authenticate_cached, still_allowed, still_authenticated
 from .drain import is_draining
 from .errors import ApiError
 from .quotas import LocalSocketQuota, SocketQuota, client_network
@@ -327,13 +329,10 @@ class Session:
         self.conn.player, self.authed, self.token = player, True, msg.token
         # A revocation committed after the check above scanned this socket as not yet
         # authenticated (server/sockets.py): check the token again now that it counts as
-        # authenticated, so either this check or the revocation's scan sees it. While the
-        # database is away the identity the cache vouched for stands (server/authcache.py).
-        try:
-            revoked = await self.store.player_for_token(msg.token) is None
-        except Exception:  # any failure of the store: the outage path answered above
-            revoked = False
-        if revoked:
+        # authenticated, so either this check or the revocation's scan sees it (a fresh cache
+        # entry: the revocation drops it before its scan). While the database is away the
+        # identity the cache vouched for stands (server/authcache.py).
+        if not await still_authenticated(self.store, msg.token, self.auth_cache):
             self.revoke()
             return
         self.conn.send(p.Welcome(player_id=player.id, name=player.name,
@@ -341,13 +340,13 @@ class Session:
                                  rate_per_second=self.settings.ws_rate_per_second, rid=msg.rid))
 
 
-def close_sessions(sessions: set[Session], player_ids: set[str]) -> int:
+def close_sessions(sessions: set[Session], player_ids: set[str],
+                   cache: AuthCache | None = None) -> int:
     """Close (:meth:`Session.ban`) every open socket authenticated as one of ``player_ids``;
-    returns how many."""
-    cache = next((s.auth_cache for s in sessions if s.auth_cache is not None), None)
-    if cache is not None:  # no hello from the cache during an outage either
-        for player_id in player_ids:
-            cache.forget_player(player_id)
+    returns how many. Their identities leave ``cache`` first (the app's ``auth_cache``), on
+    every node (:meth:`AuthCache.invalidate`): no ``hello`` is answered from it after."""
+    if cache is not None:
+        cache.invalidate(player_ids)
     banned = [s for s in list(sessions)
               if s.authed and s.conn.player.id in player_ids and not s.conn.closed]
     for session in banned:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,34 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 """The Alembic script directory, shipped inside the package."""
 
 
+@dataclass(frozen=True, slots=True)
+class PoolSizes:
+    """A connection pool's bounds: ``size`` kept open, ``overflow`` more under load,
+    ``timeout_seconds`` a checkout waits in the queue while every one is in use."""
+
+    size: int
+    overflow: int
+    timeout_seconds: float
+
+
+POOL_DEFAULTS = {"sqlite": (8, 8), "postgresql": (10, 20)}
+"""``(size, overflow)`` per back-end: a SQLite file in WAL mode serves many readers at once
+(each connection a thread of aiosqlite's) and one writer at a time; on PostgreSQL every node's
+pool counts against ``max_connections`` (100 by default: three nodes of 10 + 20 fit)."""
+
+
+def pool_sizes(backend: str, size: int | None = None, overflow: int | None = None,
+               timeout_seconds: float = 30.0) -> PoolSizes:
+    """The pool of ``backend`` (``sqlite`` or ``postgresql``): ``size`` and ``overflow``
+    where given (``Settings.db_pool_size``, ``db_max_overflow``), else :data:`POOL_DEFAULTS`."""
+    base_size, base_overflow = POOL_DEFAULTS.get(backend, (5, 10))
+    return PoolSizes(base_size if size is None else size,
+                     base_overflow if overflow is None else overflow, timeout_seconds)
+
+
 def make_engine(url: str, *, schema: str | None = None,
-                timeout_seconds: float | None = None) -> AsyncEngine:
+                timeout_seconds: float | None = None,
+                pool: PoolSizes | None = None) -> AsyncEngine:
     """An async engine for ``url`` with the default pool and no pre-ping (a checkout costs no
     round trip; a connection that died is replaced when it fails, and the writer retries).
 
@@ -62,7 +89,9 @@ def make_engine(url: str, *, schema: str | None = None,
     timeout (how long a write waits for another connection's lock before ``database is
     locked``), asyncpg's connect and per-statement timeouts, and the pool's checkout wait.
     ``None`` keeps the drivers' defaults (SQLite 5 s, asyncpg 60 s to connect and no statement
-    bound, the pool 30 s).
+    bound, the pool 30 s). ``pool`` sets the pool's size, overflow and checkout wait instead
+    (its wait replaces ``timeout_seconds`` for the checkout: a storm of requests queues for a
+    connection; issue 26); an in-memory SQLite database keeps its single shared connection.
 
     Raises:
         ValueError: ``schema`` for a back-end other than PostgreSQL, or ``timeout_seconds``
@@ -78,6 +107,10 @@ def make_engine(url: str, *, schema: str | None = None,
     if timeout_seconds is not None:
         connect_args.update(timeout_args(backend, timeout_seconds))
         engine_args["pool_timeout"] = timeout_seconds
+    database = make_url(url).database
+    if pool is not None and not (backend == "sqlite" and database in (None, "", ":memory:")):
+        engine_args.update(pool_size=pool.size, max_overflow=pool.overflow,
+                           pool_timeout=pool.timeout_seconds)
     engine = create_async_engine(url, connect_args=connect_args, json_serializer=json_dumps,
                                  json_deserializer=orjson.loads, **engine_args)
     if backend == "sqlite":
@@ -203,7 +236,8 @@ class SqlStore(ComposedStore):
     """
 
     def __init__(self, url: str, *, schema: str | None = None,
-                 timeout_seconds: float | None = None, migrate_on_start: bool = True) -> None:
+                 timeout_seconds: float | None = None, migrate_on_start: bool = True,
+                 pool: PoolSizes | None = None) -> None:
         backend = make_url(url).get_backend_name()
         if backend not in ("sqlite", "postgresql"):
             raise ValueError(f"the SQL store supports SQLite and PostgreSQL, not {backend!r}")
@@ -215,7 +249,8 @@ class SqlStore(ComposedStore):
         migrates, ``docs/storage.md`` "Expand and contract")."""
         """Bound of every wait on the database (:func:`make_engine`) and on the SQLite write
         turn, in seconds; ``None``: the drivers' defaults and no bound on the turn."""
-        self.engine = make_engine(url, schema=schema, timeout_seconds=timeout_seconds)
+        self.engine = make_engine(url, schema=schema, timeout_seconds=timeout_seconds,
+                                  pool=pool)
         self.backend = backend
         db = SqlDatabase(self.engine, backend, timeout_seconds)
         self.sessions = db.sessions

@@ -150,8 +150,9 @@ def check_strength(password: str, settings: SettingsDep, *user_inputs: str) -> N
     "account.username_confusable", "account.not_guest", "auth.invalid_token",
     "auth.banned", "auth.disabled", "rate.limited"),
     openapi_extra={"security": [{}, {"PlayerToken": []}]})
-async def register(body: AccountCreate, store: StoreDep, passwords: PasswordsDep,
-                   guest: OptionalPlayerDep, settings: SettingsDep) -> AccountCreated:
+async def register(body: AccountCreate, request: Request, store: StoreDep,
+                   passwords: PasswordsDep, guest: OptionalPlayerDep,
+                   settings: SettingsDep) -> AccountCreated:
     """Register an account; with a guest's bearer token, upgrade that guest (its id, games
     and chips stay). 422 ``account.weak_password`` (zxcvbn, the username and name count as
     known words), 409 ``account.username_taken`` (any case, any compatibility form), 409
@@ -171,6 +172,9 @@ async def register(body: AccountCreate, store: StoreDep, passwords: PasswordsDep
         raise ApiError("account.username_confusable", str(exc)) from exc
     except AlreadyRegisteredError as exc:
         raise ApiError("account.not_guest", str(exc)) from exc
+    cache = getattr(request.app.state, "auth_cache", None)
+    if guest is not None and cache is not None:  # its name and username changed
+        cache.invalidate({guest.id})
     return AccountCreated(id=rec.id, username=body.username, name=rec.name, token=token)
 
 

@@ -115,7 +115,8 @@ async def ban(player_id: str, request: Request, store: StoreDep, hall: HallDep,
     kicked: list[str] = []
     for identity in identities:  # every node's seats (the kicked get table_closed first)
         kicked += await hall.kick_player(identity, reason="banned")
-    closed = close_sessions(request.app.state.sessions, set(identities))
+    closed = close_sessions(request.app.state.sessions, set(identities),
+                            getattr(request.app.state, "auth_cache", None))
     result = BanResult(**PlayerAdmin.of(player).model_dump(), changed=changed,
                        seats_kicked=kicked, bots_banned=bots_banned, sockets_closed=closed)
     await audit.record("player.ban", player_id, changed=changed, seats_kicked=kicked,
