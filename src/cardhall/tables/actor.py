@@ -5,8 +5,8 @@ one message at a time, by :meth:`Table.run`: the synchronous core (:class:`~.cor
 the rules of play: seats, version, deadlines, stand-ins, chips, chat, sit-out, abandonment)
 applies it and returns the step it made, and the actor carries the step out: it arms and
 cancels the step's timers on the clock (:class:`~.timers.TimerBoard`; a fired timer posts its
-message to the inbox), then its log entries go to the table log, whose commit releases the step's messages (or they go out at once, or
-behind the steps still waiting). Each change bumps ``version``. A client action carries the
+message to the inbox), then its log entries go to the table log, whose commit releases the
+step's messages (or they go out at once, or behind the steps still waiting). Each change bumps ``version``. A client action carries the
 version it was made against and is refused as ``table.stale_version`` if the game state
 changed since; an ``action_id`` already accepted for the seat is answered again, never
 re-applied (:meth:`~.core.TableCore._act`). The actor keeps only the inbox, the admin's
@@ -98,7 +98,7 @@ class Table(TableCore):
             self.stopped = True
             self.timers.cancel()
             self.abandon_watch.cancel()
-            self.timers.take()  # the shell cancels every handle itself:
+            self.timers.take()  # moot: the board cancels every handle
             self.armed_timers.close()
             self._drain_inbox()
             self._break_cycles()

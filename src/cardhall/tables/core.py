@@ -72,7 +72,8 @@ def iso(when: datetime) -> str:
 
 @dataclass
 class Step:
-    """What handling one message made (the effects the shell carries out, in this order).
+    """What handling one message made (the effects the shell carries out: ``timers`` first,
+    then ``log`` and ``frames``).
 
     Attributes:
         frames: ``(connection, message)`` in send order; they go out once ``log`` is
