@@ -31,6 +31,7 @@ from cardhall.tables.messages import (
     DeadlineExpired,
     Disconnected,
     NextHand,
+    Reap,
 )
 from cardhall.tables.state import TableSpec
 from cardhall.tables.timers import TimerArm, TimerBoard, TimerCancel
@@ -261,6 +262,17 @@ def test_the_last_person_gone_arms_the_abandon_timer_and_a_return_cancels_it() -
     step = table.handle(AbandonExpired(2))
     assert step.stop and table.status == "closed"
     assert TimerCancel("deadline") in step.timers  # the game's timers go with the table
+
+
+def test_a_waiting_table_nobody_is_connected_to_arms_its_idle_timer() -> None:
+    table, clock = core(idle_ttl_seconds=300.0)
+    ana = person("ana")
+    join(table, ana, 0)
+    clock.advance(10.0)
+    step = table.handle(Disconnected(ana))
+    assert arms(step, "reap") == [TimerArm("reap", 1310.0, Reap(table.version))]
+    step = join(table, person("ana"), 0)  # back: not idle any more
+    assert TimerCancel("reap") in step.timers and table.idle_since is None
 
 
 def test_the_shells_board_arms_replaces_and_cancels_timers_by_kind() -> None:
