@@ -233,6 +233,7 @@ def test_a_deadline_message_plays_the_timeout_action_and_arms_the_next_deadline(
     ana, bob = person("ana"), person("bob")
     join(table, ana, 0)
     armed = arms(join(table, bob, 1), "deadline")[-1]
+    assert isinstance(armed.message, DeadlineExpired)
     assert table.handle(DeadlineExpired(armed.message.version - 1)).timers == []  # stale
     step = table.handle(armed.message)  # no clock moved: the message alone is the timeout
     assert step.log is not None
