@@ -41,6 +41,18 @@ def test_fake_clock_runs_timers_armed_by_callbacks_within_the_same_advance() -> 
         clock.advance(-1)
 
 
+def test_fake_clock_call_at_shares_the_order_of_call_later_and_never_fires_in_the_past() -> None:
+    clock = FakeClock()
+    fired: list[tuple[str, float]] = []
+    t0 = clock.now()
+    clock.call_later(1.0, lambda: fired.append(("later", clock.now())))
+    clock.call_at(t0 + 1.0, lambda: fired.append(("at", clock.now())))  # a tie: arming order
+    clock.call_at(t0 - 5.0, lambda: fired.append(("past", clock.now())))  # due now
+    assert clock.advance(0.0) == 1
+    assert clock.advance(1.0) == 2
+    assert fired == [("past", t0), ("later", t0 + 1.0), ("at", t0 + 1.0)]
+
+
 async def test_real_clock_uses_the_loop() -> None:
     clock = RealClock()
     done = asyncio.Event()
@@ -48,4 +60,7 @@ async def test_real_clock_uses_the_loop() -> None:
     clock.call_later(0.01, done.set)
     await asyncio.wait_for(done.wait(), 2.0)
     assert clock.now() - start >= 0.009
+    done.clear()
+    clock.call_at(clock.now() + 0.01, done.set)
+    await asyncio.wait_for(done.wait(), 2.0)
     assert clock.wall().tzinfo is not None

@@ -3,13 +3,14 @@
 Everything that changes a table goes through :meth:`Table.post` into its inbox and is handled,
 one message at a time, by :meth:`Table.run`: the synchronous core (:class:`~.core.TableCore`,
 the rules of play: seats, version, deadlines, stand-ins, chips, chat, sit-out, abandonment)
-applies it and returns the step it made, and the actor carries the step out: its log entries
-go to the table log, whose commit releases the step's messages (or they go out at once, or
-behind the steps still waiting). Each change bumps ``version``. A client action carries the
+applies it and returns the step it made, and the actor carries the step out: it arms and
+cancels the step's timers on the clock (:class:`~.timers.TimerBoard`; a fired timer posts its
+message to the inbox), then its log entries go to the table log, whose commit releases the
+step's messages (or they go out at once, or behind the steps still waiting). Each change bumps ``version``. A client action carries the
 version it was made against and is refused as ``table.stale_version`` if the game state
 changed since; an ``action_id`` already accepted for the seat is answered again, never
 re-applied (:meth:`~.core.TableCore._act`). The actor keeps only the inbox, the admin's
-:meth:`Table.call` and carrying steps out.
+:meth:`Table.call`, the armed timers and carrying steps out.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .core import Step, TableCore, iso, log
 from .errors import TableClosedError
 from .messages import ClientRequest, Control, InboxMessage
 from .state import TableSpec
+from .timers import TimerBoard
 
 __all__ = ["Table", "TableSpec"]
 
@@ -43,6 +45,8 @@ class Table(TableCore):
                  log: TableLog | None = None,
                  seed_source: Callable[[int], bytes] | None = None) -> None:
         self.inbox: asyncio.Queue[InboxMessage] = asyncio.Queue()
+        self.armed_timers = TimerBoard(clock, self.post)
+        """The table timers the steps armed (one handle per kind)."""
         super().__init__(table_id, rules, config, spec, store=store, writer=writer,
                          clock=clock, log=log, seed_source=seed_source)
 
@@ -94,6 +98,8 @@ class Table(TableCore):
             self.stopped = True
             self.timers.cancel()
             self.abandon_watch.cancel()
+            self.timers.take()  # moot: the board cancels every handle
+            self.armed_timers.close()
             self._drain_inbox()
             self._break_cycles()
 
@@ -119,8 +125,11 @@ class Table(TableCore):
             return self.end_step(True)
 
     def carry(self, step: Step) -> None:
-        """Carry a step out: its log entries to the table log, whose commit releases its
-        messages; without entries, its messages go out now or behind the steps waiting."""
+        """Carry a step out: its timers first (armed before any of its messages reaches a
+        bot, which arms its thinking delay on the same clock), then its log entries to the
+        table log, whose commit releases its messages; without entries, its messages go out
+        now or behind the steps waiting."""
+        self.armed_timers.apply(step.timers)
         table_log = self.durable.table_log
         if step.log is not None and table_log is not None:
             self.out.wait(step.frames)

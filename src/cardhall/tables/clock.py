@@ -1,8 +1,10 @@
 """Injected time (``design.md`` section 5): the table runtime never reads time directly.
 
 A :class:`Clock` gives monotonic seconds (``now``), wall-clock time (``wall``) and one-shot
-timers (``call_later``) whose callbacks run on the event loop thread. Table actors only ever arm
-one handle per deadline; a callback just posts a message to the table's inbox.
+timers (``call_later``, ``call_at``) whose callbacks run on the event loop thread. The table
+core only reads the time: the timers it needs are effects of its steps (:mod:`.timers`), which
+the table's shell arms with ``call_at``, one handle per kind; a callback just posts a message
+to the table's inbox. Bots arm their thinking delay with ``call_later``.
 
 :class:`RealClock` uses the running loop (``loop.time()``/``loop.call_later``: one armed handle
 per timer, never a ``wait_for`` per message). :class:`FakeClock` is for tests: time stands still
@@ -38,6 +40,10 @@ class Clock(Protocol):
     def call_later(self, delay_seconds: float, callback: Callable[..., Any], *args: Any) -> Handle:
         """Run ``callback(*args)`` on the loop after ``delay_seconds``; returns a handle."""
 
+    def call_at(self, when: float, callback: Callable[..., Any], *args: Any) -> Handle:
+        """Run ``callback(*args)`` on the loop at :meth:`now` time ``when`` (at once if it has
+        passed); returns a handle."""
+
 
 class RealClock:
     """The event loop's monotonic clock and timers."""
@@ -50,6 +56,9 @@ class RealClock:
 
     def call_later(self, delay_seconds: float, callback: Callable[..., Any], *args: Any) -> Handle:
         return asyncio.get_running_loop().call_later(max(0.0, delay_seconds), callback, *args)
+
+    def call_at(self, when: float, callback: Callable[..., Any], *args: Any) -> Handle:
+        return asyncio.get_running_loop().call_at(when, callback, *args)
 
 
 class _FakeHandle:
@@ -84,7 +93,10 @@ class FakeClock:
         return self._wall0 + timedelta(seconds=self._now - self._start)
 
     def call_later(self, delay_seconds: float, callback: Callable[..., Any], *args: Any) -> Handle:
-        handle = _FakeHandle(self._now + max(0.0, delay_seconds))
+        return self.call_at(self._now + max(0.0, delay_seconds), callback, *args)
+
+    def call_at(self, when: float, callback: Callable[..., Any], *args: Any) -> Handle:
+        handle = _FakeHandle(max(self._now, when))
         heapq.heappush(self._heap, (handle.when, next(self._seq), handle, callback, args))
         return handle
 

@@ -11,13 +11,14 @@ disconnects, closing; :mod:`.departures`), ``chips`` (buy-ins and cash-outs; :mo
 ``chat`` (:mod:`.chat`) and ``durable`` (the log entries of each step; :mod:`.durable`).
 
 :meth:`TableCore.handle` takes one inbox message (the time is the injected clock's) and
-returns the :class:`Step` it made: the messages per connection, in order, and what the table
+returns the :class:`Step` it made: the messages per connection, in order, what the table
 log must commit before they may go out (entries, compaction, finished games for the outbox,
-chip moves), and whether the table stopped. Nothing here awaits or imports asyncio: the actor
-(:class:`~.actor.Table`) is the async shell that feeds the inbox and carries each step out,
-and a test drives the core with a fake clock and no event loop (``tests/tables/test_core.py``).
-Timers are armed on the injected clock and post their messages (:meth:`post`) back to the
-inbox.
+chip moves), the timers to arm or cancel (:mod:`.timers`) and whether the table stopped.
+Nothing here awaits, imports the event loop or arms a timer; it reads the injected clock's
+time. The actor (:class:`~.actor.Table`) is the async shell that feeds the inbox, arms the
+step's timers on the clock (a fired timer posts its message back to the inbox) and carries
+each step out, and a test drives the core with a fake clock and no event loop
+(``tests/tables/test_core.py``).
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ from .output import Delivery
 from .seating import Seating
 from .standin import StandIns
 from .state import TableSpec, TableState
-from .timers import Timers
+from .timers import TimerEffect, Timers
 
 log = logging.getLogger("cardhall.tables.actor")
 
@@ -69,13 +70,10 @@ def iso(when: datetime) -> str:
     return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _ignore(_msg: InboxMessage) -> None:
-    """Where a stopped table's abandon timer would post (nowhere)."""
-
-
 @dataclass
 class Step:
-    """What handling one message made (the effects the shell carries out, in this order).
+    """What handling one message made (the effects the shell carries out: ``timers`` first,
+    then ``log`` and ``frames``).
 
     Attributes:
         frames: ``(connection, message)`` in send order; they go out once ``log`` is
@@ -83,11 +81,15 @@ class Step:
             Empty when the table has no log: then its messages went out as they were made.
         log: what the table log must commit for this step (``None``: nothing durable).
         stop: the table stopped (closed, abandoned, reaped, fenced).
+        timers: the table timers to arm or cancel (:class:`~.timers.TimerArm`,
+            :class:`~.timers.TimerCancel`), in order; the shell applies them before it
+            carries ``frames`` out.
     """
 
     frames: list[Delivery] = field(default_factory=list)
     log: LogStep | None = None
     stop: bool = False
+    timers: list[TimerEffect] = field(default_factory=list)
 
 
 class TableCore(TableState):
@@ -104,12 +106,12 @@ class TableCore(TableState):
         """Takes each finished game without a log (:meth:`.durable.Durability.log_finished`);
         the table never awaits saves."""
         self.mailbox: list[InboxMessage] = []
-        """What timers and stand-in bots posted while the core runs on its own (a test's
-        driver takes them from here); the actor (:class:`~.actor.Table`) posts to its inbox
-        instead."""
-        self.abandon_watch = AbandonWatch(clock, self.post)
-        self.fanout = Fanout(self)
+        """What stand-in bots (and a test driver's timers) posted while the core runs on its
+        own (a test's driver takes them from here); the actor (:class:`~.actor.Table`) posts
+        to its inbox instead."""
         self.timers = Timers(self)
+        self.abandon_watch = AbandonWatch(clock, self.timers)
+        self.fanout = Fanout(self)
         self.chat = TableChat(self)
         self.chips = Chips(self, store)
         self.durable = Durability(self, self.chips, log, writer)
@@ -164,7 +166,7 @@ class TableCore(TableState):
 
     # ----- the inbox ------------------------------------------------------------------------
     def post(self, msg: InboxMessage) -> None:
-        """Keep ``msg`` (a timer's or a stand-in's) for the driver (:attr:`mailbox`)."""
+        """Keep ``msg`` (a stand-in's, or a timer's) for the driver (:attr:`mailbox`)."""
         if not self.stopped:
             self.mailbox.append(msg)
 
@@ -191,8 +193,8 @@ class TableCore(TableState):
         return self.end_step(stop)
 
     def end_step(self, stop: bool = False) -> Step:
-        """The running step ends: its held messages and its log entries."""
-        return Step(self.out.take(), self.durable.step(), stop)
+        """The running step ends: its held messages, its log entries and its timers."""
+        return Step(self.out.take(), self.durable.step(), stop, self.timers.take())
 
     def watch_abandon(self) -> None:
         """Arm or cancel the abandon timer after the actor handled a message."""
@@ -213,12 +215,11 @@ class TableCore(TableState):
 
     def _break_cycles(self) -> None:
         """Drop the back-references that make a table a reference cycle (its fan-out and its
-        abandon timer point back at it), so that a closed table is freed by reference counting
+        parts point back at it), so that a closed table is freed by reference counting
         alone. The GC tuning (``server/gctune.py``) freezes the heap every 10 s and collects
         frozen cycles only about once an hour: a closed table left to the cyclic collector
         (some 400 KiB for a finished Bazaar Blot match) stayed in memory until then."""
         self.fanout.table = None
-        self.abandon_watch.post = _ignore
         for part in (self.timers, self.chat, self.chips, self.durable, self.stand_ins,
                      self.flow, self.seating, self.departures):
             del part.t  # each part points back at the table (its state)
