@@ -28,7 +28,7 @@ def test_bad_settings_from_the_environment_are_refused(monkeypatch: pytest.Monke
 
 
 def test_abandon_after_seconds_defaults_to_a_minute() -> None:
-    assert Settings().abandon_after_seconds == 60.0
+    assert Settings().abandon_after_seconds == 300.0
     assert Settings(abandon_after_seconds=0.5).abandon_after_seconds == 0.5
 
 

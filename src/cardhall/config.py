@@ -86,10 +86,13 @@ class Settings(BaseSettings):
     stand_in_after_timeouts: Annotated[int, Field(ge=0, le=1000)] = 3
     """A stand-in bot plays a person's seat after this many timeouts in a row (the holder
     takes it back by joining again); 0: never (``CARDHALL_STAND_IN_AFTER_TIMEOUTS``)."""
-    abandon_after_seconds: Annotated[float, Field(gt=0, le=86_400)] = 60.0
+    abandon_after_seconds: Annotated[float, Field(gt=0, le=86_400)] = 300.0
     """A table where games were started and no client (person or SDK bot) holding a seat has
     been connected for this long is abandoned: its running game ends with outcome reason
-    ``abandoned`` (saved) and the table closes (``table_closed``/``abandoned``). At most a day."""
+    ``abandoned`` (saved) and the table closes (``table_closed``/``abandoned``). At most a day.
+    Five minutes by default: long enough to come back through "Your tables" after leaving a
+    private table, and for every client to reconnect after a restart (``docs/performance.md``,
+    "Reconnect storm"), while stand-ins play the seats."""
     publish_full_after_seconds: dict[str, Annotated[float, Field(ge=0)]] = Field(
         default_factory=lambda: _published_at_once())
     """Per game name: seconds after a game ended from which its *full copy* (every card and the

@@ -105,7 +105,7 @@ async def play_table(game: str) -> dict[str, Any]:
     log = TableLog(store)
     settings = Settings(database_url="memory://", bot_delay_seconds=1.0,
                         next_hand_pause_seconds=2.0, turn_timeout_seconds=5.0,
-                        insecure_fixed_seed=f"digest:{game}")
+                        insecure_fixed_seed=f"digest:{game}", abandon_after_seconds=60.0)
     manager = TableManager(settings, store, clock, log=log)
     await manager.start()
     log.start()

@@ -62,7 +62,8 @@ async def h(toy: None) -> AsyncIterator[Harness]:
     clock = FakeClock()
     store = MemoryStore()
     settings = Settings(database_url="memory://", bot_delay_seconds=1.0,
-                        next_hand_pause_seconds=2.0, turn_timeout_seconds=10.0)
+                        next_hand_pause_seconds=2.0, turn_timeout_seconds=10.0,
+                        abandon_after_seconds=60.0)
     manager = TableManager(settings, store, clock)
     await manager.start()
     yield Harness(manager, clock, store)

@@ -1,5 +1,5 @@
 """Tables that nobody plays end (``tables/abandon.py``): a table with no client connected for
-``abandon_after_seconds`` (60 s here, the default) ends its running game as ``abandoned``
+``abandon_after_seconds`` (60 s here; the default is 300 s) ends its running game as ``abandoned``
 (saved, ``game_over`` sent), closes with ``table_closed``/``abandoned`` and leaves the
 registry. All on the fake clock."""
 

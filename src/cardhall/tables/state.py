@@ -81,7 +81,7 @@ class TableSpec:
     abandoned_ttl_seconds: float = 1.0
     """An abandoned table (a game was played, and every client has left its seat since)
     closes after this long instead of ``idle_ttl_seconds``."""
-    abandon_after_seconds: float = 60.0
+    abandon_after_seconds: float = 300.0
     private: bool = False
     """A private table: not listed in the lobby; taking a seat or watching needs
     ``invite_code``."""
