@@ -172,3 +172,29 @@ def test_clear_drops_everything() -> None:
     cache.put("tok", ANA)
     cache.clear()
     assert cache.get("tok") is None and cache.player("p1") is None
+
+
+async def test_a_hello_with_a_junk_token_does_not_stop_good_ones_being_cached() -> None:
+    """An unknown token is forgotten without bumping the epoch: a flood of junk hellos (any
+    stranger may send them) must not keep every good token's read in flight from being
+    cached. Found by an attack: under such a flood 0 of 100 good tokens were cached."""
+    store, cache = Store(), AuthCache(fresh_seconds=300)
+    gate, reading = asyncio.Event(), asyncio.Event()
+    real = store.player_for_token
+
+    async def slow(token: str) -> PlayerRecord | None:
+        found = await real(token)
+        if token == "tok":
+            reading.set()
+            await gate.wait()
+        return found
+
+    store.player_for_token = slow  # type: ignore[method-assign]
+    s: Any = store
+    task = asyncio.create_task(authenticate_cached(s, "tok", cache))
+    await reading.wait()
+    with pytest.raises(ApiError):
+        await authenticate_cached(s, "junk", cache)  # unknown: refused, forgotten
+    gate.set()
+    assert await task == ANA
+    assert cache.fresh("tok") == ANA

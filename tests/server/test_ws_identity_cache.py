@@ -77,3 +77,27 @@ async def test_a_ban_or_disable_takes_effect_at_the_next_hello(action: str) -> N
         answer = await _answer(live, token)
         assert (answer["type"], answer.get("code")) == (
             "error", "auth.banned" if action == "ban" else "auth.invalid_token")
+
+
+async def test_a_join_while_the_ban_kicks_seats_sees_the_ban() -> None:
+    """The ban drops the cached identity before it kicks the player's seats: a join checked
+    while the kicks run (they wait for the table log) must be refused. Found by an attack:
+    with the cache dropped only after the kicks, joins sent during a ban took 7 new seats."""
+    from cardhall.server.authcache import still_allowed
+
+    async with live_server(admin_token="admin-secret") as live, live.http as http:
+        made = (await http.post("/api/players", json={"name": "ana"})).json()
+        assert (await _answer(live, made["token"]))["type"] == "welcome"  # now cached
+        cache, hall = live.app.state.auth_cache, live.app.state.hall
+        assert await still_allowed(live.store, made["id"], cache)
+        seen: list[bool] = []
+        real = hall.kick_player
+
+        async def kick_player(player_id: str, reason: str = "kicked") -> list[str]:
+            seen.append(await still_allowed(live.store, player_id, cache))
+            return await real(player_id, reason=reason)
+
+        hall.kick_player = kick_player
+        r = await http.post(f"/api/admin/players/{made['id']}/ban", headers=ADMIN)
+        assert r.status_code == 200, r.text
+        assert seen == [False], "a join during the ban's kicks was answered from the cache"

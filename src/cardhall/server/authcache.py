@@ -91,9 +91,13 @@ class AuthCache:
         self._players[player.id] = (player, now)
 
     def forget(self, token: str) -> None:
-        """``token`` is no good any more (unknown, revoked, banned, disabled)."""
-        self.epoch += 1
-        self._by_token.pop(self._key(token), None)
+        """``token`` is no good any more (unknown, revoked, banned, disabled). Only a token
+        that was cached bumps the :attr:`epoch`: a hello with a junk token (never cached)
+        must not stop the reads of good tokens in flight from being cached (a flood of junk
+        hellos would otherwise keep the cache empty). A revocation or a ban drops the player
+        too (:meth:`forget_player`), which bumps it."""
+        if self._by_token.pop(self._key(token), None) is not None:
+            self.epoch += 1
 
     def forget_player(self, player_id: str) -> None:
         """Every token of ``player_id`` is no good any more (banned, disabled, a session

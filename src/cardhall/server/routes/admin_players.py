@@ -112,11 +112,13 @@ async def ban(player_id: str, request: Request, store: StoreDep, hall: HallDep,
         identities.append(bot.id)
         if bot_changed:
             bots_banned.append(bot.id)
+    cache = getattr(request.app.state, "auth_cache", None)
+    if cache is not None:  # before the kicks: a join while they run must see the ban
+        cache.invalidate(identities)
     kicked: list[str] = []
     for identity in identities:  # every node's seats (the kicked get table_closed first)
         kicked += await hall.kick_player(identity, reason="banned")
-    closed = close_sessions(request.app.state.sessions, set(identities),
-                            getattr(request.app.state, "auth_cache", None))
+    closed = close_sessions(request.app.state.sessions, set(identities), cache)
     result = BanResult(**PlayerAdmin.of(player).model_dump(), changed=changed,
                        seats_kicked=kicked, bots_banned=bots_banned, sockets_closed=closed)
     await audit.record("player.ban", player_id, changed=changed, seats_kicked=kicked,
