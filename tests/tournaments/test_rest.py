@@ -79,7 +79,11 @@ async def test_typed_errors(make_client) -> None:  # noqa: F811
     res = await client.post("/api/tournaments", json=BODY)
     assert res.status_code == 401 and res.json()["error"]["code"] == "auth.missing_token"
     for bad in ({**BODY, "rounds": 4}, {**BODY, "game": "chess"}, {**BODY, "bots": 1},
-                {**BODY, "extra": True}, {**BODY, "boards_per_round": 0}):
+                {**BODY, "extra": True}, {**BODY, "boards_per_round": 0},
+                # the name is shown in the lobby: a plain line that shows something (found
+                # by an attack: a bidi override and a zero-width name were accepted)
+                *({**BODY, "name": name} for name in (
+                    "\u202eaaaaa", "a\x00b", "a\nb\tc", "\u200b\u200b", "\u2066x\u2069"))):
         res = await client.post("/api/tournaments", json=bad, headers=auth)
         assert res.status_code == 422 and res.json()["error"]["code"] == "request.invalid", bad
     res = await client.post("/api/tournaments", json={**BODY, "config": {"target_score": 0}},

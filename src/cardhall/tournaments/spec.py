@@ -7,11 +7,32 @@ checked by the engine. Pure: no I/O.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import unicodedata
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from ..engine import game_names, get_game
+from ..protocol.text import plain_line
+
+
+def _shown_name(name: str) -> str:
+    """A tournament's name is shown to everyone (the lobby's label): a plain line
+    (``protocol/text.py``: no control or bidi formatting characters) that, when given, shows
+    something (not only format or blank characters such as U+200B).
+
+    Raises:
+        ValueError: naming the refused character, or that nothing would show.
+    """
+    plain_line(name)
+    if name and all(unicodedata.category(ch) in ("Cf", "Zs", "Mn", "Me") for ch in name):
+        raise ValueError("name shows nothing (only blank or invisible characters)")
+    return name
+
+
+TournamentName = Annotated[str, StringConstraints(strip_whitespace=True, max_length=64),
+                           AfterValidator(_shown_name)]
+"""A tournament's display name: up to 64 characters after trimming, a plain line."""
 
 
 def tournament_games() -> list[str]:
@@ -61,7 +82,7 @@ class TournamentRequest(BaseModel):
     bots: int = Field(ge=2, le=32)
     bot_kinds: list[BotKind] = Field(default_factory=_default_kinds, min_length=1, max_length=8)
     config: dict[str, Any] = Field(default_factory=dict)
-    name: str = Field("", max_length=64)
+    name: TournamentName = ""
 
     @model_validator(mode="after")
     def _fits(self) -> TournamentRequest:
