@@ -164,13 +164,20 @@ async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> Non
     gid = table["game_id"]
     assert (await client.get(f"/api/games/{gid}")).status_code == 200
     director = client._transport.app.state.tournaments  # type: ignore[attr-defined]
+    listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
+    bot = next(g for g in listed if g["id"] == gid)["seats"][0]["player_id"]
     director.withheld.add(table["table_id"])  # as while its round is played
+    # /steps, a seat's profile and its export too (found by an attack: they still told it)
     for path in (f"/api/games/{gid}", f"/api/games/{gid}?full=1", f"/api/games/{gid}/replay",
-                 f"/api/games/{gid}/verify"):
+                 f"/api/games/{gid}/verify", f"/api/games/{gid}/steps"):
         res = await client.get(path, headers=auth)
         assert res.status_code == 404 and res.json()["error"]["code"] == "game.not_found", path
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
     assert gid not in {g["id"] for g in listed}
+    recent = (await client.get(f"/api/players/{bot}")).json()["recent_games"]
+    assert gid not in {g["id"] for g in recent}
+    export = (await client.get(f"/api/players/{bot}/games.ndjson")).text
+    assert gid not in export
     director.withheld.discard(table["table_id"])  # the round is scored
     assert (await client.get(f"/api/games/{gid}/replay")).status_code == 200
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]

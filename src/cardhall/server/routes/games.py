@@ -168,8 +168,8 @@ def withheld_tables(conn: HTTPConnection) -> set[str]:
     return set() if director is None else director.withheld
 
 
-def _found(conn: HTTPConnection, history: dict[str, Any] | None, game_id: str, *,
-           admin: bool = False) -> dict[str, Any]:
+def found_history(conn: HTTPConnection, history: dict[str, Any] | None, game_id: str, *,
+                  admin: bool = False) -> dict[str, Any]:
     """``history``, or 404 ``game.not_found`` when there is none or it is withheld from this
     caller (:func:`withheld_tables`; the admin reads it)."""
     if history is None or (not admin and history.get("table_id") in withheld_tables(conn)):
@@ -223,7 +223,7 @@ async def get_game(conn: HTTPConnection, game_id: str, store: StoreDep, settings
     the game or the admin. A published game (``CARDHALL_PUBLISH_FULL_AFTER_SECONDS``) answers
     its full copy to anyone. 404 ``game.not_found``; with ``full=1``: 401
     ``auth.missing_token`` without a token, 403 ``game.not_participant`` for another player."""
-    history = _found(conn, await store.get_game(game_id), game_id, admin=who.admin)
+    history = found_history(conn, await store.get_game(game_id), game_id, admin=who.admin)
     if full_access(history, who, settings, full=full):
         return JSONResponse(history)
     return JSONResponse(public_copy(history, game_id))
@@ -251,7 +251,7 @@ async def replay_step(
     game) only the spectator's perspective is answered and ``action`` is the table copy's
     (``copy: "table"``): a ``seat`` is 403 ``game.not_participant``. 404 ``game.not_found``,
     422 ``table.bad_seat``, 401 ``auth.missing_token`` for ``full=1`` without a token."""
-    doc = _found(conn, await store.get_game(game_id), game_id, admin=who.admin)
+    doc = found_history(conn, await store.get_game(game_id), game_id, admin=who.admin)
     try:
         history = History.from_json(doc)
     except EngineError as exc:
@@ -293,7 +293,7 @@ async def verify_game(conn: HTTPConnection, game_id: str, store: StoreDep) -> Ve
     (``docs/fairness.md`` section 7). A stored history this build
     cannot read or replay answers ``verified: false`` with a mismatch naming why (``index``
     null). 404 ``game.not_found``."""
-    doc = _found(conn, await store.get_game(game_id), game_id)
+    doc = found_history(conn, await store.get_game(game_id), game_id)
     try:
         result = verify_history(doc).to_json()
     except EngineError as exc:

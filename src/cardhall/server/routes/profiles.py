@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 import orjson
 from fastapi import APIRouter, Path, Query
+from fastapi.requests import HTTPConnection
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
@@ -20,7 +21,7 @@ from ...storage.models import as_utc
 from ...storage.rating import Skill
 from ..deps import StoreDep
 from ..errors import ApiError, RestErrorCode, responses
-from .games import MAX_OFFSET, GameSummaryPublic, IsoTime
+from .games import MAX_OFFSET, GameSummaryPublic, IsoTime, withheld_tables
 
 router = APIRouter(prefix="/api/ratings", tags=["ratings"])
 players_router = APIRouter(prefix="/api/players", tags=["ratings"])
@@ -139,15 +140,17 @@ async def leaderboard(
 
 
 @players_router.get("/{player_id}", responses=responses("player.not_found"))
-async def profile(player_id: str, store: StoreDep) -> PlayerProfile:
-    """A player's public profile. 404 ``player.not_found``."""
+async def profile(player_id: str, conn: HTTPConnection, store: StoreDep) -> PlayerProfile:
+    """A player's public profile (its recent games leave out the withheld tournament boards,
+    :func:`~.games.withheld_tables`). 404 ``player.not_found``."""
     rec = await _player(store, player_id)
     ratings = [RatingPublic.of(r) for r in await store.player_ratings(player_id)]
     games = await store.list_games(player_id=player_id, limit=RECENT_GAMES)
     return PlayerProfile(id=rec.id, name=rec.name, bot=rec.is_bot,
                          registered=rec.username is not None,
                          created_at=rec.created_at, ratings=ratings,
-                         recent_games=[GameSummaryPublic.of(g) for g in games])
+                         recent_games=[GameSummaryPublic.of(g) for g in games
+                                       if g.table_id not in withheld_tables(conn)])
 
 
 @players_router.get("/{player_id}/ratings/{game}", responses=responses(
@@ -192,7 +195,7 @@ class NdjsonResponse(StreamingResponse):
                         **_json_errors("player.not_found", "engine.unknown_game",
                                        "request.invalid")})
 async def games_ndjson(
-    player_id: str, store: StoreDep,
+    player_id: str, conn: HTTPConnection, store: StoreDep,
     game: Annotated[str | None, Query(max_length=32, description="Game name",
                                       json_schema_extra={"enum": game_names()})] = None,
     result: Annotated[Literal["win", "loss", "draw"] | None, Query()] = None,
@@ -214,7 +217,10 @@ async def games_ndjson(
                 since=None if since is None else as_utc(since),
                 until=None if until is None else as_utc(until),
                 limit=NDJSON_PAGE, offset=offset)
+            hidden = withheld_tables(conn)  # tournament boards of a round not scored yet
             for g in rows:
+                if g.table_id in hidden:
+                    continue
                 yield orjson.dumps(GameSummaryPublic.of(g).model_dump(mode="json")) + b"\n"
             if len(rows) < NDJSON_PAGE:
                 return

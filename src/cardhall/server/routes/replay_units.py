@@ -11,12 +11,14 @@ Soldier's Bluff's round, Palace Poker's battle). The stops are found by replayin
 from __future__ import annotations
 
 from fastapi import APIRouter
+from fastapi.requests import HTTPConnection
 from pydantic import BaseModel
 
 from ...engine import EngineError, History, apply_logged, filter_events, get_game
 from ...engine.history import start_state
 from ..deps import StoreDep
 from ..errors import ApiError, responses
+from .games import found_history
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -31,12 +33,12 @@ class ReplayUnits(BaseModel):
 
 
 @router.get("/{game_id}/steps", responses=responses("game.not_found"))
-async def replay_units(game_id: str, store: StoreDep) -> ReplayUnits:
+async def replay_units(game_id: str, conn: HTTPConnection, store: StoreDep) -> ReplayUnits:
     """The stops of the replay viewer's "step by trick / round / battle". 404
-    ``game.not_found`` for an unknown game or one this build cannot replay."""
-    doc = await store.get_game(game_id)
-    if doc is None:
-        raise ApiError("game.not_found", f"no finished game {game_id!r}")
+    ``game.not_found`` for an unknown game, one withheld (a tournament board whose round is
+    not scored yet: its stops would tell how its tricks fell) or one this build cannot
+    replay."""
+    doc = found_history(conn, await store.get_game(game_id), game_id)
     try:
         history = History.from_json(doc)
         found = get_game(history.game).replay_unit  # the game's fact (its rules object)
