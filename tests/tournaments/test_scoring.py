@@ -86,7 +86,11 @@ def test_scoring_a_round_compares_the_sides_that_held_the_same_cards() -> None:
                (2, 0): [0, 16, 0, 16], (2, 1): [5, 0, 5, 0]}
     for t in rnd["tables"]:
         t["returns"] = results[(t["board"], t["pair"])]
+    rnd["tables"][0] |= {"game_id": "g1", "status": "finished"}
+    shown = public(doc)["rounds"][0]["tables"][0]  # the others may still play that board
+    assert (shown["game_id"], shown["returns"], shown["status"]) == (None, None, "finished")
     score_round(doc, rnd)
+    assert public(doc)["rounds"][0]["tables"][0]["game_id"] == "g1"  # scored: told
     seat = {(t["board"], t["pair"]): t["seats"] for t in rnd["tables"]}
     expected: dict[str, float] = {}
     for board in (1, 2):

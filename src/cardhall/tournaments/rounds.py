@@ -129,13 +129,19 @@ def score_round(doc: dict[str, Any], rnd: dict[str, Any]) -> None:
 
 
 def public(doc: dict[str, Any]) -> dict[str, Any]:
-    """The document as the API answers it: every board's ``seed`` withheld (``None``) until
-    its round is finished (its ``commitment`` is there from the start of the round)."""
+    """The document as the API answers it: until its round is finished, every board's
+    ``seed`` is withheld (``None``; its ``commitment`` is there from the start of the round),
+    and so are a finished table's ``game_id`` and ``returns`` (``None``, ``status``
+    ``finished`` kept): another table may still be playing the same board, and the points a
+    board gave tell how its cards lie."""
     out = {**doc, "rounds": []}
     for rnd in doc["rounds"]:
         shown = rnd["status"] == "finished"
-        out["rounds"].append({**rnd, "boards": [
-            {**b, "seed": b["seed"] if shown else None} for b in rnd["boards"]]})
+        out["rounds"].append({
+            **rnd,
+            "boards": [{**b, "seed": b["seed"] if shown else None} for b in rnd["boards"]],
+            "tables": rnd["tables"] if shown else [
+                {**t, "game_id": None, "returns": None} for t in rnd["tables"]]})
     return out
 
 
