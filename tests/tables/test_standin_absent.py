@@ -102,3 +102,23 @@ async def test_a_holder_who_timed_out_still_sees_their_own_cards_while_the_stand
     # the other seat and a spectator see no more than before
     assert other.states[table.id]["view"]["hand"] == sorted(
         table.recorder.state.hands[table.game_seat(1 - slow)])
+
+
+async def test_a_kick_while_a_stand_in_plays_for_an_absent_holder_keeps_the_holder_out(
+        h: Harness) -> None:
+    """Found by an attack: an admin kick of a seat a stand-in played because its holder was
+    away answered ``kicked: false`` and changed nothing; the holder took the seat back."""
+    table, conns = await _duel(h)
+    absent = _to_act(table)
+    table.post(Disconnected(conns[absent]))
+    await h.settle(table)
+    await h.advance(table, 10.01)
+    assert table.seats[absent].stand_in == "timeouts"
+    result = await h.manager.kick(table.id, absent)
+    assert result.kicked and result.stand_in
+    seat = table.seats[absent]
+    assert seat.stand_in == "kicked" and seat.leaving
+    back = RecordingConnection(conns[absent].player)
+    await h.join(table, back)
+    assert not any(j.resumed for j in back.of_type("joined")), back.messages
+    assert table.seats[absent].conn is not back and table.seats[absent].stand_in == "kicked"

@@ -22,7 +22,7 @@ from .durable import Durability
 from .fanout import Fanout
 from .seats import Seat
 from .standin import StandIns
-from .state import TableState
+from .state import STAND_IN_RETURNABLE, TableState
 from .timers import Timers
 
 log = logging.getLogger("cardhall.tables.actor")
@@ -108,6 +108,8 @@ class Departures:
         seat = self.t.seats[index]
         if not seat.taken:
             return KickResult(False, "seat empty")
+        if seat.stand_in in STAND_IN_RETURNABLE:  # the holder left or timed out: may return
+            return self._kick_returnable(seat, reason)
         if seat.stand_in is not None:
             return KickResult(False, f"already {seat.stand_in}: a stand-in plays the seat "
                                      f"until the game ends")
@@ -122,6 +124,24 @@ class Departures:
             return KickResult(False, "seat already left; it is freed when the game ends")
         self.release(seat)
         return KickResult(True, None)
+
+    def _kick_returnable(self, seat: Seat, reason: str) -> KickResult:
+        """Kick the holder of a seat a stand-in plays because the holder left or timed out:
+        the stand-in plays on until the game ends (then the seat is freed), the holder may not
+        take it back, and its connections watching the table (with the seat's own cards) are
+        told ``table_closed``/``kicked`` and dropped."""
+        seat.stand_in, seat.leaving = reason, True
+        if seat.player_id is not None:
+            self.t.kicked.add(seat.player_id)
+            for conn in [c for c in self.t.spectators.values()
+                         if c.player.id == seat.player_id]:
+                self.t.send(conn, p.TableClosed(table_id=self.t.id, version=self.t.version,
+                                                reason="kicked"))
+                self.t.spectators.pop(conn.id, None)
+                self.fanout.forget(conn)
+        self.t.version += 1
+        self.fanout.broadcast()
+        return KickResult(True, None, stand_in=True)
 
     def disconnected(self, conn: Connection) -> None:
         self.t.spectators.pop(conn.id, None)
