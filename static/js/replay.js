@@ -122,17 +122,27 @@ export function replayScreen(root, gameId) {
 
   // a seat's view needs the full copy: without it the seat stays chosen (in the URL, marked on
   // the board) and the table's view is drawn (replay_seat.js)
+  // a published game (e.g. one whose full copy is public by default) answers a seat's view
+  // to anyone: a step's answer says so (copy "full"), then the seat is asked for
+  let published = false;
   async function fetchStep(k) {
     const q = new URLSearchParams({ step: String(Math.max(0, k)) });
-    if (full && typeof seat === "number") q.set("seat", String(seat));
+    const asSeat = typeof seat === "number" && (full || published);
+    if (asSeat) q.set("seat", String(seat));
     if (full) q.set("full", "1");
+    let d;
     try {
-      return await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
+      d = await api(`/api/games/${encodeURIComponent(gameId)}/replay?${q}`);
     } catch (x) {
       if (!full || (x.status !== 401 && x.status !== 403)) throw x;
       full = false;  // not a game the viewer played: the table copy
       return fetchStep(k);
     }
+    if (!asSeat && typeof seat === "number" && d.copy === "full" && !published) {
+      published = true;
+      return fetchStep(k);
+    }
+    return d;
   }
 
   async function go(k) {

@@ -86,6 +86,24 @@ def test_a_non_players_seat_link_keeps_its_seat_showing_the_tables_view(
     page.wait_for_function("location.hash.includes('step=5') && location.hash.includes('seat=1')")
 
 
+def test_a_seat_link_to_a_published_game_shows_that_seats_hand_to_anyone(
+        server: Any, new_page: Any) -> None:
+    """Second trial: a shared ``?seat=`` link of a finished Blot match (its full copy public by
+    default) showed card backs to a visitor who had not played, while the server answers
+    that seat's view to anyone."""
+    _seed(server, "web-pub", "bazaar_blot", 4)
+    page = new_page()  # never played, no token
+    page.goto(f"{server.url}/#/replay/web-pub?seat=1&step=12")
+    page.wait_for_selector(".board .seat.perspective[data-seat='1']")
+    state = replay(History.from_json(server_doc(server, "web-pub")), upto=12)
+    hand = set(state.view(1)["hand"])
+    assert hand
+    page.wait_for_function("(n) => document.querySelectorAll('.board [data-card]').length >= n",
+                           arg=len(hand))
+    assert hand <= cards_shown(page)
+    assert page.locator("[data-seat-note]").count() == 0
+
+
 def server_doc(server: Any, game_id: str) -> dict[str, Any]:
     got = asyncio.run_coroutine_threadsafe(server.app.state.store.get_game(game_id), server.loop)
     return dict(got.result(10))
