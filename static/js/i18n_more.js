@@ -13,7 +13,7 @@ addStrings({
     "chat.title": "Chat", "chat.send": "Send", "chat.say": "Say something…", "chat.mute": "Mute {name}",
     "chat.mute_short": "mute", "invite.share": "Invite a friend:", "invite.copy": "Copy link",
     "invite.copied": "Copied.", "invite.link": "Invite link", "lobby.private": "Private table (invite link only)",
-    "table.leave_confirm": "Leave the table? A stand-in bot plays your seat until the game ends or you come back.",
+    "table.leave_confirm": "Leave the table? A stand-in bot plays your seat until the game ends or you come back. With nobody else at the table, the game ends after a few minutes.",
     "table.stand_in_plays": "A stand-in bot is playing your seat.", "table.take_back": "Take my seat back",
   },
   bg: {
@@ -25,7 +25,7 @@ addStrings({
     "chat.title": "Чат", "chat.send": "Изпрати", "chat.say": "Напишете нещо…", "chat.mute": "Заглуши {name}",
     "chat.mute_short": "заглуши", "invite.share": "Поканете приятел:", "invite.copy": "Копирай връзката",
     "invite.copied": "Копирано.", "invite.link": "Връзка за покана", "lobby.private": "Частна маса (само с покана)",
-    "table.leave_confirm": "Да напуснете ли масата? Бот заместник играе мястото ви, докато играта свърши или се върнете.",
+    "table.leave_confirm": "Да напуснете ли масата? Бот заместник играе мястото ви, докато играта свърши или се върнете. Ако на масата няма никой друг, играта приключва след няколко минути.",
     "table.stand_in_plays": "Бот заместник играе на мястото ви.", "table.take_back": "Върни ми мястото",
   },
   hy: {
@@ -37,7 +37,7 @@ addStrings({
     "chat.title": "Զրույց", "chat.send": "Ուղարկել", "chat.say": "Գրեք ինչ-որ բան…", "chat.mute": "Լռեցնել {name}-ին",
     "chat.mute_short": "լռեցնել", "invite.share": "Հրավիրեք ընկերոջը՝", "invite.copy": "Պատճենել հղումը",
     "invite.copied": "Պատճենված է։", "invite.link": "Հրավերի հղում", "lobby.private": "Մասնավոր սեղան (միայն հրավերով)",
-    "table.leave_confirm": "Լքե՞լ սեղանը։ Փոխարինող բոտը կխաղա ձեր տեղում, մինչև խաղն ավարտվի կամ վերադառնաք։",
+    "table.leave_confirm": "Լքե՞լ սեղանը։ Փոխարինող բոտը կխաղա ձեր տեղում, մինչև խաղն ավարտվի կամ վերադառնաք։ Եթե սեղանի շուրջ ուրիշ ոչ ոք չկա, խաղն ավարտվում է մի քանի րոպեից։",
     "table.stand_in_plays": "Փոխարինող բոտը խաղում է ձեր տեղում։", "table.take_back": "Վերադարձնել իմ տեղը",
   },
 });
