@@ -64,7 +64,9 @@ async def test_a_player_who_left_mid_game_may_watch_then_take_the_seat_back(toy:
             assert joined["type"] == "joined", joined
             assert joined["role"] == "spectator" and joined["seat"] is None
             st = await a.until(lambda m: m["type"] == "state" and m.get("full"))
-            assert st["seat"] is None and st["view"]["hand"] is None  # the spectator view
+            # the holder watches with its own seat's cards (docs/protocol.md), no moves
+            assert st["seat"] is None and st["game_seat"] is not None
+            assert st["view"]["hand"] and not st.get("legal_actions")
             assert table.seats[0].stand_in == "left"  # watching does not take the seat back
             await a.send({"type": "join", "table_id": tid})
             back = await a.until(lambda m: m["type"] in ("joined", "error"))
