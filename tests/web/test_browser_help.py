@@ -125,5 +125,14 @@ def test_phone_blot_pass_is_inside_the_viewport(server: Any, new_page: Any,
         return {y: r.top, height: r.height, inner: innerHeight}; }""")
     if box is not None:
         assert box["y"] >= 0 and box["y"] + box["height"] <= box["inner"] == 844, box
+    # the bids too (second trial: only Pass and Contra were in the bar, every higher bid and
+    # Kapot below the board and the log): the whole auction sits in the opaque pinned bar
+    grid = page.evaluate("""() => { const g = document.querySelector('.controls .bidbox');
+        if (!g) return null; const bar = g.closest('.blot-controls'), r = g.getBoundingClientRect();
+        const cs = getComputedStyle(bar);
+        return {position: cs.position, bg: cs.backgroundColor, top: r.top, inner: innerHeight}; }""")
+    if grid is not None:
+        assert grid["position"] == "fixed" and grid["bg"] == "rgb(255, 255, 255)", grid
+        assert 0 <= grid["top"] < grid["inner"], grid
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shoot(page, artifacts, "bazaar_blot-phone-pass")
