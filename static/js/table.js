@@ -35,6 +35,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   let busy = false;
   const countdown = new Countdown();
   let lastError = null;
+  let offerWatch = false;  // a join found every seat taken: watching is offered instead
   let paused = false;  // the server restarts: the seat is kept, nothing can be played meanwhile
   let summaryBuild = null;
 
@@ -247,6 +248,10 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
         lastError = `${msg.code}: ${msg.message}`;
         if (msg.code === "table.stale_version") conn.resync(tableId);
         if (msg.code === "table.not_joined") resyncing = false;
+        if (msg.code === "table.no_free_seat" && msg.request?.type === "join") {
+          lastError = t("table.full");  // e.g. a third friend on a private table's invite link
+          offerWatch = true;
+        }
         if (msg.code === "table.not_found") {  // e.g. not restored after a restart: stop trying
           lastError = t("table.not_found");
           if (msg.request?.type === "join") { conn.close(); onStatus("gone"); }
@@ -349,6 +354,10 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
       rebuy: (s) => rebuyButton(s, (msg) => conn.send(msg)) });
     rematch.draw(el.turn, state);
     el.error.textContent = lastError || "";
+    if (offerWatch && lastError) {
+      el.error.append(" ", h("a", { href: `#/watch/${tableId}`, class: "button small", "data-watch-instead": tableId },
+        t("table.watch_instead")));
+    }
     const m = mod();
     clear(el.board);
     clear(el.controls);

@@ -76,3 +76,31 @@ def test_leave_mid_blot_stand_in_plays_and_return_takes_the_seat(server: Any, ne
     assert table.seats[0].stand_in is None and table.seats[0].conn is not None
     assert not any(a.get("timeout") and a["seat"] == 0
                    for a in table.recorder.history.to_json()["actions"])
+
+
+def test_a_third_friend_on_a_full_private_tables_link_is_told_in_words_and_may_watch(
+        server: Any, new_page: Any) -> None:
+    """Second trial: the invite link of a full private table answered a raw English
+    ``table.no_free_seat: every seat is taken`` with no way to watch."""
+    host = new_page()
+    enter(host, server.url, "Host")
+    host.select_option("#c-game", "soldiers_bluff")
+    host.select_option("#c-seats", "2")
+    host.select_option("#c-seat-1", "human")
+    host.check("#c-private")
+    host.click("#c-create")
+    host.wait_for_selector("[data-waiting-room] [data-seat='0']")
+    link = host.locator(".invite-link").input_value()
+    friend = new_page()
+    enter(friend, server.url, "Friend")
+    friend.goto(link)
+    host.wait_for_selector(".hand-box [data-card]")  # both seated: the table is full
+    third = new_page(locale="bg-BG")
+    enter(third, server.url, "Third")
+    third.goto(link)
+    watch = third.wait_for_selector("[data-watch-instead]")
+    assert "Всички места на тази маса са заети." in third.locator(".error-line").inner_text()
+    assert "no_free_seat" not in third.locator(".error-line").inner_text()
+    watch.click()
+    third.wait_for_selector(".board")
+    third.wait_for_function("location.hash.startsWith('#/watch/')")
