@@ -34,6 +34,7 @@ function standInMoves(msg, ctx, mod) {
 export function welcomeBack(msg, ctx, mod) {
   if (msg.stand_in_from === null || msg.stand_in_from === undefined) return null;
   const n = standInMoves(msg, ctx, mod).length;
+  if (n === 0) return null;  // back before the stand-in moved: nothing to tell
   const line = { key: "back.line", n, params: { n } };  // a log entry (tablelog.js)
   const build = () => {
     const moves = standInMoves(msg, ctx, mod);

@@ -114,6 +114,8 @@ SMALL_THINGS = """async () => {
     keeps: pp.describe({ kind: "discard", seat: 0, count: 0 }, ctx),
     discards: pp.describe({ kind: "discard", seat: 1, count: 2 }, ctx),
     moves: [...back.querySelectorAll(".stand-in-moves li")].map((li) => li.textContent),
+    matchOver: blot.describe({ kind: "match_over", winner_team: 1, totals: [31, 146] }, ctx),
+    noMoves: welcomeBack({ stand_in_from: 4, steps: [] }, { ...ctx, mySeatTable: 0 }, blot),
   };
 }"""
 
@@ -130,6 +132,11 @@ def test_the_small_things(server: Any, new_page: Any) -> None:
         "discards 0": got["keeps"] != "Pia keeps all" or got["discards"] != "Bo discards 2",
         "the next deal glued onto a move": len(got["moves"]) != 1 or "You get" in got["moves"][0],
         "More with nothing more to load": page.locator("[data-more]").is_visible(),
+        # second trial: "Match over: team 2 wins 31 – 146" beside a box saying "Them win 146 – 31"
+        "the match's winner named last": not str(got["matchOver"]).startswith(
+            "Match over: Them win 146 – 31"),
+        # second trial: "a stand-in made 0 moves for you" after leaving and coming straight back
+        "a welcome back with no move": got["noMoves"] is not None,
     }
     assert not [k for k, bad in wrong.items() if bad], (wrong, got)
 

@@ -197,7 +197,9 @@ export function describe(ev, ctx) {
     case "declarations_shown":
       return ev.declarations.length ? t("blot.shown", { what: ev.declarations.map((d) => `${ctx.name(d.seat)} ${declText(d)}`).join("; ") }) : null;
     case "deal_scored": return t("blot.deal_scored", { n: ev.deal, a: ev.scores[0], b: ev.scores[1] });
-    case "match_over": return `${t("blot.match_over", { team: ev.winner_team + 1, a: ev.totals[0], b: ev.totals[1] })}${
+    // the winner's total first, as the summary box says it ("Us win 146 – 31")
+    case "match_over": return `${t("blot.match_over_teams", { team: teamLabel(ev.winner_team, ctx),
+      a: ev.totals[ev.winner_team], b: ev.totals[1 - ev.winner_team] })}${
       resultFor(ev.winner_team, ctx) ? ` — ${resultFor(ev.winner_team, ctx)}` : ""}`;
     case "abandoned": return t("ev.abandoned");
     default: return undefined;
@@ -264,7 +266,6 @@ addStrings({
     "blot.redeal": "All pass: redeal.", "blot.contract": "Contract: {what} by {name}{mult}",
     "blot.trick": "{name} takes the trick ({points} points)", "blot.plays": "{name} plays {card}",
     "blot.shown": "Combinations shown: {what}", "blot.declared": "{name} declares {what}",
-    "blot.match_over": "Match over: team {team} wins {a} – {b}",
     "blot.deal_scored": "Deal {n} scored: {a} – {b}", "blot.dealt_you": "You get {cards}.",
     "blot.dealt": "{name} deals.", "blot.match": "Match", "blot.none": "none yet",
     "blot.contract_label": "Contract", "blot.tricks": "Tricks", "blot.team": "Team {n}",
@@ -286,7 +287,7 @@ addStrings({
     "blot.redeal": "Всички пас: ново раздаване.", "blot.contract": "Договор: {what} на {name}{mult}",
     "blot.trick": "{name} взима ръката ({points} точки)", "blot.plays": "{name} играе {card}",
     "blot.shown": "Показани комбинации: {what}", "blot.declared": "{name} обявява {what}",
-    "blot.match_over": "Край: отбор {team} печели {a} – {b}", "blot.deal_scored": "Раздаване {n}: {a} – {b}",
+    "blot.deal_scored": "Раздаване {n}: {a} – {b}",
     "blot.dealt_you": "Получавате {cards}.", "blot.dealt": "{name} раздава.", "blot.match": "Мач",
     "blot.none": "още няма", "blot.contract_label": "Договор", "blot.tricks": "Ръце",
     "blot.team": "Отбор {n}", "blot.target": "до {n}", "blot.last_trick": "Последна ръка",
@@ -309,7 +310,6 @@ addStrings({
     "blot.redeal": "Բոլորը պաս. նոր բաժանում։", "blot.contract": "Պայմանագիր՝ {what}, {name}{mult}",
     "blot.trick": "{name}-ը վերցնում է ձեռքը ({points} միավոր)", "blot.plays": "{name}՝ {card}",
     "blot.shown": "Ցույց տրված համակցություններ՝ {what}", "blot.declared": "{name}-ը հայտարարում է {what}",
-    "blot.match_over": "Ավարտ․ թիմ {team}-ը հաղթում է {a} – {b}",
     "blot.deal_scored": "Բաժանում {n}՝ {a} – {b}", "blot.dealt_you": "Ստանում եք {cards}։",
     "blot.dealt": "{name}-ը բաժանում է։", "blot.match": "Մրցախաղ", "blot.none": "դեռ չկա",
     "blot.contract_label": "Պայմանագիր", "blot.tricks": "Ձեռքեր", "blot.team": "Թիմ {n}",
