@@ -63,6 +63,11 @@ export function rangeControl(entry, range, ctx, label) {
   };
   input.addEventListener("input", () => sync(input.value));
   num.addEventListener("change", () => sync(num.value));
+  // while typing: the button says the amount as soon as it is one it can send (clamped on change)
+  num.addEventListener("input", () => {
+    const n = Number(num.value);
+    if (Number.isInteger(n) && n >= range.min && n <= range.max) { input.value = n; out.textContent = String(n); }
+  });
   const send = h("button", {
     type: "button", class: `act act-${p.type}`, "data-act": p.type, disabled: ctx.busy || !ctx.act,
     onclick: () => ctx.act({ type: p.type, ...p.fixed, [range.f]: Number(input.value) }),

@@ -102,6 +102,10 @@ SMALL_THINGS = """async () => {
     ctx, "Bet to");
   const two = rangeControl({ type: "bet", min_to: 10, max_to: 20 }, { f: "to", min: 10, max: 20 },
     ctx, "Bet to");
+  // second trial: typing an amount left the button's label stale until the box lost focus
+  const typed = two.querySelector("input[type=number]");
+  typed.value = "17";
+  typed.dispatchEvent(new Event("input"));
   // the stand-in's last card of a deal: the trick, the deal's score and the next deal follow
   const msg = { stand_in_from: 0, steps: [{ actor: 0, events: [
     { kind: "played", seat: 0, card: "Ah" }, { kind: "trick_won", seat: 0, points: 21 },
@@ -111,6 +115,7 @@ SMALL_THINGS = """async () => {
   return {
     one: { sliders: one.querySelectorAll("input[type=range]").length, text: one.textContent },
     two: two.querySelectorAll("input[type=range]").length,
+    typed: two.querySelector("button").textContent,
     keeps: pp.describe({ kind: "discard", seat: 0, count: 0 }, ctx),
     discards: pp.describe({ kind: "discard", seat: 1, count: 2 }, ctx),
     moves: [...back.querySelectorAll(".stand-in-moves li")].map((li) => li.textContent),
@@ -129,6 +134,7 @@ def test_the_small_things(server: Any, new_page: Any) -> None:
     wrong = {
         "a slider of one value": got["one"] != {"sliders": 0, "text": "Bet to 199"},
         "no slider over a range": got["two"] != 1,
+        "the typed amount not on the button": got["typed"] != "Bet to 17",
         "discards 0": got["keeps"] != "Pia keeps all" or got["discards"] != "Bo discards 2",
         "the next deal glued onto a move": len(got["moves"]) != 1 or "You get" in got["moves"][0],
         "More with nothing more to load": page.locator("[data-more]").is_visible(),
