@@ -22,6 +22,9 @@ import { rematchPanel } from "./rematch.js";
 import { tableFeel } from "./feel.js";
 import { tableKeys } from "./keys.js";
 
+/** How long a hand's result stays in view at least, in milliseconds. */
+const SUMMARY_MIN_MS = 8000;
+
 export function tableScreen(root, tableId, { seat = null, spectate = false, invite = null, buyIn = null } = {}) {
   const join = { table_id: tableId };
   if (buyIn !== null) join.buy_in = buyIn;  // poker: chosen before sitting down (chips_ui.js)
@@ -38,6 +41,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   let offerWatch = false;  // a join found every seat taken: watching is offered instead
   let paused = false;  // the server restarts: the seat is kept, nothing can be played meanwhile
   let summaryBuild = null;
+  let summaryShownAt = 0;
 
   const el = {
     head: h("div", { class: "table-head" }),
@@ -110,7 +114,17 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
   // The summary is kept as a builder (not a node) so a language switch redraws it.
   function showSummary(build) {
     summaryBuild = build || null;
+    summaryShownAt = Date.now();
     render();
+  }
+  // A result stays at least SUMMARY_MIN_MS in view, into the next hand if the table's pause
+  // between hands is shorter (second trial: a showdown's sums were gone after 2.5 s); the
+  // player may close it at once (its ×).
+  function closeSummaryForNextHand() {
+    const left = SUMMARY_MIN_MS - (Date.now() - summaryShownAt);
+    if (left <= 0 || !summaryBuild) { summaryBuild = null; return; }
+    const build = summaryBuild;
+    setTimeout(() => { if (summaryBuild === build) { summaryBuild = null; render(); } }, left);
   }
   // The game-over summary ends with a link to the server's check of the game's deals
   // (GET /api/games/{id}/verify, docs/fairness.md).
@@ -142,7 +156,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
         seatMap = ev.seat_map;
         log.startHand(ev.hand);
         prevKind = ev.kind;
-        if (!replay) summaryBuild = null;  // the last hand's summary does not stay open into the next hand
+        if (!replay) closeSummaryForNextHand();  // the last hand's summary closes (after its minimum)
         log.add({ ev, game: state?.game, dealer: state?.seats?.[ev.dealer]?.name }, "sep");
         continue;
       }
