@@ -51,7 +51,7 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     controls: h("div", { class: "controls", role: "group", "aria-label": "actions" }),
     error: h("div", { class: "error-line", role: "alert" }),
     summary: h("div", { class: "summary-slot" }),
-    log: h("ol", { class: "log-list" }),
+    log: h("ol", { class: "log-list", tabindex: "0", "aria-label": t("table.log") }),  // a scrolling region: reachable by keyboard (axe)
     logTitle: h("summary", {}, t("table.log")),
   };
   const log = new TableLog(el.log, `cardhall.log.${tableId}.${spectate ? "watch" : "seat"}`, (e) => logText(e));
