@@ -138,7 +138,7 @@ async def test_a_new_table_is_made_here_when_the_least_loaded_node_does_not_answ
         await a.node.redis.sadd(a.node.keys.nodes, "0")
         for node in (a, b):  # one table each: node 0 is the least loaded
             await node.manager.create("soldiers_bluff", num_seats=3)
-        await a.node._heartbeat(), await b.node._heartbeat()
+        await a.node.presence.heartbeat(), await b.node.presence.heartbeat()
         made = await a.hall.create("soldiers_bluff", num_seats=3, created_by="ana")
         assert made["id"] in a.manager.tables
         assert [s["id"] for s in await b.hall.summaries() if s["id"] == made["id"]]

@@ -12,7 +12,7 @@ again, whatever Redis says.
 
 **Registry.** Every tick the owner writes the lobby summary of each of its tables whose
 summary changed (``<p>:table:<id>``, expiring after three lease times) and its heartbeat
-(``<p>:node:<id>``: tables and sockets, expiring after two lease times).
+(``<p>:node:<id>``: tables and sockets, expiring after two lease times): :mod:`.presence`.
 
 **Failover.** Every :attr:`ClusterNode.scan_seconds` a node lists the tables with a live log
 (their fence rows) and tries to take each one whose lease is gone: lease, epoch, read the log,
@@ -35,7 +35,6 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
@@ -46,12 +45,13 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..config import Settings
 from ..storage.interface import Store
 from ..tables.manager import TableManager
-from ..tables.messages import Disconnected, Fenced
+from ..tables.messages import Fenced
 from .authbus import AuthBus
 from .bus import Bus
 from .failover import Failover
 from .keys import Keys
 from .ops import node_ops
+from .presence import Presence
 from .remote import Peers, Sockets
 from .routing import Routing
 from .rpc import ClusterUnavailableError, Rpc
@@ -123,13 +123,10 @@ class ClusterNode(Routing, Watch):
         self.incarnation = secrets.token_hex(4)
         """Random per process (see :attr:`~.remote.Sockets.incarnation`)."""
         self.sockets = Sockets(self._rejoin, self.incarnation)
-        self._incarnations: dict[str, str] = {}
-        """The last incarnation seen in each node's heartbeat."""
         self.rpc = Rpc(self.bus, self.keys, self.id, node_ops(self),
                        settings.cluster_request_timeout_seconds)
         self.owned: dict[str, int] = {}
         """Tables this node holds the lease of -> their epoch."""
-        self._written: dict[str, bytes] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._chores: set[asyncio.Task[Any]] = set()
         self.leases_lost = 0
@@ -147,6 +144,8 @@ class ClusterNode(Routing, Watch):
         self.failover = Failover(self)
         """The scan that takes over tables whose lease is gone, and the grace after a Redis
         fault (``failover.py``)."""
+        self.presence = Presence(self)
+        """The table summaries and heartbeats this node writes and reads (``presence.py``)."""
         self._init_watch()
         manager.ownership = self
 
@@ -187,7 +186,7 @@ class ClusterNode(Routing, Watch):
     async def _join(self) -> None:
         await self.redis.ping()
         await self.bus.start(dict(self.bus.handlers))
-        await self._heartbeat()
+        await self.presence.heartbeat()
         self.joined = True
         log.info("cluster node %s joined (%s, lease %.1f s)", self.id, self.keys.prefix,
                  self.settings.lease_seconds)
@@ -302,7 +301,7 @@ class ClusterNode(Routing, Watch):
     async def _release(self, table_id: str, *, closed: bool = False) -> None:
         """Give the lease of ``table_id`` up (and its registry entry when ``closed``)."""
         self.owned.pop(table_id, None)
-        self._written.pop(table_id, None)
+        self.presence.forget(table_id)
         await self.bus.unsubscribe(self.keys.inbox(table_id))
         await self.redis.eval(RELEASE, 1, self.keys.lease(table_id), self.id)
         if closed:
@@ -334,7 +333,7 @@ class ClusterNode(Routing, Watch):
                                         px=self.ttl_ms):
                 self._lost(table_id)
         await self.publish_summaries()
-        await self._heartbeat()
+        await self.presence.heartbeat()
         await self._watch_remote(await self._reconcile_owners())
 
     async def _reconcile_owners(self) -> dict[str, str | None]:
@@ -364,76 +363,15 @@ class ClusterNode(Routing, Watch):
         if table is not None:
             table.post(Fenced())
 
+    # ----- the registry (presence.py) -------------------------------------------------------
     async def publish_summaries(self, only: str | None = None) -> None:
-        """Write the summaries that changed (or ``only`` that table's), refreshing the rest.
-
-        A refresh that finds its key gone (Redis restarted, or the key expired during a pause)
-        writes the summary again, and the table back into ``<p>:tables``: an idle table's
-        summary never changes, and it would stay out of the lobby (and of the table quota,
-        quick seat, ``table.moving``) for as long as it lives."""
-        ttl = 3 * self.ttl_ms
-        refreshed: list[tuple[int, str, bytes]] = []  # (its PEXPIRE's answer, table, text)
-        n = 0
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for table in self.manager.list():
-                if table.id not in self.owned or (only is not None and table.id != only):
-                    continue
-                text = orjson.dumps({**table.summary(), "node": self.id})
-                key = self.keys.summary(table.id)
-                if self._written.get(table.id) != text:
-                    self._written[table.id] = text
-                    pipe.set(key, text, px=ttl)
-                    pipe.sadd(self.keys.tables, table.id)
-                    n += 2
-                else:
-                    pipe.pexpire(key, ttl)
-                    refreshed.append((n, table.id, text))
-                    n += 1
-            results = await pipe.execute()
-        lost = [(t, text) for i, t, text in refreshed if not results[i]]
-        if lost:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for table_id, text in lost:
-                    pipe.set(self.keys.summary(table_id), text, px=ttl)
-                    pipe.sadd(self.keys.tables, table_id)
-                await pipe.execute()
+        """Write the summaries that changed (:meth:`.presence.Presence.publish_summaries`)."""
+        await self.presence.publish_summaries(only)
 
     def load(self) -> dict[str, Any]:
-        """This node's load figures (its heartbeat)."""
-        return {"node": self.id, "incarnation": self.incarnation,
-                "tables": len(self.manager.tables),
-                "sockets": len(self.sockets.local), "owned": len(self.owned)}
-
-    async def _heartbeat(self) -> None:
-        await self.redis.set(self.keys.node(self.id), orjson.dumps(self.load()),
-                             px=2 * self.ttl_ms)
-        await self.redis.sadd(self.keys.nodes, self.id)
+        """This node's load figures, its heartbeat (:meth:`.presence.Presence.load`)."""
+        return self.presence.load()
 
     async def nodes(self) -> list[dict[str, Any]]:
-        """The live nodes' heartbeats (dead ones are dropped from the set)."""
-        ids = sorted(await self.redis.smembers(self.keys.nodes))
-        beats = await self.redis.mget([self.keys.node(n) for n in ids]) if ids else []
-        live = []
-        for node, beat in zip(ids, beats, strict=True):
-            if beat is None:
-                if asyncio.get_running_loop().time() < self.failover.grace_until:
-                    continue  # Redis just came back: its heartbeat may not be written yet
-                await self.redis.srem(self.keys.nodes, node)
-                self._incarnations.pop(node, None)
-                self._sockets_gone(node)
-                continue
-            load = orjson.loads(beat)
-            live.append(load)
-            if self._incarnations.get(node, load["incarnation"]) != load["incarnation"]:
-                self._sockets_gone(node, keep=load["incarnation"])  # it restarted
-            self._incarnations[node] = load["incarnation"]
-        return live
-
-    def _sockets_gone(self, node: str, keep: str | None = None) -> None:
-        """The sockets of ``node`` (of its other incarnations than ``keep``) are gone."""
-        self._forget_node(node)
-        for conn in self.peers.of_node(node, keep):
-            for table_id in conn.tables:
-                table = self.manager.get(table_id)
-                if table is not None:
-                    table.post(Disconnected(conn))
+        """The live nodes' heartbeats (:meth:`.presence.Presence.nodes`)."""
+        return await self.presence.nodes()
