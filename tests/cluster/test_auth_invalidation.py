@@ -39,3 +39,29 @@ async def test_a_node_whose_bus_lost_messages_drops_its_whole_cache(
         assert a.node.bus.on_gap is not None
         a.node.bus.on_gap()  # what the subscriber does when it reads again after a failure
         assert cache.fresh("tok-ana") is None
+
+
+async def test_a_ban_drops_the_identity_on_every_node_before_that_node_kicks(
+        redis_url: str, redis_prefix: str) -> None:
+    """The order a ban's route keeps (``admin_players.ban``): the cache first, then the kicks.
+    On the other node both arrive on the bus, the invalidation queued first, and one reader
+    handles a node's messages in order: so when node b runs its part of the kick, its cache
+    has already dropped the player, and a ``join`` sent on b during the kicks asks the
+    database (which says banned) instead of the cached identity."""
+    async with hall(redis_url, redis_prefix, 2) as (a, b):
+        caches = [AuthCache(fresh_seconds=300), AuthCache(fresh_seconds=300)]
+        for node, cache in zip((a, b), caches, strict=True):
+            share_auth_cache(cache, node.node)
+            cache.put("tok-ana", ANA)
+        on_a, on_b = caches
+        seen_on_b: list[PlayerRecord | None] = []
+        kick_on_b = b.manager.kick_player
+
+        async def watched_kick(player_id: str, reason: str = "kicked") -> list[str]:
+            seen_on_b.append(on_b.fresh("tok-ana"))
+            return await kick_on_b(player_id, reason=reason)
+
+        b.manager.kick_player = watched_kick  # type: ignore[method-assign]
+        on_a.invalidate({"p1"})  # the route's order: the cache, then every node's kick
+        await a.hall.kick_player("p1", reason="banned")
+        assert seen_on_b == [None]  # node b ran its kick with ana already dropped
