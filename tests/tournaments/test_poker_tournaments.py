@@ -118,8 +118,27 @@ async def test_a_palace_poker_arena_with_bots_runs_its_window_and_ends() -> None
         len(res["held"]) / 2 for res in rnd["results"] if res["held"])) < 1e-9
     assert checked["verified"] and checked["not_checked"] == []
     assert await _same_deals(store, doc, rnd) >= 1  # some board compared across tables
+    await _forged_palaces_are_found(doc, store)
     for res in rnd["results"]:  # who held the seat's cards, each table's net, side by side
         assert all({"entrant", "table_id", "game_id", "net", "points"} <= set(h) for h in res["held"])
+
+
+async def _forged_palaces_are_found(doc: dict[str, Any], store: MemoryStore) -> None:
+    """Two cards swapped between two palaces (the hand's second chance action) at one
+    table of a board two tables played: that board's deals differ, and only that board
+    fails."""
+    rnd = doc["rounds"][0]
+    histories = {t["game_id"]: await store.get_game(t["game_id"]) for t in rnd["tables"]}
+    boards = Counter(t["board"] for t in rnd["tables"])
+    victim = next(t for t in rnd["tables"] if boards[t["board"]] > 1)
+    forged = copy.deepcopy(histories[victim["game_id"]])
+    deal = forged["actions"][1]["action"]
+    assert deal["type"] == "deal_palaces"
+    deal["palaces"][0][0], deal["palaces"][1][0] = deal["palaces"][1][0], deal["palaces"][0][0]
+    result = check_tournament(doc, {**histories, victim["game_id"]: forged})
+    bad = [b for r in result["rounds"] for b in r["boards"] if not b["verified"]]
+    assert [b["board"] for b in bad] == [victim["board"]]
+    assert "the tables' first deals differ" in bad[0]["problems"]
 
 
 async def test_a_soldiers_bluff_swiss_duplicate_deals_every_board_alike() -> None:
