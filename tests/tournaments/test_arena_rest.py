@@ -4,6 +4,8 @@ the table log; the window on a clock the test moves)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 from datetime import UTC, datetime, timedelta
@@ -56,6 +58,12 @@ async def _server(stack: AsyncExitStack, settings: dict[str, Any],
         httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test"))
 
 
+async def _rows(client: httpx.AsyncClient) -> list[dict[str, Any]]:
+    res = await client.get("/api/tables")
+    assert res.status_code == 200, res.text
+    return list(res.json())
+
+
 def _done(doc: dict[str, Any]) -> int:
     return sum(t["status"] == "finished" for t in doc["rounds"][0]["tables"])
 
@@ -96,3 +104,33 @@ async def test_a_restart_in_the_middle_of_an_arena_loses_nothing(tmp_path: Path)
     assert checked["verified"], checked  # the stored full copies: seeds and deals alike
     assert len(doc["standings"]) == 8
     assert sum(r["games"] for r in doc["standings"]) == 4 * len(rnd["tables"])
+
+
+async def test_a_plain_blot_arena_labels_its_tables_and_keeps_live_standings(
+        tmp_path: Path) -> None:
+    """Without duplicate each arena table draws its own seed (``board`` ``null``, also in the
+    lobby's label) and the standings follow every finished table (points by its own sides:
+    a win 1, a tie 0.5, a loss 0)."""
+    settings = {"database_url": "memory://", **GENEROUS_LIMITS, "bot_delay_seconds": 0.01}
+    clock = Clock()
+    async with AsyncExitStack() as stack:
+        client = await _server(stack, settings, clock)
+        auth = await guest(client)
+        body = {"game": "bazaar_blot", "format": "arena", "duration_seconds": 600, "bots": 4,
+                "duplicate": False}
+        created = (await client.post("/api/tournaments", json=body, headers=auth)).json()
+        live = await until(client, created["id"], lambda d: _done(d) >= 4 and bool(d["standings"]))
+        assert live["status"] == "running"
+        assert all(t["board"] is None for t in live["rounds"][0]["tables"])
+        end = time.monotonic() + 60
+        while not (labels := [r["tournament"] for r in await _rows(client) if r["tournament"]]):
+            assert time.monotonic() < end, "no arena table in the lobby"
+            await asyncio.sleep(0.01)
+        assert all(label["board"] is None and label["round"] == 1 for label in labels)
+        clock.offset += timedelta(seconds=601)
+        doc = await until(client, created["id"], lambda d: d["status"] != "running")
+    assert doc["status"] == "finished", doc["error"]
+    tables = doc["rounds"][0]["tables"]
+    assert sum(r["score"] for r in doc["standings"]) == len(tables)  # 1 shared per table
+    assert sum(r["games"] for r in doc["standings"]) == 2 * len(tables)
+    assert all(b["commitment"] is None for b in doc["rounds"][0]["boards"])
