@@ -129,6 +129,9 @@ async def test_a_plain_blot_arena_labels_its_tables_and_keeps_live_standings(
         assert all(label["board"] is None and label["round"] == 1 for label in labels)
         clock.offset += timedelta(seconds=601)
         doc = await until(client, created["id"], lambda d: d["status"] != "running")
+        listed = (await client.get("/api/tournaments")).json()
+    assert listed[0]["kind"] == "arena" and listed[0]["ends_at"] == doc["ends_at"]
+    assert "table_size" not in listed[0]  # teams: two a table
     assert doc["status"] == "finished", doc["error"]
     tables = doc["rounds"][0]["tables"]
     assert sum(r["score"] for r in doc["standings"]) == len(tables)  # 1 shared per table

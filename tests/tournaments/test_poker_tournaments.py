@@ -1,6 +1,7 @@
 """End to end (issue 29, "Must show"): a Palace Poker arena with bots runs its window and ends,
 and a Soldier's Bluff Swiss duplicate at tables of 4 deals every board identically at every
-table that played it (read from the saved histories).
+table that played it (read from the saved histories); a Bazaar Blot duplicate arena of teams
+too.
 
 Real tables with bots that answer at once; the arena's window is read on a fake clock the
 test moves past its end once tables have finished (bounded waits, no sleep decides anything).
@@ -191,3 +192,39 @@ async def _tampering_is_found(doc: dict[str, Any], store: MemoryStore) -> None:
     bad = [(r["round"], b["board"]) for r in result["rounds"] for b in r["boards"]
            if not b["verified"]]
     assert not result["verified"] and bad == [(2, victim["board"])]
+
+
+async def test_a_blot_duplicate_arena_of_teams_compares_each_board_across_its_tables() -> None:
+    store = MemoryStore()
+    manager = TableManager(SETTINGS, store)
+    await manager.start()
+    clock = FakeClock()
+    director = Director(manager, MemoryTournaments(), now=clock)
+    try:
+        req = TournamentRequest(game="bazaar_blot", format="arena", duration_seconds=60,
+                                bots=6, boards=3)
+        tid = (await director.create(req, None))["id"]
+
+        async def played() -> bool:
+            doc = await director.store.get_tournament(tid)
+            assert doc is not None and doc["status"] == "running", doc and doc["error"]
+            return sum(t["returns"] is not None for t in doc["rounds"][0]["tables"]) >= 9
+
+        await _until(played)
+        clock.at += timedelta(seconds=61)
+        await asyncio.wait_for(director.wait(tid), 60)
+        await manager.writer.flush()
+        doc = await director.get(tid)
+        checked = await director.verify(tid)
+    finally:
+        await director.stop()
+        await manager.stop()
+    assert doc["status"] == "finished", doc["error"]
+    rnd = doc["rounds"][0]
+    assert all(len(g) == 2 for g in rnd["groups"]) and checked["verified"]
+    assert await _same_deals(store, doc, rnd) == 3  # every board at several tables
+    for board in rnd["boards"]:  # its two sides held by home teams at alternate tables
+        tables = [t for t in rnd["tables"] if t["board"] == board["board"]]
+        homes = [t["seats"][0] == rnd["groups"][t["group"]][0] for t in tables]
+        assert homes[::2] == [True] * len(homes[::2]) and not any(homes[1::2])
+    assert sum(r["games"] for r in doc["standings"]) == 2 * len(rnd["tables"])
