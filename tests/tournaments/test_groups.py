@@ -3,9 +3,10 @@ pure functions."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from itertools import combinations
 
-from cardhall.tournaments.arena import arena_groups, next_board
+from cardhall.tournaments.arena import MAX_TABLES, arena_groups, is_open, next_board, seat_waiting
 from cardhall.tournaments.director import _board_seed
 from cardhall.tournaments.groups import meetings_of, repeats, seat_layout, side_nets, swiss_groups
 
@@ -100,3 +101,19 @@ def test_only_a_boards_first_hand_gets_its_seed() -> None:
 
 def test_meetings_of_a_table_are_every_two_of_it() -> None:
     assert meetings_of([["a", "b", "c"]]) == {frozenset(p) for p in combinations("abc", 2)}
+
+
+def test_an_arena_seats_no_table_past_its_window_or_its_table_cap() -> None:
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    doc = {"ends_at": (now + timedelta(seconds=60)).isoformat(), "duplicate": False,
+           "scoring": "matchpoints", "game": "bazaar_blot", "entrants": [
+               {"id": e} for e in ("a", "b", "c", "d")],
+           "rounds": [{"boards": [], "groups": [], "tables": []}]}
+    assert len(seat_waiting(doc, now)) == 2  # everyone waits at the start: two tables
+    assert seat_waiting(doc, now) == []  # all seated
+    for t in doc["rounds"][0]["tables"]:
+        t["returns"] = [1, -1, 1, -1]
+    assert seat_waiting(doc, now + timedelta(seconds=60)) == []  # the window has closed
+    doc["rounds"][0]["tables"] += [doc["rounds"][0]["tables"][0]] * (MAX_TABLES - 3)
+    assert len(seat_waiting(doc, now)) == 1  # room for one more table only
+    assert not is_open(doc, now)

@@ -4,7 +4,8 @@ Pure and synchronous: what the arena decides, as functions of its document and t
 reading (``now``, UTC); :mod:`.arenaloop` runs it on the director.
 
 * **The window**: ``starts_at`` to ``ends_at`` (``duration_seconds`` later). A waiting
-  entrant is seated while ``now < ends_at``; no table starts after, running ones finish.
+  entrant is seated while ``now < ends_at`` (and fewer than :data:`MAX_TABLES` were seated);
+  no table starts after, running ones finish.
 * **Seating** (:func:`arena_groups`): the waiting entrants by provisional points (then seed)
   fill tables of ``sides``, each table's best-placed entrant taking the closest in points
   that it did not just meet; a table that would repeat an entrant's previous table is held
@@ -54,9 +55,16 @@ def start_arena(doc: dict[str, Any], req: TournamentRequest, new_seed: Callable[
     return rnd
 
 
+MAX_TABLES = 1000
+"""Most tables an arena seats (its document is saved after every step, so it stays small):
+the arena closes early when it has seated them."""
+
+
 def is_open(doc: Mapping[str, Any], now: datetime) -> bool:
-    """Whether a table may still start (``now`` before ``ends_at``)."""
-    return now < datetime.fromisoformat(doc["ends_at"])
+    """Whether a table may still start: ``now`` before ``ends_at`` and fewer than
+    :data:`MAX_TABLES` seated."""
+    return (now < datetime.fromisoformat(doc["ends_at"])
+            and len(doc["rounds"][0]["tables"]) < MAX_TABLES)
 
 
 def busy(doc: Mapping[str, Any]) -> set[str]:
@@ -152,7 +160,8 @@ def seat_waiting(doc: dict[str, Any], now: datetime) -> list[dict[str, Any]]:
     points = {e: sum(p) for e, p in provisional(doc).items()}
     num_seats = doc.get("table_size") or get_game(doc["game"]).max_seats
     new = []
-    for group in arena_groups(waiting, points, last, sides_of(doc), bool(taken)):
+    room = MAX_TABLES - len(rnd["tables"])
+    for group in arena_groups(waiting, points, last, sides_of(doc), bool(taken))[:room]:
         board = next_board(doc, group)
         rotation = sum(1 for t in rnd["tables"] if board is not None and t["board"] == board)
         rnd["groups"].append(group)
