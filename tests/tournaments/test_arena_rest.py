@@ -33,7 +33,8 @@ async def test_typed_errors_of_tables_of_n_and_the_arena(make_client) -> None:  
                 {**blot, "table_size": 4}, {**blot, "duration_seconds": 60},
                 {"game": "soldiers_bluff", "table_size": 6, "bots": 8, "rounds": 1},
                 {"game": "soldiers_bluff", "table_size": 4, "bots": 8, "rounds": 3},
-                {"game": "palace_poker", "format": "knockout", "table_size": 4, "bots": 8}):
+                {"game": "palace_poker", "format": "knockout", "table_size": 4, "bots": 8},
+                {"game": "palace_poker", "format": "knockout", "table_size": 2, "bots": 8}):
         res = await client.post("/api/tournaments", json=bad, headers=auth)
         assert res.status_code == 422 and res.json()["error"]["code"] == "request.invalid", bad
     assert (await client.get("/api/tournaments")).json() == []  # nothing was created

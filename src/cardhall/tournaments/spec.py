@@ -132,8 +132,8 @@ class TournamentRequest(BaseModel):
             raise ValueError(f"a Swiss of {self.bots} entrants at tables of {sides} has at "
                              f"most {most} rounds (each meets {sides - 1} opponents a round), "
                              f"not {self.rounds}")
-        if self.format == "knockout" and sides > 2:
-            raise ValueError("a knockout is for two entrants a table")
+        if self.format == "knockout" and not rules.teams:
+            raise ValueError("a knockout is for partnership games (two teams a table) so far")
         return self
 
     def sides(self) -> int:
