@@ -38,6 +38,8 @@ from typing import Any
 from ..storage.tournaments import TournamentStore
 from ..tables.errors import LogBacklogError, TableLimitError, TableQuotaError
 from ..tables.manager import TableManager
+from .arena import start_arena
+from .arenaloop import run_arena
 from .rounds import new_tournament, plan_round, public, score_round, summary
 from .spec import TournamentRequest
 from .verify import check_tournament
@@ -70,12 +72,16 @@ class Director:
         store: where the documents are kept.
         new_seed: a board's 32-byte server seed (``secrets`` unless a test fixes it).
         poll_seconds: see :data:`POLL_SECONDS`.
+        now: the wall clock an arena's window is read on (UTC; a test gives a fake one).
     """
 
     def __init__(self, manager: TableManager, store: TournamentStore, *,
                  new_seed: Callable[[], bytes] | None = None,
-                 poll_seconds: float = POLL_SECONDS) -> None:
+                 poll_seconds: float = POLL_SECONDS,
+                 now: Callable[[], datetime] | None = None) -> None:
         self.manager = manager
+        self.now = now or (lambda: datetime.now(UTC))
+        """The wall clock of an arena's window (a test's fake clock)."""
         self.store = store
         self.new_seed = new_seed or (lambda: secrets.token_bytes(32))
         self.poll_seconds = poll_seconds
@@ -129,8 +135,11 @@ class Director:
         doc = new_tournament(uuid.uuid4().hex[:12], req, created_by, datetime.now(UTC))
         self.owners[doc["id"]], self.addresses[doc["id"]] = created_by, created_from  # held
         try:
-            rnd = plan_round(doc, self.new_seed)
-            rnd["started_at"] = datetime.now(UTC).isoformat()
+            if doc["kind"] == "arena":
+                start_arena(doc, req, self.new_seed, self.now())
+            else:
+                rnd = plan_round(doc, self.new_seed)
+                rnd["started_at"] = datetime.now(UTC).isoformat()
             await self._save(doc)  # the commitments come first
         except BaseException:
             self._done(doc["id"], None)
@@ -215,6 +224,8 @@ class Director:
 
     async def _run(self, doc: dict[str, Any]) -> None:
         try:
+            if doc["kind"] == "arena":
+                await run_arena(self, doc)
             while doc["status"] == "running":
                 rnd = doc["rounds"][-1] if doc["rounds"] and \
                     doc["rounds"][-1]["status"] == "playing" else None
@@ -269,8 +280,9 @@ class Director:
         while all tournaments hold ``max_tournament_tables`` open tables or the manager
         refuses it for a quota, the server's table limit or the log's backlog."""
         kinds = {e["id"]: e["bots"] for e in doc["entrants"]}
-        bots = {seat: kinds[entrant][seat // 2] for seat, entrant in enumerate(t["seats"])}
-        board = rnd["boards"][t["board"] - 1]
+        bots = {seat: kinds[entrant][t["seats"][:seat].count(entrant)]
+                for seat, entrant in enumerate(t["seats"])}  # the entrant's 1st, 2nd.. seat
+        board = rnd["boards"][t["board"] - 1] if t["board"] else {"seed": None}
         seed = None if board["seed"] is None else bytes.fromhex(board["seed"])
         label = {"tournament_id": doc["id"], "name": doc["name"], "round": rnd["round"],
                  "board": t["board"]}
@@ -283,7 +295,8 @@ class Director:
                         table = await self.manager.create(
                             doc["game"], created_by=doc["created_by"], config=doc["config"],
                             num_seats=len(t["seats"]), bots=bots, label=label,
-                            seed_source=None if seed is None else (lambda _hand: seed))
+                            seed_source=None if seed is None else functools.partial(
+                                _board_seed, seed))
                     except (TableQuotaError, TableLimitError, LogBacklogError) as exc:
                         why = str(exc)
                     else:
@@ -306,7 +319,7 @@ class Director:
             if result is not None:
                 await self._finished(doc, t, *result)
                 return
-            if table is None or table.status == "finished":  # gone, or restored after its end
+            if table is None or _ended(table):  # gone, or restored after its end
                 stored = await self._stored(doc, t["table_id"])
                 if stored is not None:
                     await self._finished(doc, t, *stored)
@@ -334,6 +347,20 @@ class Director:
             if game.table_id == table_id:
                 return game.id, list(game.outcome["returns"])
         return None
+
+
+def _board_seed(seed: bytes, hand: int) -> bytes:
+    """A board table's server seed of ``hand``: the board's for the first (the board), a
+    fresh one for any later hand (a poker table with a person seated deals on until the
+    director closes it: never the board's cards twice)."""
+    return seed if hand == 1 else secrets.token_bytes(32)
+
+
+def _ended(table: Any) -> bool:
+    """Whether a table's first game is over: ``finished`` (a match), or a stack game's table
+    between hands or waiting after one (read only)."""
+    return bool(table.status == "finished" or (
+        table.status in ("between_hands", "waiting") and table.hand > 0))
 
 
 def _game_result(table: Any) -> tuple[str, list[int]] | None:

@@ -16,9 +16,16 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from ..engine import commitment
+from ..engine import get_game
+from .grouprounds import (
+    board_results,
+    draw_boards,
+    group_meetings,
+    plan_group_round,
+    score_group_round,
+)
 from .pairing import knockout_pairs, swiss_pairs
-from .scoring import Meeting, board_scores, standings
+from .scoring import Meeting, standings
 from .spec import TournamentRequest
 
 FORMAT = "cardhall-tournament/1"
@@ -27,16 +34,22 @@ FORMAT = "cardhall-tournament/1"
 def new_tournament(tournament_id: str, req: TournamentRequest, created_by: str | None,
                    now: datetime) -> dict[str, Any]:
     """A new tournament's document, status ``running``, with its bot entrants and no round.
+    A partnership game's entrant is a team (one bot kind on each of its seats, ``Bot team
+    i``), a single-entrant game's one bot (``Bot i``; the document's ``table_size`` says how
+    many sit at a table). An arena's window and boards are set by :func:`.arena.start_arena`.
 
     Raises:
         InvalidConfigError: the board config (:meth:`TournamentRequest.board_config`).
     """
     config = req.board_config()
     kinds = req.bot_kinds
-    entrants = [{"id": f"e{i + 1}", "name": f"Bot team {i + 1}", "bots": [kinds[i % len(kinds)]] * 2}
+    rules = get_game(req.game)
+    per, word = (rules.max_seats // rules.teams, "Bot team ") if rules.teams else (1, "Bot ")
+    entrants = [{"id": f"e{i + 1}", "name": f"{word}{i + 1}", "bots": [kinds[i % len(kinds)]] * per}
                 for i in range(req.bots)]
-    rounds = req.rounds if req.format == "swiss" else math.ceil(math.log2(req.bots))
-    return {"format": FORMAT, "id": tournament_id, "name": req.name or f"{req.format} {tournament_id}",
+    rounds = {"swiss": req.rounds, "arena": 1}.get(req.format, math.ceil(math.log2(req.bots)))
+    extra = {} if rules.teams else {"table_size": req.sides()}
+    return extra | {"format": FORMAT, "id": tournament_id, "name": req.name or f"{req.format} {tournament_id}",
             "game": req.game, "kind": req.format, "rounds_total": rounds,
             "boards_per_round": req.boards_per_round, "duplicate": req.duplicate,
             "scoring": req.scoring, "config": config, "created_by": created_by,
@@ -46,6 +59,8 @@ def new_tournament(tournament_id: str, req: TournamentRequest, created_by: str |
 
 def meetings(doc: dict[str, Any]) -> dict[str, list[Meeting]]:
     """Each entrant's finished rounds (:class:`~.scoring.Meeting`)."""
+    if doc.get("table_size"):
+        return group_meetings(doc)
     out: dict[str, list[Meeting]] = {e["id"]: [] for e in doc["entrants"]}
     for rnd in doc["rounds"]:
         if rnd["status"] != "finished":
@@ -68,8 +83,11 @@ def plan_round(doc: dict[str, Any], new_seed: Callable[[], bytes]) -> dict[str, 
     shared by every table of the board; otherwise each table draws its own (``seed`` ``None``).
     Table ``t`` of board ``b`` seats its home entrant on seats 0 and 2 when ``t + b`` is even,
     else on 1 and 3: so each entrant holds each side of the cards on alternate boards, and each
-    board's cards are held by home entrants at half the tables.
+    board's cards are held by home entrants at half the tables. A document with a
+    ``table_size`` is grouped at tables of N (:func:`.grouprounds.plan_group_round`).
     """
+    if doc.get("table_size"):
+        return plan_group_round(doc, new_seed)
     played = {frozenset((h, a)) for r in doc["rounds"] for h, a in r["pairs"]}
     byes = {r["bye"] for r in doc["rounds"] if r["bye"] is not None}
     totals = {e: sum(m.score for m in ms) for e, ms in meetings(doc).items()}
@@ -77,11 +95,7 @@ def plan_round(doc: dict[str, Any], new_seed: Callable[[], bytes]) -> dict[str, 
         pairs, bye = swiss_pairs(doc["alive"], totals, played, byes)
     else:
         pairs, bye = knockout_pairs(doc["alive"])
-    boards = []
-    for b in range(doc["boards_per_round"]):
-        seed = new_seed() if doc["duplicate"] else None
-        boards.append({"board": b + 1, "seed": None if seed is None else seed.hex(),
-                       "commitment": None if seed is None else commitment(seed)})
+    boards = draw_boards(doc["boards_per_round"], doc["duplicate"], new_seed)
     tables = []
     for b in range(doc["boards_per_round"]):
         for t, (home, away) in enumerate(pairs):
@@ -102,19 +116,27 @@ def score_round(doc: dict[str, Any], rnd: dict[str, Any]) -> None:
     A side's net on a board is its team's return minus the other's; the nets of the sides that
     held the same cards (the same seats of the same board) are compared
     (:func:`~.scoring.board_scores`). The bye scores the average a board gives under
-    matchpoints (one fewer than the results compared) and 0 under total points.
+    matchpoints (one fewer than the results compared) and 0 under total points. The round's
+    ``results`` list each board's sides side by side (:func:`.grouprounds.board_results`).
     """
+    if doc.get("table_size"):
+        score_group_round(doc, rnd)
+        return _scored(doc, rnd)
     scores: dict[str, float] = {e: 0.0 for pair in rnd["pairs"] for e in pair}
-    for board in rnd["boards"]:
-        tables = [t for t in rnd["tables"] if t["board"] == board["board"]]
-        for side in (0, 1):
-            nets = [float(t["returns"][side] - t["returns"][1 - side]) for t in tables]
-            for t, s in zip(tables, board_scores(nets, doc["scoring"]), strict=True):
-                scores[t["seats"][side]] += s
+    got, rnd["results"] = board_results(rnd["boards"], rnd["tables"], 2, doc["scoring"])
+    for e, s in got.items():
+        scores[e] += s
     if rnd["bye"] is not None:
         per_board = max(0, len(rnd["pairs"]) - 1) if doc["scoring"] == "matchpoints" else 0
         scores[rnd["bye"]] = float(per_board * len(rnd["boards"]))
     rnd["scores"] = scores
+    _scored(doc, rnd)
+
+
+def _scored(doc: dict[str, Any], rnd: dict[str, Any]) -> None:
+    """Mark a scored round ``finished``; the knockout's winners go on; the standings; the
+    tournament ends after its last round."""
+    scores = rnd["scores"]
     rnd["status"] = "finished"
     if doc["kind"] == "knockout":
         order = [e["id"] for e in doc["entrants"]]
@@ -149,7 +171,8 @@ def summary(doc: dict[str, Any]) -> dict[str, Any]:
     """A tournament's row in ``GET /api/tournaments``."""
     return {k: doc[k] for k in ("id", "name", "game", "kind", "status", "rounds_total",
                                 "boards_per_round", "duplicate", "scoring", "created_by",
-                                "created_at")} | {"entrants": len(doc["entrants"]),
+                                "created_at")} | {k: doc[k] for k in ("table_size", "ends_at")
+                                                  if k in doc} | {"entrants": len(doc["entrants"]),
                                                   "rounds_played": sum(
                                                       r["status"] == "finished"
                                                       for r in doc["rounds"])}

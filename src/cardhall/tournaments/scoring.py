@@ -52,11 +52,19 @@ def head_to_head(mine: float, theirs: float) -> float:
 
 @dataclass
 class Meeting:
-    """One round of one entrant: its opponent (``None``: the bye) and what it scored."""
+    """One round of one entrant: its opponent (``None``: the bye) and what it scored; at a
+    table of more than two, ``also`` holds the other opponents with their round scores."""
 
     opponent: str | None
     score: float
     opponent_score: float = 0.0
+    also: tuple[tuple[str, float], ...] = ()
+
+    def faced(self) -> list[tuple[str, float]]:
+        """Every opponent of the round with its round score (none for the bye)."""
+        if self.opponent is None:
+            return []
+        return [(self.opponent, self.opponent_score), *self.also]
 
 
 @dataclass
@@ -82,17 +90,20 @@ def standings(entrants: Sequence[str], meetings: Mapping[str, Sequence[Meeting]]
     """The standings of ``entrants`` (in seeding order) from each one's ``meetings``.
 
     The bye counts in the score (what the tournament awarded) but adds nothing to Buchholz or
-    Sonneborn-Berger (it has no opponent).
+    Sonneborn-Berger (it has no opponent). At a table of more than two every other entrant
+    of the table is an opponent (each adds to both tiebreaks, and to ``opponents``: the
+    round's opponents one after another, ``None`` for a bye).
     """
     total = {e: sum(m.score for m in meetings.get(e, ())) for e in entrants}
     rows = []
     for e in entrants:
-        played = [m for m in meetings.get(e, ()) if m.opponent is not None]
-        buchholz = sum(total.get(m.opponent, 0.0) for m in played if m.opponent is not None)
-        sb = sum(total.get(m.opponent, 0.0) * head_to_head(m.score, m.opponent_score)
-                 for m in played if m.opponent is not None)
-        rows.append(Standing(e, total[e], buchholz, sb, len(meetings.get(e, ())),
-                             [m.opponent for m in meetings.get(e, ())]))
+        mine = meetings.get(e, ())
+        faced = [(m.score, o, s) for m in mine for o, s in m.faced()]
+        buchholz = sum(total.get(o, 0.0) for _, o, _ in faced)
+        sb = sum(total.get(o, 0.0) * head_to_head(score, s) for score, o, s in faced)
+        opponents = [o for m in mine for o in ([m.opponent] if m.opponent is None
+                                                else [o for o, _ in m.faced()])]
+        rows.append(Standing(e, total[e], buchholz, sb, len(mine), opponents))
     order = {e: i for i, e in enumerate(entrants)}
     rows.sort(key=lambda r: (-r.score, -r.buchholz, -r.sonneborn_berger, order[r.entrant]))
     for i, row in enumerate(rows, 1):

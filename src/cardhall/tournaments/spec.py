@@ -43,11 +43,20 @@ TournamentName = Annotated[str, StringConstraints(strip_whitespace=True, max_len
 
 
 def tournament_games() -> list[str]:
-    """The games a tournament may run: fixed partnerships of two on four seats with a
-    :attr:`~cardhall.engine.rules.GameRules.duplicate_board_config` (Bazaar Blot so far)."""
+    """The games a tournament may run: those with a
+    :attr:`~cardhall.engine.rules.GameRules.duplicate_board_config` (what makes a table play
+    one board) that are either fixed partnerships of two on four seats (team entrants) or
+    every seat for itself (single entrants at tables of N, :func:`.groups.table_sides`)."""
     return [name for name in game_names()
-            if (rules := get_game(name)).teams == 2 and rules.max_seats >= 4
-            and rules.duplicate_board_config is not None]
+            if (rules := get_game(name)).duplicate_board_config is not None
+            and ((rules.teams == 2 and rules.max_seats >= 4) or rules.teams == 0)]
+
+
+def default_table_size(game: str) -> int:
+    """The table size of a single-entrant game when the request gives none: 4 seats, within
+    the game's seat range."""
+    rules = get_game(game)
+    return max(rules.min_seats, min(4, rules.max_seats))
 
 
 BotKind = Literal["rule", "random"]
@@ -63,15 +72,21 @@ class TournamentRequest(BaseModel):
 
     Attributes:
         game: the game (``bazaar_blot``).
-        format: ``swiss`` (pairing by score, no repeat opponents while possible) or
-            ``knockout`` (seeded pairs; the round's winner goes on).
+        format: ``swiss`` (pairing by score, no repeat opponents while possible),
+            ``knockout`` (seeded pairs; the round's winner goes on) or ``arena`` (continuous
+            pairing during ``duration_seconds``, :mod:`.arena`).
         rounds: Swiss rounds, at most one fewer than the entrants (so no pairing must
             repeat); a knockout plays until one entrant is left and ignores it.
         boards_per_round: boards (Blot deals) each pairing plays in a round.
         duplicate: every table of a round plays the round's boards with the same cards.
         scoring: ``matchpoints`` (2 per result beaten, 1 per tie, among the sides that held
             the same cards) or ``total_points`` (a side's net points).
-        bots: built-in bot entrants (a team of two bots each in Bazaar Blot).
+        bots: built-in bot entrants (a team of two bots each in a partnership game, one bot
+            in a single-entrant game).
+        table_size: seats per table of a single-entrant game (``None``: 4 within the game's
+            seat range); refused for a partnership game (its tables are two teams).
+        duration_seconds: the arena's window (seconds, 10 s to 3 h); only for ``arena``.
+        boards: the arena's sequence of duplicate boards (1 to 64, default 16).
         bot_kinds: the bot kinds the entrants take in turn (entrant ``i`` plays
             ``bot_kinds[i % len]``).
         config: the rules config of each board's game, over the game's ``duplicate_board_config``.
@@ -81,25 +96,52 @@ class TournamentRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: str
-    format: Literal["swiss", "knockout"] = "swiss"
+    format: Literal["swiss", "knockout", "arena"] = "swiss"
     rounds: int = Field(3, ge=1, le=10)
-    boards_per_round: int = Field(2, ge=1, le=4)
+    boards_per_round: int = Field(2, ge=1, le=6)
     duplicate: bool = True
     scoring: Literal["matchpoints", "total_points"] = "matchpoints"
     bots: int = Field(ge=2, le=32)
     bot_kinds: list[BotKind] = Field(default_factory=_default_kinds, min_length=1, max_length=8)
     config: dict[str, Any] = Field(default_factory=dict)
     name: TournamentName = ""
+    table_size: int | None = Field(None, ge=2, le=10)
+    duration_seconds: float | None = Field(None, ge=10, le=3 * 3600)
+    boards: int = Field(16, ge=1, le=64)
 
     @model_validator(mode="after")
     def _fits(self) -> TournamentRequest:
         if self.game not in tournament_games():
             raise ValueError(f"tournaments run {', '.join(tournament_games())}, "
                              f"not {self.game!r}")
-        if self.format == "swiss" and self.rounds > self.bots - 1:
-            raise ValueError(f"a Swiss of {self.bots} entrants has at most {self.bots - 1} "
-                             f"rounds without a repeat pairing, not {self.rounds}")
+        rules = get_game(self.game)
+        if self.table_size is not None:
+            if rules.teams:
+                raise ValueError("table_size is for single-entrant games; a partnership "
+                                 "game's table is two teams")
+            if not rules.min_seats <= self.table_size <= rules.max_seats:
+                raise ValueError(f"table_size {self.table_size} is outside the game's "
+                                 f"{rules.min_seats} to {rules.max_seats} seats")
+        sides = self.sides()
+        if self.bots < sides:
+            raise ValueError(f"{self.bots} entrants do not fill a table of {sides}")
+        if (self.format == "arena") != (self.duration_seconds is not None):
+            raise ValueError("duration_seconds is required by an arena and only by an arena")
+        most = (self.bots - 1) // (sides - 1)
+        if self.format == "swiss" and self.rounds > most:
+            raise ValueError(f"a Swiss of {self.bots} entrants at tables of {sides} has at "
+                             f"most {most} rounds (each meets {sides - 1} opponents a round), "
+                             f"not {self.rounds}")
+        if self.format == "knockout" and not rules.teams:
+            raise ValueError("a knockout is for partnership games (two teams a table) so far")
         return self
+
+    def sides(self) -> int:
+        """Entrants per table: 2 for a partnership game, else ``table_size`` (or its
+        default, :func:`default_table_size`)."""
+        if get_game(self.game).teams:
+            return 2
+        return self.table_size or default_table_size(self.game)
 
     def board_config(self) -> dict[str, Any]:
         """The partial rules config of every board's game.

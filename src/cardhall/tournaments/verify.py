@@ -4,7 +4,8 @@
 Pure and synchronous: given a tournament document and the stored full copies of its finished
 rounds' games, :func:`check_tournament` answers, per board, whether the revealed seed matches
 the commitment published before the round, whether every table's game was dealt from that
-seed with no client seed and the same dealer, whether their first deals are equal, and whether
+seed with no client seed and the same dealer, whether their deals are equal (the chance actions
+before any seat acts: a Blot deal; a poker hand's banners and palaces, or its hands), and whether
 each game verifies on its own (``engine.verify_history``: every chance action recomputed).
 The answer carries no card: only booleans, counts and ids.
 """
@@ -17,11 +18,15 @@ from typing import Any
 from ..engine import EngineError, commitment, verify_history
 
 
-def _first_deal(history: Mapping[str, Any]) -> Any:
+def opening_deal(history: Mapping[str, Any]) -> list[Any]:
+    """The chance actions of ``history`` before any seat's first action: what the board
+    deals, the same at every table of a duplicate board."""
+    out = []
     for entry in history.get("actions", []):
-        if entry.get("seat") is None:
-            return entry.get("action")
-    return None
+        if entry.get("seat") is not None:
+            break
+        out.append(entry.get("action"))
+    return out
 
 
 def check_board(board: Mapping[str, Any], tables: list[Mapping[str, Any]],
@@ -50,7 +55,7 @@ def check_board(board: Mapping[str, Any], tables: list[Mapping[str, Any]],
                 problems.append(f"{where}: the game does not verify")
         except EngineError as exc:
             problems.append(f"{where}: unreadable history ({exc.code})")
-        deals.append(_first_deal(history))
+        deals.append(opening_deal(history))
     if deals and any(d != deals[0] for d in deals):
         problems.append("the tables' first deals differ")
     return {"board": board.get("board"), "tables": len(tables), "verified": not problems,

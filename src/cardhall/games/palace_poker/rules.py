@@ -35,6 +35,10 @@ class PalacePokerRules(GameRules[PalacePokerConfig]):
     replay_unit: ClassVar[ReplayUnit | None] = ReplayUnit(
         "battle", frozenset({"battle_result", "battle_fold", "hand_end"}))
     """Step by battle: each battle and the hand's end."""
+    duplicate_board_config: ClassVar[dict[str, Any] | None] = {}
+    """A tournament board is one hand, which a state already is: the director records the
+    table's first hand and closes it (``docs/tournaments.md``, "Tables of N"); a bot-only
+    table deals no second hand."""
 
     def set_rank_function(self, fn: evaluation.RankFn | None) -> None:
         """Install a faster complete-hand rank function (``cardhall.evaluators``); ``None``

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ...engine.actions import Action
 from ...engine.errors import InvalidConfigError
@@ -36,6 +36,10 @@ class SoldiersBluffRules(GameRules[SoldiersBluffConfig]):
     replay_unit = ReplayUnit("round", frozenset({"round", "pot_awarded"}))
     """Step by round: the exchange and each betting round, ended by the next round's start or
     by the pot."""
+    duplicate_board_config: ClassVar[dict[str, Any] | None] = {}
+    """A tournament board is one hand, which a state already is: the director records the
+    table's first hand and closes it (``docs/tournaments.md``, "Tables of N"); a bot-only
+    table deals no second hand."""
 
     def table_actions(self, history: History,
                       public_events: list[list[dict[str, Any]]]) -> list[Action]:

@@ -67,12 +67,13 @@ class QuickSeat(BaseModel):
 
 class TournamentLabel(BaseModel):
     """Which board of which round of which tournament a table plays
-    (``docs/tournaments.md``, "A round")."""
+    (``docs/tournaments.md``, "A round"); ``board`` is ``None`` at an arena's table without
+    duplicate boards (it draws its own seed, "Arena")."""
 
     tournament_id: str
     name: str
     round: int
-    board: int
+    board: int | None
 
 
 class TablePublic(BaseModel):
