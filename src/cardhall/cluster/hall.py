@@ -56,7 +56,8 @@ class ClusterHall(LocalHall):
         except RedisError as exc:
             log.warning("lobby from this node only: Redis did not answer (%s)", exc)
             return await super().lobby(game, limit, after, full)
-        chosen, last = page(summaries, summary_key, limit, after)
+        live = [s for s in summaries if s["status"] != "finished"]  # a match over: not live
+        chosen, last = page(live, summary_key, limit, after)
         return [s if full else lobby_row(s) for s in chosen], last
 
     async def _registry(self, game: str | None) -> list[dict[str, Any]]:

@@ -63,8 +63,10 @@ class LocalHall:
         """One page of the lobby (:func:`~cardhall.tables.lobby.page`): the rows
         (:func:`~cardhall.tables.lobby.lobby_row`, or full summaries) of the ``limit`` live
         public tables after ``after``, and the key to continue after (``None``: the last
-        page). Only the page's tables are summarized."""
-        tables = [t for t in self.manager.list(game) if not t.spec.private]
+        page). Only the page's tables are summarized. A table whose match ended
+        (``finished``) is no longer live: it leaves the list at once, before it is reaped."""
+        tables = [t for t in self.manager.list(game)
+                  if not t.spec.private and t.status != "finished"]
         chosen, last = page(tables, table_key, limit, after)
         summaries = [t.summary() for t in chosen]
         return [s if full else lobby_row(s) for s in summaries], last
