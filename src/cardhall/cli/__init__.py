@@ -223,6 +223,9 @@ def _arena_parser(sub: Subparsers) -> None:
     a.add_argument("--stack", type=int, default=100, help="starting chips (poker games)")
     a.add_argument("--store", choices=["memory", "sqlite"], default="memory",
                    help="the in-process server's store")
+    a.add_argument("--duplicate", action="store_true",
+                   help="play in-process plain and duplicate sets (same seeded deal, seats "
+                   "rotated) at the same number of games and compare their 95%% intervals")
     add_output_flags(a, json_help="print one JSON object")
     a.set_defaults(func=arena)
 

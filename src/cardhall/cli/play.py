@@ -68,6 +68,8 @@ def arena(args: argparse.Namespace) -> int:
         config = json.loads(args.config)
     except ValueError as exc:
         return fail(args, "cli.bad_config", f"--config is not JSON: {exc}", 2)
+    if getattr(args, "duplicate", False):
+        return duplicate(args, config)
     spec = ArenaSpec(game=args.game, bots=args.bots.split(","), games=args.games,
                      seed=args.seed, url=args.url, concurrency=args.concurrency,
                      turn_timeout_seconds=args.turn_timeout, config=config,
@@ -99,4 +101,25 @@ def arena(args: argparse.Namespace) -> int:
     except RuntimeError as exc:  # a table could not be created
         return fail(args, "cli.arena_failed", str(exc).splitlines()[0], 1)
     print(json.dumps(result) if args.json else format_table(result))
+    return 0
+
+
+def duplicate(args: argparse.Namespace, config: dict[str, Any]) -> int:
+    """``cardhall arena --duplicate`` (:mod:`cardhall.bots.duplicate`): in-process, seeded
+    deals; exit 2 with a typed error on ``--url``, a bad game, bot or game count."""
+    from ..bots.duplicate import format_result, run
+
+    if args.url:
+        return fail(args, "cli.bad_argument",
+                    "--duplicate plays in-process (a server keeps its seeds secret); drop --url",
+                    2)
+    try:
+        result = run(args.game, args.bots.split(","), args.games, args.seed, config)
+    except EngineError as exc:
+        return fail(args, exc.code, exc.message, 2)
+    except (ValueError, KeyError) as exc:
+        code = "cli.bad_bot" if "bot" in str(exc) or "polic" in str(exc) else "cli.bad_argument"
+        return fail(args, code, str(exc).strip("'"), 2)
+    result.pop("histories")
+    print(json.dumps(result) if args.json else format_result(result))
     return 0
