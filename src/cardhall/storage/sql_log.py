@@ -19,7 +19,6 @@ from .interface import GameRecord, LogBatch, LogRow
 from .models import OutboxGame, TableFence, TableLogEntry
 from .sql_chips import SqlChips
 from .sql_db import SqlDatabase, SqlRole
-from .sqlite_log import SqliteLogWriter, sqlite_file
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncConnection
@@ -38,9 +37,6 @@ class SqlTableLog(SqlRole):
         self.chips = chips
         self._log_conn: AsyncConnection | None = None
         """The connection group commits use (opened on first use, dropped after a failure)."""
-        path = sqlite_file(db.engine.url) if db.backend == "sqlite" else None
-        self._sqlite = None if path is None else SqliteLogWriter(path, db.timeout_seconds)
-        """A SQLite file's group commits in one hop to a thread (``sqlite_log.py``)."""
 
     async def write_log(self, batch: LogBatch) -> set[str]:
         """One group commit (see :meth:`Store.write_log`), on the log's own connection: the
@@ -48,10 +44,6 @@ class SqlTableLog(SqlRole):
         third of a commit's cost. A failed (or cancelled) commit invalidates the connection:
         its DBAPI connection is closed, not pooled, so a transaction cut short can never keep
         SQLite's write lock; the next commit opens a fresh one."""
-        if self._sqlite is not None and self._sqlite.takes(batch):
-            async with self._writing():
-                await self._sqlite.write(batch)
-            return set()
         async with self._writing():
             conn = self._log_conn
             if conn is None:
@@ -68,9 +60,7 @@ class SqlTableLog(SqlRole):
                 raise
 
     async def close_log(self) -> None:
-        """Release the log's connections (the store's :meth:`close` calls it)."""
-        if self._sqlite is not None:
-            self._sqlite.close()
+        """Release the log's connection (the store's :meth:`close` calls it)."""
         conn, self._log_conn = self._log_conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
