@@ -30,8 +30,9 @@ ENDING_TARGET = 101
 NEVER_TARGET = 1001
 """The ``closed`` part's target: no match ends inside a window."""
 
-DEFAULT_ENV = {"CARDHALL_DURABLE_TABLES": "true"}
-"""The ``ending`` arm's settings on top of ``bench/servers.py``'s (the default, spelt out)."""
+DEFAULT_ENV = {"CARDHALL_DURABLE_TABLES": "true", "CARDHALL_LOG_LEVEL": "INFO"}
+"""The cardhall arms' settings on top of ``bench/servers.py``'s: the defaults, spelt out (a
+``make run`` logs at INFO: about 100 lines a second here, a line per rematch table)."""
 
 
 def arm_specs(variants: dict[str, dict[str, str]] | None) -> dict[str, dict[str, Any]]:

@@ -9,6 +9,10 @@ sides of a ratio alike:
 
 * ``closed_loop``: bare baseline (``bench/bare_server.py``) and cardhall, alternately, N tables
   x 4 clients answering at once -> actions/s, act -> accepted latency, and the ratio;
+* ``closed_loop_default`` (``bench/ending.py``, issue 26): bare, cardhall never-ending and
+  cardhall on the default configuration with Blot matches to 101 that end, are saved, rated and
+  played again (``loadgen.py --rematch``), interleaved round by round -> actions/s, p50/p99,
+  matches ended in the window, each arm's ratio to bare (``--ending-variant`` adds arms);
 * ``open_loop``: 1 action/s per table for each table count, bare then cardhall -> p50/p99/max,
   server CPU (cores), RSS per connection, GC pauses, frames and bytes per action;
 * ``log_latency``: the write-ahead table log's cost: the open loop (1 action/s per table) on
