@@ -27,12 +27,16 @@ BENCH = Path(__file__).resolve().parent
 def loadgen_argv(server: Server, mode: str, tables: int, duration: float, warmup: float,
                  **extra: Any) -> list[str]:
     """The load generator's command line (``extra``: ``turn_timeout=1.0`` -> ``--turn-timeout
-    1.0``)."""
+    1.0``; ``rematch=True`` -> ``--rematch``, ``False`` or ``None``: left out)."""
     argv = [sys.executable, str(BENCH / "loadgen.py"), "--target", server.kind,
             "--base", server.base, "--mode", mode, "--tables", str(tables),
             "--duration", str(duration), "--warmup", str(warmup)]
     for key, value in extra.items():
-        argv += [f"--{key.replace('_', '-')}", str(value)]
+        flag = f"--{key.replace('_', '-')}"
+        if value is True:
+            argv.append(flag)
+        elif value is not False and value is not None:
+            argv += [flag, str(value)]
     return argv
 
 

@@ -74,6 +74,8 @@ class Client:
         self.prefix, self.n = secrets.token_hex(3), 0
         self.pending_deadline: tuple[int, float] | None = None  # silent mode: (version, due)
         self.latest: StateInfo | None = None  # closed mode: the last state before the start
+        self.table_id = table.id  # the table this client plays now (--rematch moves it on)
+        self.rematching = False  # --rematch: a ``rematch`` of the finished table is on its way
 
     async def connect(self) -> None:
         """Open the socket; for cardhall send ``hello`` + ``join`` (answers are read in ``run``)."""
@@ -132,7 +134,11 @@ class Client:
         if kind == "state":
             info = read_state(msg)
             assert info is not None
-            if mode == "silent":
+            if info.table_id != self.table_id:
+                return  # a frame of the table this client played before a rematch
+            if info.status == "finished" and self.lg.args.rematch:
+                await self.rematch()
+            elif mode == "silent":
                 self.track_deadline(info, now)
             elif mode == "closed":
                 if not self.lg.started:
@@ -152,6 +158,25 @@ class Client:
                 stats.errors[str(msg.get("code"))] += 1
         elif kind == "game_over":
             stats.game_overs += 1
+            if stats.on and self.seat == 0 and msg.get("table_id") == self.table_id:
+                stats.matches_ended += 1  # Blot: one game is the match (seat 0: once a table)
+        elif kind == "rematch_ready" and msg.get("table_id") == self.table_id:
+            await self.send({"type": "leave", "table_id": self.table_id})
+            self.table_id, self.rematching = str(msg["rematch_table_id"]), False
+            if stats.on:
+                stats.rematches += 1
+
+    async def rematch(self) -> None:
+        """``--rematch``: the match is over; play again as a client does (``docs/protocol.md``,
+        "Play again"): ``rematch``, then (on ``rematch_ready``) ``leave`` the old table and
+        play the new one, where the server seats this client."""
+        if not self.rematching:
+            self.rematching = True
+            await self.send({"type": "rematch", "table_id": self.table_id})
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        """One JSON message on the socket."""
+        await self.ws.send(orjson.dumps(msg).decode())
 
     async def on_bare(self, msg: dict[str, Any], now: float) -> None:
         """Handle one bare-server message (``ack`` or ``move`` broadcast)."""
@@ -395,6 +420,8 @@ class LoadGen:
             "bytes_per_frame": round(s.bytes / s.frames) if s.frames else None,
             "frames_per_s": rate_per_second(s.frames, secs),
             "game_overs": s.game_overs, "closed_by_server": s.closed,
+            "matches_ended": s.matches_ended if a.rematch else None,
+            "rematches": s.rematches if a.rematch else None,
             "loadgen_cpu_cores": round(cpu / secs, 2) if secs > 0 else None,
         }
         if len(a.ws_base) > 1 or a.ws_base != a.rest_base:
@@ -431,6 +458,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--rate", type=float, default=1.0, help="open loop: actions/s per table")
     ap.add_argument("--turn-timeout", type=float, default=600.0, help="table turn timeout, s")
     ap.add_argument("--target-score", type=int, default=1001, help="Blot match target")
+    ap.add_argument("--rematch", action="store_true",
+                    help="closed loop: when a match ends every client asks for the rematch and "
+                    "plays it (use with a --target-score that ends matches, e.g. 101)")
     ap.add_argument("--setup-timeout", type=float, default=300.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rest-base", action="append", default=None,

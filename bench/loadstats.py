@@ -99,6 +99,7 @@ class Stats:
         self.latency: list[float] = []
         self.lateness: list[float] = []
         self.frames = self.bytes = self.acts_sent = self.late_ticks = self.game_overs = 0
+        self.matches_ended = self.rematches = 0  # --rematch: in the window
         self.errors: collections.Counter[str] = collections.Counter()
         self.closed = 0
 

@@ -9,6 +9,10 @@ sides of a ratio alike:
 
 * ``closed_loop``: bare baseline (``bench/bare_server.py``) and cardhall, alternately, N tables
   x 4 clients answering at once -> actions/s, act -> accepted latency, and the ratio;
+* ``closed_loop_default`` (``bench/ending.py``, issue 26): bare, cardhall never-ending and
+  cardhall on the default configuration with Blot matches to 101 that end, are saved, rated and
+  played again (``loadgen.py --rematch``), interleaved round by round -> actions/s, p50/p99,
+  matches ended in the window, each arm's ratio to bare (``--ending-variant`` adds arms);
 * ``open_loop``: 1 action/s per table for each table count, bare then cardhall -> p50/p99/max,
   server CPU (cores), RSS per connection, GC pauses, frames and bytes per action;
 * ``log_latency``: the write-ahead table log's cost: the open loop (1 action/s per table) on
@@ -56,6 +60,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from arms import load_arm, timer_anchor
+from ending import closed_default, parse_variants
+from ending import summary as ending_summary
 from runkit import guarded, median_of, note, pg_arm, postgres_unreachable, ratio
 from storms import storms
 from storms import summary as storm_summary
@@ -99,6 +105,10 @@ class Plan:
     storm_tables: int = 1000
     storm_batch: int = 100
     storm_before: bool = True
+    # issue 26, matches that end (bench/ending.py)
+    ending_tables: int = 100
+    ending_rounds: int = 3
+    ending_duration: float = 15.0
 
 
 QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),
@@ -107,7 +117,8 @@ QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables
              anchor_timers=10_000, anchor_spread=2.0, warmup=1.0,
              selfplay_scale=0.1, modules=False, cluster_closed_tables=4,
              cluster_open_tables=8, cluster_rounds=1, cluster_duration=1.5, cluster_warmup=0.5,
-             cluster_modes=("open",), storm_tables=48, storm_before=False)
+             cluster_modes=("open",), storm_tables=48, storm_before=False,
+             ending_tables=10, ending_rounds=1, ending_duration=3.0)
 
 
 async def closed_loop(plan: Plan, errors: list[str]) -> dict[str, Any]:
@@ -319,6 +330,7 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
     s["cluster"] = cluster_summary(out.get("cluster"))
     for part in ("storm", "restart_storm"):
         s[part] = storm_summary(out.get(part))
+    s["closed_loop_default"] = ending_summary(out.get("closed_loop_default"))
     blot = (out.get("selfplay") or {}).get("bazaar_blot") or {}
     s["blot_deals_per_s"] = blot.get("units_per_second")
     return s
@@ -337,9 +349,10 @@ def meta(plan: Plan, quick: bool) -> dict[str, Any]:
 
 
 async def run_all(plan: Plan, quick: bool, only: set[str],
-                  advance: Callable[[], None] = lambda: None) -> dict[str, Any]:
+                  advance: Callable[[], None] = lambda: None,
+                  variants: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """Every part in order; a failing arm lands in ``errors``; ``advance`` after each part
-    (the progress bar of ``main``)."""
+    (the progress bar of ``main``); ``variants``: extra arms of ``closed_default``."""
     from saves import run_all as saves_all
 
     t0 = time.perf_counter()
@@ -347,6 +360,9 @@ async def run_all(plan: Plan, quick: bool, only: set[str],
     errors: list[str] = out["errors"]
     parts: dict[str, tuple[str, Callable[[], Awaitable[Any]]]] = {
         "closed": ("closed_loop", lambda: closed_loop(plan, errors)),
+        "closed_default": ("closed_loop_default", lambda: closed_default(
+            plan.ending_tables, plan.ending_rounds, plan.ending_duration, plan.warmup, errors,
+            variants)),
         "open": ("open_loop", lambda: open_loop(plan, errors)),
         "log": ("log_latency", lambda: log_latency(plan, errors)),
         "timer": ("timer", lambda: timers(plan, errors)),
@@ -371,7 +387,7 @@ async def run_all(plan: Plan, quick: bool, only: set[str],
     return out
 
 
-PARTS = ("closed", "open", "log", "timer", "cluster", "saves", "storm", "restart_storm",
+PARTS = ("closed", "closed_default", "open", "log", "timer", "cluster", "saves", "storm", "restart_storm",
          "engine")
 
 
@@ -385,6 +401,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="no progress bar on stderr (drawn only when stderr is a terminal)")
     ap.add_argument("--log-tables", type=int, help="tables of the log_latency part "
                     "(default: 1,000; 100 with --quick)")
+    ap.add_argument("--ending-variant", action="append", default=[], metavar="NAME:K=V[,K=V]",
+                    help="closed_default: one more arm NAME, the ending load on a server with "
+                    "settings K=V (a before/after of a change a setting toggles); repeatable")
     a = ap.parse_args(argv)
     only = set(a.only.split(","))
     unknown = only - set(PARTS)
@@ -396,7 +415,7 @@ def main(argv: list[str] | None = None) -> None:
     if a.log_tables:
         plan = replace(plan, log_tables=a.log_tables)
     with progress(a, "bench", len(only), unit="parts") as advance:
-        out = asyncio.run(run_all(plan, a.quick, only, advance))
+        out = asyncio.run(run_all(plan, a.quick, only, advance, parse_variants(a.ending_variant)))
     print(json.dumps(out, indent=2))
 
 
