@@ -1,0 +1,44 @@
+"""The browser's tournament list and a tournament's page: standings, round tables and each
+board's results side by side (``static/js/tournaments.js``; ``docs/tournaments.md``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="the playwright Python package is not installed")
+from browserkit import enter, finished_swiss  # after the importorskip
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+
+def test_list_and_standings_page(server: Any, new_page: Any) -> None:
+    doc = finished_swiss(server.url)
+    assert doc["status"] == "finished"
+    page = new_page()
+    enter(page, server.url, "Lena")
+    page.click("nav a[href='#/tournaments']")
+    row = page.locator(f"[data-tournament-row='{doc['id']}']")
+    row.wait_for()
+    assert "Spring cup" in row.inner_text()
+    row.locator("a").click()
+    page.locator("[data-standings] tbody tr").first.wait_for()
+    assert page.locator("[data-standings] tbody tr").count() == len(doc["standings"])
+    assert page.locator("[data-round]").count() == len(doc["rounds"])
+    board = page.locator("[data-board='1-1']")
+    assert board.locator("tbody tr").count() == len(
+        [t for t in doc["rounds"][0]["tables"] if t["board"] == 1])
+    assert board.locator("[data-replay]").count() >= 1
+    assert "–" in board.locator("[data-mp]").first.inner_text()  # "2 – 0": a number per side
+    assert doc["rounds"][0]["boards"][0]["seed"] in board.inner_text()
+
+
+def test_page_in_bulgarian(server: Any, new_page: Any) -> None:
+    doc = finished_swiss(server.url)
+    page = new_page()
+    enter(page, server.url, "Lena")
+    page.select_option("#lang", "bg")
+    page.goto(f"{server.url}/#/tournaments/{doc['id']}")
+    page.locator("[data-standings]").wait_for()
+    assert "Класиране" in page.inner_text("[data-tournament-page]")
