@@ -3,6 +3,12 @@ import { addStrings } from "./i18n.js";
 
 addStrings({
   en: {
+    "tour.create": "Create a tournament", "tour.f.game": "Game", "tour.f.format": "Format", "tour.f.rounds": "Rounds",
+    "tour.f.boards": "Boards per round", "tour.f.bots": "Bot teams", "tour.f.duplicate": "Duplicate deals", "tour.f.name": "Name",
+    "tour.format.swiss": "Swiss", "tour.format.knockout": "Knockout",
+    "tour.err.request.invalid": "These settings are not allowed (a Swiss has fewer rounds than teams).",
+    "tour.err.quota.tournaments": "You already run two tournaments.", "tour.err.tournament.limit": "The server runs as many tournaments as it can; try later.",
+    "tour.err.engine.invalid_config": "The game refuses these rules.", "tour.err.other": "The tournament could not be created.",
     "nav.tournaments": "Tournaments", "tour.title": "Tournaments", "tour.one": "Tournament",
     "tour.loading": "Loading…", "tour.none": "No tournaments yet.", "tour.not_found": "No tournament with this id.",
     "tour.round_of": "round {x} of {y}", "tour.entrants_n": "{n} entrants", "tour.standings": "Standings",
@@ -15,6 +21,12 @@ addStrings({
     "tour.status.registering": "registering", "tour.status.pending": "waiting", "tour.status.playing": "playing",
   },
   bg: {
+    "tour.create": "Създай турнир", "tour.f.game": "Игра", "tour.f.format": "Формат", "tour.f.rounds": "Кръгове",
+    "tour.f.boards": "Раздавания на кръг", "tour.f.bots": "Отбори ботове", "tour.f.duplicate": "Еднакви раздавания", "tour.f.name": "Име",
+    "tour.format.swiss": "Швейцарска система", "tour.format.knockout": "Елиминации",
+    "tour.err.request.invalid": "Тези настройки не са позволени (швейцарската система има по-малко кръгове от отборите).",
+    "tour.err.quota.tournaments": "Вече водите два турнира.", "tour.err.tournament.limit": "Сървърът води толкова турнири, колкото може; опитайте по-късно.",
+    "tour.err.engine.invalid_config": "Играта не приема тези правила.", "tour.err.other": "Турнирът не можа да бъде създаден.",
     "nav.tournaments": "Турнири", "tour.title": "Турнири", "tour.one": "Турнир",
     "tour.loading": "Зареждане…", "tour.none": "Още няма турнири.", "tour.not_found": "Няма турнир с този номер.",
     "tour.round_of": "кръг {x} от {y}", "tour.entrants_n": "{n} участници", "tour.standings": "Класиране",
@@ -27,6 +39,12 @@ addStrings({
     "tour.status.registering": "записване", "tour.status.pending": "изчаква", "tour.status.playing": "играе се",
   },
   hy: {
+    "tour.create": "Ստեղծել մրցաշար", "tour.f.game": "Խաղ", "tour.f.format": "Ձևաչափ", "tour.f.rounds": "Շրջաններ",
+    "tour.f.boards": "Բաժանումներ մեկ շրջանում", "tour.f.bots": "Բոտերի թիմեր", "tour.f.duplicate": "Նույն բաժանումները", "tour.f.name": "Անուն",
+    "tour.format.swiss": "Շվեյցարական", "tour.format.knockout": "Վերացման",
+    "tour.err.request.invalid": "Այս կարգավորումները թույլատրված չեն (շվեյցարականում շրջանները թիմերից քիչ են)։",
+    "tour.err.quota.tournaments": "Դուք արդեն վարում եք երկու մրցաշար։", "tour.err.tournament.limit": "Սերվերը վարում է այնքան մրցաշար, որքան կարող է․ փորձեք ավելի ուշ։",
+    "tour.err.engine.invalid_config": "Խաղը չի ընդունում այս կանոնները։", "tour.err.other": "Մրցաշարը չստեղծվեց։",
     "nav.tournaments": "Մրցաշարեր", "tour.title": "Մրցաշարեր", "tour.one": "Մրցաշար",
     "tour.loading": "Բեռնվում է…", "tour.none": "Մրցաշարեր դեռ չկան։", "tour.not_found": "Այս համարով մրցաշար չկա։",
     "tour.round_of": "շրջան {x}՝ {y}-ից", "tour.entrants_n": "{n} մասնակից", "tour.standings": "Դասակարգում",

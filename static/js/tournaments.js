@@ -7,6 +7,7 @@ import "./i18n_tour.js";
 import { h, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { api } from "./api.js";
+import { tourForm } from "./tourform.js";
 
 const POLL_MS = 5000;  // a polite poll while the page is open and the tournament runs
 const enc = encodeURIComponent;
@@ -34,7 +35,8 @@ export function tournamentsScreen(root) {
     error ? h("p", { class: "error-line", role: "alert" }, error)
       : items === null ? h("p", { class: "muted" }, t("tour.loading"))
         : items.length ? h("ul", { class: "tour-list" }, items.map(listRow))
-          : h("p", { class: "muted" }, t("tour.none"))));
+          : h("p", { class: "muted" }, t("tour.none")),
+    tourForm((id) => { location.hash = tournamentHref(id); })));
   draw();
   api("/api/tournaments").then((r) => { items = Array.isArray(r) ? r : (r.items ?? []); draw(); })
     .catch((x) => { error = x.message; draw(); });

@@ -42,3 +42,20 @@ def test_page_in_bulgarian(server: Any, new_page: Any) -> None:
     page.goto(f"{server.url}/#/tournaments/{doc['id']}")
     page.locator("[data-standings]").wait_for()
     assert "Класиране" in page.inner_text("[data-tournament-page]")
+
+
+def test_create_from_the_form(server: Any, new_page: Any, console: Any) -> None:
+    page = new_page()
+    enter(page, server.url, "Lena")
+    page.goto(f"{server.url}/#/tournaments")
+    form = page.locator("[data-tour-form]")
+    form.locator("input[name=bots]").fill("2")
+    form.locator("input[name=rounds]").fill("3")  # too many Swiss rounds for 2 teams
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("[data-form-error]:has-text('fewer rounds')")
+    assert [e for e in console.errors if "422" in e]  # the refused POST, expected
+    console.errors.clear()
+    form.locator("input[name=rounds]").fill("1")
+    form.locator("input[name=name]").fill("Form cup")
+    form.locator("button[type=submit]").click()
+    page.locator("[data-tournament-page] h1:has-text('Form cup')").wait_for()
