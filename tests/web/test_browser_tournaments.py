@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import enter, finished_swiss  # after the importorskip
+from browserkit import enter, finished_swiss, shoot  # after the importorskip
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
-def test_list_and_standings_page(server: Any, new_page: Any) -> None:
+def test_list_and_standings_page(server: Any, new_page: Any, artifacts: Any) -> None:
     doc = finished_swiss(server.url)
     assert doc["status"] == "finished"
     page = new_page()
@@ -32,6 +32,9 @@ def test_list_and_standings_page(server: Any, new_page: Any) -> None:
     assert board.locator("[data-replay]").count() >= 1
     assert "–" in board.locator("[data-mp]").first.inner_text()  # "2 – 0": a number per side
     assert doc["rounds"][0]["boards"][0]["seed"] in board.inner_text()
+    shoot(page, artifacts, "tournament-page")
+    page.set_viewport_size({"width": 390, "height": 844})  # phone: no page-wide sideways scroll
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def test_page_in_bulgarian(server: Any, new_page: Any) -> None:
