@@ -5,6 +5,7 @@
 //   #/ratings[/GAME[/bots]]  leaderboards            #/player/ID     a player's profile
 //   #/rules[/GAME]   rules and glossary  #/invite/ID/CODE  a private table's invite link
 //   #/verify/ID      the check of a finished game's deals, in words
+//   #/tournaments[/ID] the tournament list, or one tournament's page (tournaments.js)
 
 import { t, lang, setLang, onLang, translateStatic } from "./i18n.js";
 import "./i18n_more.js";
@@ -25,6 +26,7 @@ import { loadCatalog } from "./catalog.js";
 import { gamesScreen, replayScreen } from "./replay.js";
 import { rulesScreen } from "./rules.js";
 import { verifyScreen } from "./verify.js";
+import { tournamentsScreen, tournamentScreen } from "./tournaments.js";
 
 const app = document.getElementById("app");
 const langSel = document.getElementById("lang");
@@ -72,6 +74,9 @@ function route() {
       break;
     case "verify":
       cleanup = verifyScreen(app, id);
+      break;
+    case "tournaments":
+      cleanup = id ? tournamentScreen(app, id) : tournamentsScreen(app);
       break;
     case "account":
       cleanup = accountScreen(app, drawMe);

@@ -4,7 +4,7 @@
 import { h, clear, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { TableConn } from "./conn.js";
-import { forget } from "./api.js";
+import { forget, api } from "./api.js";
 import { GAMES } from "./games/index.js";
 import { applyState, isFull, stepOf } from "./state.js";
 import { verifyLink } from "./replay.js";
@@ -310,11 +310,26 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
     screen.dataset.conn = s;
   }
 
+  // A tournament table says which board of which round it is (the summary's `tournament`
+  // label, GET /api/tables/{id}: docs/tournaments.md "A round"), linking to the tournament.
+  let tourLabel = null;
+  let tourAsked = false;
+  function tourLine() {
+    if (!tourAsked) {
+      tourAsked = true;
+      api(`/api/tables/${encodeURIComponent(tableId)}`)
+        .then((r) => { if (r?.tournament) { tourLabel = r.tournament; renderHead(); } }).catch(() => {});
+    }
+    return tourLabel ? h("a", { class: "pill", "data-table-tournament": tourLabel.tournament_id,
+      href: `#/tournaments/${encodeURIComponent(tourLabel.tournament_id)}` }, t("lobby.tournament", tourLabel)) : null;
+  }
+
   function renderHead() {
     const m = mod();
     const s = state;
     fill(el.head, 
       h("h1", {}, m ? t(`game.${s.game}`) : tableId),
+      tourLine(),
       s ? h("span", { class: "pill" }, t(`status.${s.status}`)) : null,
       handPill(s),
       s?.seat === null ? h("span", { class: "pill watch" }, t("table.spectating")) : null,

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
@@ -154,3 +155,20 @@ def shoot(page: Page, artifacts: Path, name: str) -> Path:
         DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, DOCS_SHOTS / path.name)
     return path
+
+
+def finished_swiss(base_url: str) -> dict[str, Any]:
+    """A 4-team, 2-round, 1-board bot Swiss, waited for (bounded) until it finishes."""
+    with httpx.Client(base_url=base_url) as http:
+        token = http.post("/api/players", json={"name": "org"}).json()["token"]
+        body = {"game": "bazaar_blot", "rounds": 2, "boards_per_round": 1, "bots": 4,
+                "name": "Spring cup"}
+        r = http.post("/api/tournaments", headers={"Authorization": f"Bearer {token}"}, json=body)
+        assert r.status_code == 201, r.text
+        deadline = time.monotonic() + 90
+        while True:
+            doc: dict[str, Any] = http.get(f"/api/tournaments/{r.json()['id']}").json()
+            if doc["status"] != "running":
+                return doc
+            assert time.monotonic() < deadline, doc["status"]
+            time.sleep(0.2)

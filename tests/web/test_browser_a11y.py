@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
 pytest.importorskip("axe_playwright_python", reason="the axe-playwright-python package is not installed")
 from axe_playwright_python.sync_playwright import Axe  # after the importorskip
-from browserkit import create_table, enter, play_until  # after the importorskip
+from browserkit import create_table, enter, finished_swiss, play_until  # after the importorskip
 
 from cardhall.selfplay import play_one
 from cardhall.storage import SeatResult
@@ -55,6 +55,7 @@ def _seed(server: Any, game_id: str, game: str, seats: int) -> None:
     ("/#/rules/bazaar_blot", "main h1"),
     ("/#/ratings", "main h1"),
     ("/#/account", "main h1"),
+    ("/#/tournaments", "main h1"),
 ])
 def test_pages_have_no_serious_axe_violation(server: Any, new_page: Any, path: str, ready: str) -> None:
     page = new_page()
@@ -69,6 +70,16 @@ def test_the_name_form_has_no_serious_axe_violation(server: Any, new_page: Any) 
     page = new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("#name")
+    assert bad_violations(page) == []
+
+
+def test_a_tournament_page_has_no_serious_axe_violation(server: Any, new_page: Any) -> None:
+    doc = finished_swiss(server.url)
+    page = new_page()
+    enter(page, server.url, "Ada")
+    page.goto(f"{server.url}/#/tournaments/{doc['id']}")
+    page.wait_for_selector("[data-standings]")
+    page.wait_for_load_state("networkidle")
     assert bad_violations(page) == []
 
 

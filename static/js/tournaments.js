@@ -1,0 +1,133 @@
+// Tournaments in the browser (#/tournaments, #/tournaments/ID): the list, and a tournament's
+// page with standings, rounds, tables and each board's results side by side
+// (GET /api/tournaments, GET /api/tournaments/{id}: docs/rest.md "Tournaments",
+// docs/tournaments.md). Tolerant of fields it does not know: it shows what the document has.
+
+import "./i18n_tour.js";
+import { h, fill } from "./util.js";
+import { t, onLang } from "./i18n.js";
+import { api } from "./api.js";
+import { tourForm } from "./tourform.js";
+
+const POLL_MS = 5000;  // a polite poll while the page is open and the tournament runs
+const enc = encodeURIComponent;
+
+/** The tournament page's link (lobby pill, table header). */
+export function tournamentHref(id) { return `#/tournaments/${enc(id)}`; }
+
+function statusText(s) { const k = `tour.status.${s}`; const v = t(k); return v === k ? String(s) : v; }
+
+function listRow(x) {
+  return h("li", { "data-tournament-row": x.id },
+    h("a", { href: tournamentHref(x.id) }, x.name || x.id), " · ",
+    String(x.game ?? ""), " · ", String(x.kind ?? x.format ?? ""), " · ",
+    statusText(x.status), " · ",
+    t("tour.round_of", { x: x.rounds_played ?? 0, y: x.rounds_total ?? "?" }), " · ",
+    t("tour.entrants_n", { n: x.entrants ?? 0 }));
+}
+
+/** #/tournaments: running and finished tournaments, newest first. */
+export function tournamentsScreen(root) {
+  let items = null;
+  let error = null;
+  const draw = () => fill(root, h("section", { class: "tournaments-screen", "data-tournaments": "1" },
+    h("h1", {}, t("tour.title")),
+    error ? h("p", { class: "error-line", role: "alert" }, error)
+      : items === null ? h("p", { class: "muted" }, t("tour.loading"))
+        : items.length ? h("ul", { class: "tour-list" }, items.map(listRow))
+          : h("p", { class: "muted" }, t("tour.none")),
+    tourForm((id) => { location.hash = tournamentHref(id); })));
+  draw();
+  api("/api/tournaments").then((r) => { items = Array.isArray(r) ? r : (r.items ?? []); draw(); })
+    .catch((x) => { error = x.message; draw(); });
+  return onLang(draw);
+}
+
+function nameOf(doc) {
+  const names = {};
+  for (const e of doc.entrants ?? []) if (e && typeof e === "object") names[e.id] = e.name ?? e.id;
+  return (id) => names[id] ?? String(id);
+}
+
+function standingsEl(doc, name) {
+  const rows = doc.standings ?? [];
+  if (!rows.length) return null;
+  return h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("tour.standings") },
+    h("table", { class: "tour-standings", "data-standings": "1" },
+      h("caption", {}, t("tour.standings")),
+      h("thead", {}, h("tr", {}, ["rank", "entrant", "score", "buchholz", "sb"].map((k) =>
+        h("th", { scope: "col" }, t(`tour.col.${k}`))))),
+      h("tbody", {}, rows.map((s) => h("tr", { "data-entrant": s.entrant },
+        h("td", {}, String(s.rank ?? "")),
+        h("td", {}, name(s.entrant), s.withdrawn ? ` (${t("tour.withdrawn")})` : ""),
+        h("td", {}, String(s.score ?? "")), h("td", {}, String(s.buchholz ?? "")),
+        h("td", {}, String(s.sonneborn_berger ?? "")))))));
+}
+
+function tableLink(tb) {
+  if (tb.game_id) return h("a", { href: `#/replay/${enc(tb.game_id)}`, "data-replay": tb.game_id }, t("tour.replay"));
+  if (tb.table_id && tb.status !== "finished") return h("a", { href: `#/watch/${enc(tb.table_id)}`, "data-watch": tb.table_id }, t("tour.watch"));
+  return h("span", { class: "muted" }, statusText(tb.status ?? "pending"));
+}
+
+// Matchpoints of each side of each table of a board (docs/tournaments.md: 2 per result beaten,
+// 1 per tie, among the sides that held the same cards); null until every table has returns.
+function matchpoints(tables) {
+  if (!tables.length || tables.some((tb) => !Array.isArray(tb.returns))) return null;
+  const net = (tb, side) => tb.returns[side] - tb.returns[1 - side];
+  return tables.map((tb) => [0, 1].map((side) => tables.reduce((mp, o) => o === tb ? mp
+    : mp + (net(tb, side) > net(o, side) ? 2 : net(tb, side) === net(o, side) ? 1 : 0), 0)));
+}
+
+function boardEl(round, board, name) {
+  const tables = (round.tables ?? []).filter((tb) => tb.board === board.board);
+  const mps = matchpoints(tables);
+  return h("div", { class: "tour-board", "data-board": `${round.round}-${board.board}` },
+    h("h3", {}, t("tour.board", { n: board.board })),
+    h("p", { class: "muted" }, t("tour.commitment"), " ", h("code", {}, String(board.commitment ?? "")),
+      board.seed ? [" · ", t("tour.seed"), " ", h("code", {}, String(board.seed))] : null),
+    h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `${t("tour.round", { n: round.round })} · ${t("tour.board", { n: board.board })}` },
+      h("table", { class: "tour-board-results" },
+        h("thead", {}, h("tr", {}, ["seats", "result", "mp", "game"].map((k) => h("th", { scope: "col" }, t(`tour.col.${k}`))))),
+        h("tbody", {}, tables.map((tb, i) => h("tr", { "data-table-row": tb.table_id ?? "" },
+          h("td", {}, (tb.seats ?? []).map((e, s) => `${s}: ${name(e)}`).join(", ")),
+          h("td", {}, Array.isArray(tb.returns) ? tb.returns.join(" – ") : "–"),
+          h("td", { "data-mp": "1" }, mps ? mps[i].join(" – ") : "–"),
+          h("td", {}, tableLink(tb))))))));
+}
+
+function roundEl(round, name) {
+  const boards = round.boards ?? [];
+  return h("section", { class: "tour-round", "data-round": round.round },
+    h("h2", {}, t("tour.round", { n: round.round }), " · ", statusText(round.status)),
+    h("ul", {}, (round.pairs ?? []).map((p) => h("li", {}, (Array.isArray(p) ? p : [p]).map(name).join(" – ")))),
+    round.bye ? h("p", {}, t("tour.bye"), ": ", name(round.bye)) : null,
+    boards.map((b, i) => boardEl(round, { board: i + 1, ...b }, name)));
+}
+
+/** #/tournaments/ID: status, standings, rounds with their boards side by side; polls while running. */
+export function tournamentScreen(root, id) {
+  let doc = null;
+  let error = null;
+  let timer = null;
+  let alive = true;
+  const draw = () => {
+    const name = doc ? nameOf(doc) : String;
+    fill(root, h("section", { class: "tournament-screen", "data-tournament-page": id },
+      h("h1", {}, doc?.name || t("tour.one")),
+      error ? h("p", { class: "error-line", role: "alert" }, error) : null,
+      doc ? [h("p", { "data-status": doc.status }, statusText(doc.status), " · ", String(doc.game ?? ""),
+        " · ", String(doc.kind ?? doc.format ?? "")),
+      standingsEl(doc, name), (doc.rounds ?? []).map((r) => roundEl(r, name)),
+      h("p", {}, h("a", { href: `/api/tournaments/${enc(id)}/verify`, target: "_blank", rel: "noopener" }, t("tour.verify")))]
+        : error ? null : h("p", { class: "muted" }, t("tour.loading"))));
+  };
+  const load = () => api(`/api/tournaments/${enc(id)}`)
+    .then((d) => { doc = d; error = null; draw(); })
+    .catch((x) => { error = x.code === "tournament.not_found" ? t("tour.not_found") : x.message; draw(); })
+    .finally(() => { if (alive && (!doc || doc.status === "running")) timer = setTimeout(load, POLL_MS); });
+  draw();
+  load();
+  const off = onLang(draw);
+  return () => { alive = false; clearTimeout(timer); off(); };
+}

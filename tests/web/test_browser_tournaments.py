@@ -1,0 +1,64 @@
+"""The browser's tournament list and a tournament's page: standings, round tables and each
+board's results side by side (``static/js/tournaments.js``; ``docs/tournaments.md``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright", reason="the playwright Python package is not installed")
+from browserkit import enter, finished_swiss, shoot  # after the importorskip
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+
+def test_list_and_standings_page(server: Any, new_page: Any, artifacts: Any) -> None:
+    doc = finished_swiss(server.url)
+    assert doc["status"] == "finished"
+    page = new_page()
+    enter(page, server.url, "Lena")
+    page.click("nav a[href='#/tournaments']")
+    row = page.locator(f"[data-tournament-row='{doc['id']}']")
+    row.wait_for()
+    assert "Spring cup" in row.inner_text()
+    row.locator("a").click()
+    page.locator("[data-standings] tbody tr").first.wait_for()
+    assert page.locator("[data-standings] tbody tr").count() == len(doc["standings"])
+    assert page.locator("[data-round]").count() == len(doc["rounds"])
+    board = page.locator("[data-board='1-1']")
+    assert board.locator("tbody tr").count() == len(
+        [t for t in doc["rounds"][0]["tables"] if t["board"] == 1])
+    assert board.locator("[data-replay]").count() >= 1
+    assert "–" in board.locator("[data-mp]").first.inner_text()  # "2 – 0": a number per side
+    assert doc["rounds"][0]["boards"][0]["seed"] in board.inner_text()
+    shoot(page, artifacts, "tournament-page")
+    page.set_viewport_size({"width": 390, "height": 844})  # phone: no page-wide sideways scroll
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_page_in_bulgarian(server: Any, new_page: Any) -> None:
+    doc = finished_swiss(server.url)
+    page = new_page()
+    enter(page, server.url, "Lena")
+    page.select_option("#lang", "bg")
+    page.goto(f"{server.url}/#/tournaments/{doc['id']}")
+    page.locator("[data-standings]").wait_for()
+    assert "Класиране" in page.inner_text("[data-tournament-page]")
+
+
+def test_create_from_the_form(server: Any, new_page: Any, console: Any) -> None:
+    page = new_page()
+    enter(page, server.url, "Lena")
+    page.goto(f"{server.url}/#/tournaments")
+    form = page.locator("[data-tour-form]")
+    form.locator("input[name=bots]").fill("2")
+    form.locator("input[name=rounds]").fill("3")  # too many Swiss rounds for 2 teams
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("[data-form-error]:has-text('fewer rounds')")
+    assert [e for e in console.errors if "422" in e]  # the refused POST, expected
+    console.errors.clear()
+    form.locator("input[name=rounds]").fill("1")
+    form.locator("input[name=name]").fill("Form cup")
+    form.locator("button[type=submit]").click()
+    page.locator("[data-tournament-page] h1:has-text('Form cup')").wait_for()
