@@ -1,5 +1,6 @@
 // The create-a-tournament form (#/tournaments): POST /api/tournaments (docs/rest.md
-// "Tournaments") with game, format, rounds, boards per round, duplicate, bots and name; the
+// "Tournaments") with game, format (an arena's window in minutes), rounds, boards per round,
+// duplicate, bots and name; the
 // server's error is shown in the player's language (its code, tour.err.*), nothing is sent twice.
 
 import "./i18n_tour.js";
@@ -14,8 +15,9 @@ function errText(x) { const k = `tour.err.${x.code}`; const s = t(k); return s =
 /** The form; `done(id)` is called with the new tournament's id. */
 export function tourForm(done) {
   const num = (name, value, min, max) => h("input", { type: "number", name, value: String(value), min: String(min), max: String(max), required: "" });
-  const game = h("select", { name: "game" }, h("option", { value: "bazaar_blot" }, t("game.bazaar_blot")));
-  const format = h("select", { name: "format" }, ["swiss", "knockout"].map((f) => h("option", { value: f }, t(`tour.format.${f}`))));
+  const game = h("select", { name: "game" }, ["bazaar_blot", "soldiers_bluff", "palace_poker"].map((g) => h("option", { value: g }, t(`game.${g}`))));
+  const format = h("select", { name: "format" }, ["swiss", "knockout", "arena"].map((f) => h("option", { value: f }, t(`tour.format.${f}`))));
+  const minutes = num("minutes", 5, 1, 180);
   const rounds = num("rounds", 3, 1, 10);
   const boards = num("boards_per_round", 2, 1, 4);
   const bots = num("bots", 8, 2, 32);
@@ -26,7 +28,7 @@ export function tourForm(done) {
   const form = h("form", { class: "tour-form", "data-tour-form": "1", "aria-label": t("tour.create") },
     h("h2", {}, t("tour.create")),
     field(t("tour.f.game"), game), field(t("tour.f.format"), format), field(t("tour.f.rounds"), rounds),
-    field(t("tour.f.boards"), boards), field(t("tour.f.bots"), bots), field(t("tour.f.duplicate"), dup),
+    field(t("tour.f.boards"), boards), field(t("tour.f.minutes"), minutes), field(t("tour.f.bots"), bots), field(t("tour.f.duplicate"), dup),
     field(t("tour.f.name"), name), go, out);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -34,6 +36,7 @@ export function tourForm(done) {
     out.textContent = "";
     const body = { game: game.value, format: format.value, rounds: Number(rounds.value),
       boards_per_round: Number(boards.value), bots: Number(bots.value), duplicate: dup.checked, name: name.value };
+    if (format.value === "arena") body.duration_seconds = 60 * Number(minutes.value); // an arena's window
     api("/api/tournaments", { method: "POST", body })
       .then((d) => done(d.id)).catch((x) => { out.textContent = errText(x); }).finally(() => { go.disabled = false; });
   });

@@ -49,19 +49,24 @@ function nameOf(doc) {
   return (id) => names[id] ?? String(id);
 }
 
+// The columns after the score: an arena ranks by points, then points per game (docs/
+// tournaments.md "Arena"); Swiss and knockout by Buchholz, then Sonneborn-Berger.
+const TIE_FIELD = { buchholz: "buchholz", sb: "sonneborn_berger", games: "games", per_game: "per_game" };
+
 function standingsEl(doc, name) {
   const rows = doc.standings ?? [];
   if (!rows.length) return null;
+  const tie = doc.kind === "arena" ? ["games", "per_game"] : ["buchholz", "sb"];
   return h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("tour.standings") },
     h("table", { class: "tour-standings", "data-standings": "1" },
       h("caption", {}, t("tour.standings")),
-      h("thead", {}, h("tr", {}, ["rank", "entrant", "score", "buchholz", "sb"].map((k) =>
+      h("thead", {}, h("tr", {}, ["rank", "entrant", "score", ...tie].map((k) =>
         h("th", { scope: "col" }, t(`tour.col.${k}`))))),
       h("tbody", {}, rows.map((s) => h("tr", { "data-entrant": s.entrant },
         h("td", {}, String(s.rank ?? "")),
         h("td", {}, name(s.entrant), s.withdrawn ? ` (${t("tour.withdrawn")})` : ""),
-        h("td", {}, String(s.score ?? "")), h("td", {}, String(s.buchholz ?? "")),
-        h("td", {}, String(s.sonneborn_berger ?? "")))))));
+        h("td", {}, String(s.score ?? "")),
+        ...tie.map((k) => h("td", {}, String(s[TIE_FIELD[k]] ?? ""))))))));
 }
 
 function tableLink(tb) {

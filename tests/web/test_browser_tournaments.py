@@ -62,3 +62,22 @@ def test_create_from_the_form(server: Any, new_page: Any, console: Any) -> None:
     form.locator("input[name=name]").fill("Form cup")
     form.locator("button[type=submit]").click()
     page.locator("[data-tournament-page] h1:has-text('Form cup')").wait_for()
+
+
+def test_create_a_palace_poker_arena_from_the_form(server: Any, new_page: Any) -> None:
+    """The form offers every tournament game and the arena (its window in minutes)."""
+    page = new_page()
+    enter(page, server.url, "Lena")
+    page.goto(f"{server.url}/#/tournaments")
+    form = page.locator("[data-tour-form]")
+    form.locator("select[name=game]").select_option("palace_poker")
+    form.locator("select[name=format]").select_option("arena")
+    form.locator("input[name=minutes]").fill("1")
+    form.locator("input[name=bots]").fill("4")
+    form.locator("input[name=name]").fill("Arena cup")
+    form.locator("button[type=submit]").click()
+    page.locator("[data-tournament-page] h1:has-text('Arena cup')").wait_for()
+    tid = page.url.rsplit("/", 1)[-1]
+    doc = page.evaluate(f"fetch('/api/tournaments/{tid}').then((r) => r.json())")
+    assert doc["kind"] == "arena" and doc["game"] == "palace_poker"
+    assert doc["duration_seconds"] == 60
