@@ -1,7 +1,7 @@
 """``make bench``: every benchmark of cardhall in one run, printed as one JSON object on stdout.
 
     make bench            # full: ~10-15 minutes
-    make bench QUICK=1    # sanity run for CI: small counts, short windows, under 2 minutes
+    make bench QUICK=1    # sanity run for CI: small counts, short windows, about 4 minutes
 
 WebSocket arms (``bench/arms.py``; each on a fresh server subprocess, the load generator
 ``bench/loadgen.py`` in a process of its own), interleaved so that machine noise hits both
@@ -394,7 +394,7 @@ PARTS = ("closed", "closed_default", "open", "log", "timer", "cluster", "saves",
 def main(argv: list[str] | None = None) -> None:
     """Parse ``--quick`` / ``--only``, run, print the JSON object."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="small CI sanity run (< 2 minutes)")
+    ap.add_argument("--quick", action="store_true", help="small CI sanity run (about 4 minutes)")
     ap.add_argument("--only", default=",".join(PARTS),
                     help=f"comma-separated parts to run (default: all of {','.join(PARTS)})")
     ap.add_argument("-q", "--quiet", action="store_true",
