@@ -7,6 +7,7 @@ import "./i18n_tour.js";
 import { h } from "./util.js";
 import { t } from "./i18n.js";
 import { api } from "./api.js";
+import { catalogGames } from "./catalog.js";
 
 function field(label, input) { return h("label", { class: "field" }, h("span", {}, label), " ", input); }
 
@@ -15,7 +16,7 @@ function errText(x) { const k = `tour.err.${x.code}`; const s = t(k); return s =
 /** The form; `done(id)` is called with the new tournament's id. */
 export function tourForm(done) {
   const num = (name, value, min, max) => h("input", { type: "number", name, value: String(value), min: String(min), max: String(max), required: "" });
-  const game = h("select", { name: "game" }, ["bazaar_blot", "soldiers_bluff", "palace_poker"].map((g) => h("option", { value: g }, t(`game.${g}`))));
+  const game = h("select", { name: "game" }, catalogGames().map((g) => h("option", { value: g.name }, t(`game.${g.name}`))));
   const format = h("select", { name: "format" }, ["swiss", "knockout", "arena"].map((f) => h("option", { value: f }, t(`tour.format.${f}`))));
   const minutes = num("minutes", 5, 1, 180);
   const rounds = num("rounds", 3, 1, 10);

@@ -52,8 +52,9 @@ def t_interval(samples: Sequence[float]) -> dict[str, float]:
 
 
 def set_size(game: str, seats: int) -> int:
-    """Games per duplicate set: 2 in a partnership game (Bazaar Blot), else ``seats``."""
-    return 2 if get_game(game).name == "bazaar_blot" else seats
+    """Games per duplicate set: 2 in a partnership game (its rules object's ``teams``, e.g.
+    Bazaar Blot: each partnership holds each side once), else ``seats``."""
+    return 2 if get_game(game).teams else seats
 
 
 def rotations(game: str, seats: int) -> list[list[int]]:
