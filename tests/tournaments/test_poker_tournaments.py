@@ -16,6 +16,8 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tourkit import outcome
+
 from cardhall.config import Settings
 from cardhall.engine import commitment
 from cardhall.engine.verify import verify_history
@@ -97,10 +99,7 @@ async def test_a_palace_poker_arena_with_bots_runs_its_window_and_ends() -> None
         assert finished and all(t["returns"] is None for t in finished)  # withheld
         assert {t["table_id"] for t in finished} <= director.withheld
         clock.at += timedelta(seconds=601)  # the window closes
-        await asyncio.wait_for(director.wait(tid), 60)
-        await manager.writer.flush()
-        doc = await director.get(tid)
-        checked = await director.verify(tid)
+        doc, checked = await outcome(director, manager, tid, 60)
     finally:
         await director.stop()
         await manager.stop()
@@ -151,10 +150,7 @@ async def test_a_soldiers_bluff_swiss_duplicate_deals_every_board_alike() -> Non
         req = TournamentRequest(game="soldiers_bluff", format="swiss", rounds=2, table_size=4,
                                 boards_per_round=4, duplicate=True, bots=9)
         created = await director.create(req, None)
-        await asyncio.wait_for(director.wait(created["id"]), 120)
-        await manager.writer.flush()
-        doc = await director.get(created["id"])
-        checked = await director.verify(created["id"])
+        doc, checked = await outcome(director, manager, created["id"], 120)
     finally:
         await director.stop()
         await manager.stop()
@@ -212,10 +208,7 @@ async def test_a_blot_duplicate_arena_of_teams_compares_each_board_across_its_ta
 
         await _until(played)
         clock.at += timedelta(seconds=61)
-        await asyncio.wait_for(director.wait(tid), 60)
-        await manager.writer.flush()
-        doc = await director.get(tid)
-        checked = await director.verify(tid)
+        doc, checked = await outcome(director, manager, tid, 60)
     finally:
         await director.stop()
         await manager.stop()

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import copy
 
+from tourkit import outcome
+
 from cardhall.config import Settings
 from cardhall.engine import commitment
 from cardhall.engine.verify import verify_history
@@ -58,10 +60,7 @@ async def test_swiss_duplicate_of_eight_bot_teams_over_three_rounds() -> None:
                                 duplicate=True, bots=8)
         created = await director.create(req, None)
         assert created["status"] == "running"
-        await asyncio.wait_for(director.wait(created["id"]), 120)
-        await manager.writer.flush()
-        doc = await director.get(created["id"])
-        checked = await director.verify(created["id"])
+        doc, checked = await outcome(director, manager, created["id"], 120)
     finally:
         await director.stop()
         await manager.stop()

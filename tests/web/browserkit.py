@@ -157,17 +157,22 @@ def shoot(page: Page, artifacts: Path, name: str) -> Path:
     return path
 
 
+def post_tournament(http: httpx.Client, body: dict[str, Any]) -> str:
+    """Create a tournament as a new guest ``org`` (``POST /api/tournaments``); its id."""
+    token = http.post("/api/players", json={"name": "org"}).json()["token"]
+    r = http.post("/api/tournaments", headers={"Authorization": f"Bearer {token}"}, json=body)
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
 def finished_swiss(base_url: str) -> dict[str, Any]:
     """A 4-team, 2-round, 1-board bot Swiss, waited for (bounded) until it finishes."""
     with httpx.Client(base_url=base_url) as http:
-        token = http.post("/api/players", json={"name": "org"}).json()["token"]
-        body = {"game": "bazaar_blot", "rounds": 2, "boards_per_round": 1, "bots": 4,
-                "name": "Spring cup"}
-        r = http.post("/api/tournaments", headers={"Authorization": f"Bearer {token}"}, json=body)
-        assert r.status_code == 201, r.text
+        tid = post_tournament(http, {"game": "bazaar_blot", "rounds": 2, "boards_per_round": 1,
+                                     "bots": 4, "name": "Spring cup"})
         deadline = time.monotonic() + 90
         while True:
-            doc: dict[str, Any] = http.get(f"/api/tournaments/{r.json()['id']}").json()
+            doc: dict[str, Any] = http.get(f"/api/tournaments/{tid}").json()
             if doc["status"] != "running":
                 return doc
             assert time.monotonic() < deadline, doc["status"]

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import enter  # after the importorskip
+from browserkit import enter, post_tournament  # after the importorskip
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -29,14 +29,11 @@ def server() -> Iterator[Any]:
 
 def _tournament_tables(base_url: str) -> list[dict[str, Any]]:
     with httpx.Client(base_url=base_url) as http:
-        token = http.post("/api/players", json={"name": "org"}).json()["token"]
-        body = {"game": "bazaar_blot", "rounds": 1, "boards_per_round": 2, "bots": 2,
-                "name": "Winter cup"}
-        r = http.post("/api/tournaments", headers={"Authorization": f"Bearer {token}"}, json=body)
-        assert r.status_code == 201, r.text
+        tid = post_tournament(http, {"game": "bazaar_blot", "rounds": 1, "boards_per_round": 2,
+                                     "bots": 2, "name": "Winter cup"})
         deadline = time.monotonic() + 20
         while True:
-            tables = http.get(f"/api/tournaments/{r.json()['id']}").json()["rounds"][0]["tables"]
+            tables = http.get(f"/api/tournaments/{tid}").json()["rounds"][0]["tables"]
             if all(t["table_id"] for t in tables):
                 return tables
             assert time.monotonic() < deadline, tables
