@@ -30,17 +30,21 @@ function listRow(x) {
 export function tournamentsScreen(root) {
   let items = null;
   let error = null;
+  // Built once per language: a redraw when the list arrives must keep what was typed in it.
+  let form = null;
+  const makeForm = () => { form = tourForm((id) => { location.hash = tournamentHref(id); }); };
+  makeForm();
   const draw = () => fill(root, h("section", { class: "tournaments-screen", "data-tournaments": "1" },
     h("h1", {}, t("tour.title")),
     error ? h("p", { class: "error-line", role: "alert" }, error)
       : items === null ? h("p", { class: "muted" }, t("tour.loading"))
         : items.length ? h("ul", { class: "tour-list" }, items.map(listRow))
           : h("p", { class: "muted" }, t("tour.none")),
-    tourForm((id) => { location.hash = tournamentHref(id); })));
+    form));
   draw();
   api("/api/tournaments").then((r) => { items = Array.isArray(r) ? r : (r.items ?? []); draw(); })
     .catch((x) => { error = x.message; draw(); });
-  return onLang(draw);
+  return onLang(() => { makeForm(); draw(); });
 }
 
 function nameOf(doc) {

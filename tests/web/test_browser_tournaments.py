@@ -81,3 +81,20 @@ def test_create_a_palace_poker_arena_from_the_form(server: Any, new_page: Any) -
     doc = page.evaluate(f"fetch('/api/tournaments/{tid}').then((r) => r.json())")
     assert doc["kind"] == "arena" and doc["game"] == "palace_poker"
     assert doc["duration_seconds"] == 60
+
+
+def test_the_form_keeps_what_was_typed_when_the_list_arrives(server: Any, new_page: Any) -> None:
+    """The list page redraws when ``GET /api/tournaments`` answers; a form filled before
+    that (a slow server) keeps its values (seen in a loaded run: the defaults were submitted)."""
+    page = new_page()
+    enter(page, server.url, "Lena")
+    held: list[Any] = []
+    page.route("**/api/tournaments", lambda route: held.append(route))  # held until released
+    with page.expect_request("**/api/tournaments"):
+        page.goto(f"{server.url}/#/tournaments")
+    page.locator("[data-tour-form] input[name=bots]").fill("2")
+    assert held
+    held[0].continue_()
+    page.wait_for_function("!document.querySelector('[data-tournaments]').textContent"
+                           ".includes('Loading')")
+    assert page.locator("[data-tour-form] input[name=bots]").input_value() == "2"
