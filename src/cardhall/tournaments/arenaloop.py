@@ -70,6 +70,7 @@ async def run_arena(director: Director, doc: dict[str, Any]) -> None:
         for task in tasks.values():
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+    await director.stored(doc, rnd)
     finish_arena(doc)
     await director._save(doc)
     director.withheld.difference_update(t["table_id"] for t in rnd["tables"])

@@ -234,6 +234,7 @@ class Director:
                     rnd["started_at"] = datetime.now(UTC).isoformat()
                     await self._save(doc)  # the commitments come first
                 await self._play(doc, rnd)
+                await self.stored(doc, rnd)
                 score_round(doc, rnd)
                 await self._save(doc)
                 self.withheld.difference_update(t["table_id"] for t in rnd["tables"])
@@ -329,6 +330,26 @@ class Director:
                 t["table_id"] = await self._table(doc, doc["rounds"][-1], t)
                 await self._save(doc)
                 continue
+            await asyncio.sleep(self.poll_seconds)
+
+    async def stored(self, doc: dict[str, Any], rnd: dict[str, Any]) -> None:
+        """Wait until every game of ``rnd``'s tables is in the store, so a scored round's
+        games (and the tournament's verify) can all be read. A durable table hands its game
+        to the writer only once its log step committed, which may land after the director
+        saw the table's result; each turn flushes the writer and looks again, every
+        ``poll_seconds``, logging once if a game is late (the store may be down)."""
+        ids = [t["game_id"] for t in rnd["tables"] if t["game_id"]]
+        told = False
+        while True:
+            await self.manager.writer.flush()
+            missing = [gid for gid in ids if await self.manager.store.get_game(gid) is None]
+            if not missing:
+                return
+            ids = missing
+            if not told:
+                log.info("tournament %s: %d game(s) of round %d not stored yet", doc["id"],
+                         len(missing), rnd["round"])
+                told = True
             await asyncio.sleep(self.poll_seconds)
 
     async def _finished(self, doc: dict[str, Any], t: dict[str, Any], game_id: str,
