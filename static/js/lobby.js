@@ -143,7 +143,8 @@ function drawTables(list, pages, more) {
         tb.tournament ? h("span", { class: "pill", "data-tournament": tb.tournament.tournament_id },
           t("lobby.tournament", tb.tournament)) : null,
         seated ? h("a", { href: `#/table/${tb.id}`, class: "button primary" }, t("lobby.back"))
-          : h("a", { href: `#/watch/${tb.id}`, class: "button", "data-watch": tb.id }, t("lobby.watch"))),
+          : tb.watchable === false ? null  // a duplicate tournament's table with people entrants
+            : h("a", { href: `#/watch/${tb.id}`, class: "button", "data-watch": tb.id }, t("lobby.watch"))),
       h("ul", { class: "seat-list" }, seats.map((s) => h("li", {},
         `${t("lobby.seat_n", { n: s.seat + 1 })}: `,
         s.name ? `${s.name}${s.bot ? ` (${s.bot_level ? t(`lobby.bot_${s.bot_level}`) : t("table.bot")})` : ""}`

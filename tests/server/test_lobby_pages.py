@@ -58,7 +58,7 @@ async def test_212_waiting_tables_come_in_small_pages_linked_to_the_next(
     assert first.status_code == 200
     assert len(first.json()) == 50 and len(first.content) < 16_000  # was 466 189 bytes
     assert set(first.json()[0]) == {"id", "game", "status", "version", "num_seats",
-                                    "seats_taken", "players", "tournament", "created_by",
+                                    "seats_taken", "players", "tournament", "watchable", "created_by",
                                     "created_at"}
     seen: list[str] = []
     url: str | None = "/api/tables?limit=100"

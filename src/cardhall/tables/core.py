@@ -158,6 +158,7 @@ class TableCore(TableState):
             "next_seed_commitment": self.next_seed_commitment,
             "private": self.spec.private,
             "tournament": self.spec.label,
+            "watchable": self.spec.watchable,
             "created_by": self.created_by,
             "created_at": iso(self.created_at),
             "last_active_at": iso(self.last_active_at),

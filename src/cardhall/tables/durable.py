@@ -208,8 +208,8 @@ class Durability:
 
 
 def spec_json(spec: Any) -> dict[str, Any]:
-    """A :class:`~.actor.TableSpec` as JSON (``bots`` keys become strings; ``label`` only when set, so
-    the log of any other table is as before)."""
+    """A :class:`~.actor.TableSpec` as JSON (``bots`` keys become strings; ``label`` only when set,
+    ``watchable`` only when ``False``, so the log of any other table is as before)."""
     return {"game": spec.game, "config": dict(spec.config), "num_seats": spec.num_seats,
             "turn_timeout_seconds": spec.turn_timeout_seconds,
             "starting_stack": spec.starting_stack,
@@ -221,4 +221,5 @@ def spec_json(spec: Any) -> dict[str, Any]:
             "abandon_after_seconds": spec.abandon_after_seconds,
             "private": spec.private, "invite_code": spec.invite_code,
             "stand_in_after_timeouts": spec.stand_in_after_timeouts,
-            **({} if spec.label is None else {"label": spec.label})}
+            **({} if spec.label is None else {"label": spec.label}),
+            **({} if spec.watchable else {"watchable": False})}

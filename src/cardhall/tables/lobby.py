@@ -42,6 +42,7 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
         "players": [{k: s.get(k) for k in ROW_SEAT_FIELDS} for s in summary["seats"]
                     if s["player_id"] is not None],
         "tournament": summary.get("tournament"),
+        "watchable": summary.get("watchable", True),
         "created_by": summary["created_by"], "created_at": summary["created_at"],
     }
 

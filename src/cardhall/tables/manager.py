@@ -158,9 +158,10 @@ class TableManager(Recovery, Moderation):
                  turn_timeout_seconds: float | None = None,
                  starting_stack: int | None = None, private: bool = False,
                  invite_code: str | None = None,
-                 label: dict[str, Any] | None = None) -> tuple[Any, Any, TableSpec]:
+                 label: dict[str, Any] | None = None,
+                 watchable: bool = True) -> tuple[Any, Any, TableSpec]:
         """Validate a table request. Returns ``(rules, config, spec)``; ``label`` is a
-        tournament's (:attr:`~.state.TableSpec.label`).
+        tournament's (:attr:`~.state.TableSpec.label`), and so is ``watchable``.
 
         Raises:
             UnknownGameError: no such game. InvalidConfigError: bad config, seat count, bot seat or kind,
@@ -202,12 +203,13 @@ class TableManager(Recovery, Moderation):
                          idle_ttl_seconds=self.settings.idle_table_ttl_seconds,
                          abandon_after_seconds=self.settings.abandon_after_seconds,
                          stand_in_after_timeouts=self.settings.stand_in_after_timeouts,
-                         label=label)
+                         label=label, watchable=watchable)
         return rules, cfg, spec
 
     async def create(self, game: str, *, created_by: str | None = None,
                      created_from: str | None = None,
                      seed_source: Callable[[int], bytes] | None = None,
+                     held: dict[int, PlayerRecord] | None = None,
                      **kwargs: Any) -> Table:
         """Create and start a table; its bots take their seats at once.
 
@@ -215,6 +217,13 @@ class TableManager(Recovery, Moderation):
         server seeds of the table's games (a tournament's duplicate boards,
         ``docs/tournaments.md``); ``None``: ``secrets`` (or the test-only fixed seed). A
         restored table keeps the seeds its log holds, whatever its source was.
+
+        ``held`` (seat -> person) gives those seats to people who are not connected yet (a
+        tournament's entrants, ``docs/tournaments.md``, "People as entrants"): each joins by
+        resuming it (``join`` as that player); until then the seat is a holder without a
+        connection, so a stand-in plays it from its first timeout (:mod:`.standin`). At a
+        poker table the seat gets the table's ``starting_stack`` (house chips, not the
+        person's balance).
 
         ``created_by`` is the id of the player asking (``None``: the server itself); the table
         records it (:attr:`Table.created_by`) and it counts towards that player's
@@ -229,6 +238,10 @@ class TableManager(Recovery, Moderation):
             Any store error looking up the bot identities (no table is created then).
         """
         rules, cfg, spec = self.spec_for(game, **kwargs)
+        held = dict(held or {})
+        if any(not 0 <= s < spec.num_seats or s in spec.bots for s in held):
+            raise InvalidConfigError(f"held seats {sorted(held)} must be seats of "
+                                     f"{spec.num_seats} that no bot takes")
         self._check_room(created_by, created_from)
         bots = {seat: await self._bot_player(kind, seat) for seat, kind in spec.bots.items()}
         self._check_room(created_by, created_from)  # again: other requests ran meanwhile
@@ -238,6 +251,8 @@ class TableManager(Recovery, Moderation):
             self._own(table, await self.ownership.claim(table.id))
         self._run(table)
         try:
+            if held:  # before the bots: the last bot's seat starts the game
+                await table.call(functools.partial(_hold_seats, held))
             for seat, kind in sorted(spec.bots.items()):
                 bot = BotConnection(bots[seat], get_policy(game, kind, cfg), self.clock,
                                     spec.bot_delay_seconds, table.post)
@@ -384,6 +399,16 @@ class TableManager(Recovery, Moderation):
         table = await self.create(game, created_by=created_by,
                                   bots={s: "rule" for s in range(1, seats)})
         return table, 0
+
+
+def _hold_seats(held: dict[int, PlayerRecord], table: Table) -> None:
+    """Give each seat of ``held`` to its person, not connected (:meth:`TableManager.create`);
+    a table with no bot seat starts its game here."""
+    for seat, player in sorted(held.items()):
+        table.seats[seat].take(player.id, player.name, stack=table.spec.starting_stack)
+    table.version += 1
+    if len(held) == len(table.seats):
+        table.flow.start_game_if_ready()
 
 
 def _seat_bot(seat: int, bot: BotConnection, kind: str) -> Callable[[Table], None]:

@@ -67,6 +67,10 @@ class Seating:
             self.t.error(conn, "table.invite_required",
                         "this table is private: join with its invite_code", m)
             return
+        if m.spectate and own is None and not self.t.spec.watchable:
+            self.t.error(conn, "table.not_watchable", "this tournament table cannot be "
+                         "watched while its board may be played at another table", m)
+            return
         if m.spectate:
             self.t.spectators[conn.id] = conn
             self.t.send(conn, p.Joined(table_id=self.t.id, version=self.t.version, role="spectator",

@@ -92,6 +92,11 @@ class TableSpec:
     label: dict[str, Any] | None = None
     """A tournament's table: ``{"tournament_id", "name", "round", "board"}``, shown in the
     lobby (``tournament`` of a summary and a lobby row); ``None`` elsewhere."""
+    watchable: bool = True
+    """Whether anyone may watch (``join`` with ``spectate``): ``False`` at a duplicate
+    tournament's table with people entrants while its board may be live at another table
+    (``docs/tournaments.md``, "People as entrants"); a spectate join is refused
+    ``table.not_watchable``."""
 
 
 class TableState:

@@ -106,6 +106,8 @@ class TablePublic(BaseModel):
     """A private table (never listed by ``GET /api/tables``)."""
     tournament: TournamentLabel | None = None
     """A tournament's table: its tournament, round and board; ``null`` elsewhere."""
+    watchable: bool = True
+    """``false``: nobody may watch (a duplicate tournament's table with people entrants)."""
     created_by: str | None
     """The player id of the table's creator (``null``: the server made it, e.g. quick-seat)."""
     created_at: str
@@ -138,6 +140,8 @@ class LobbyRow(BaseModel):
     players: list[LobbyPlayer]
     tournament: TournamentLabel | None = None
     """A tournament's table: its tournament, round and board; ``null`` elsewhere."""
+    watchable: bool = True
+    """``false``: nobody may watch (a duplicate tournament's table with people entrants)."""
     created_by: str | None
     created_at: str
 

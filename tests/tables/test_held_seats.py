@@ -1,0 +1,76 @@
+"""Seats held for people who are not connected yet (``TableManager.create(held=...)``), and
+tables nobody may watch (``watchable=False``): what a tournament's table with people
+entrants needs (``docs/tournaments.md``, "People as entrants")."""
+
+from __future__ import annotations
+
+import pytest
+from tablekit import Harness
+
+from cardhall.engine import InvalidConfigError
+from cardhall.tables.connections import RecordingConnection
+
+
+async def test_a_held_seat_starts_the_game_and_its_person_resumes_it(h: Harness) -> None:
+    ana = await h.player("ana")
+    table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 4},
+                                   bots={1: "random"}, held={0: ana.player})
+    await h.settle(table)
+    seat = table.seats[0]
+    assert table.status == "playing" and seat.player_id == ana.player.id and seat.conn is None
+    assert table.summary()["seats"][0]["name"] == "ana"
+    await h.join(table, ana)  # no seat named: the person's own seat
+    joined = ana.last("joined")
+    assert joined.role == "seat" and joined.seat == 0 and joined.resumed is True
+    assert table.seats[0].conn is ana
+
+
+async def test_a_no_show_gets_a_stand_in_at_the_first_timeout(h: Harness) -> None:
+    ana = await h.player("ana")
+    table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 4},
+                                   bots={1: "random"}, held={0: ana.player})
+    for _ in range(3):  # the bot's turn (1 s), then the absent seat's clock (10 s)
+        await h.advance(table, 10.01)
+        if table.seats[0].stand_in is not None:
+            break
+    assert table.seats[0].stand_in == "timeouts"
+    await h.join(table, ana)
+    assert ana.last("joined").resumed is True and table.seats[0].stand_in is None
+
+
+async def test_nobody_else_takes_or_watches_a_held_unwatchable_table(h: Harness) -> None:
+    ana, eve = await h.player("ana"), await h.player("eve")
+    table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 4},
+                                   bots={1: "random"}, held={0: ana.player}, watchable=False)
+    await h.join(table, eve, seat=0)
+    assert eve.last("error").code == "table.seat_taken"
+    await h.join(table, eve, spectate=True)
+    assert eve.last("error").code == "table.not_watchable"
+    assert eve.id not in table.spectators and table.summary()["watchable"] is False
+    await h.join(table, ana)
+    assert ana.last("joined").seat == 0
+
+
+async def test_a_watchable_table_still_lets_anyone_watch(h: Harness) -> None:
+    eve = await h.player("eve")
+    table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 4},
+                                   bots={0: "random", 1: "random"})
+    await h.join(table, eve, spectate=True)
+    assert eve.last("joined").role == "spectator" and table.summary()["watchable"] is True
+
+
+async def test_a_held_seat_must_be_a_seat_no_bot_takes(h: Harness) -> None:
+    ana = await h.player("ana")
+    for held in ({1: ana.player}, {2: ana.player}):
+        with pytest.raises(InvalidConfigError):
+            await h.manager.create("toy_duel", num_seats=2, bots={1: "random"}, held=held)
+    assert not h.manager.tables
+
+
+async def test_only_the_holder_resumes_by_identity(h: Harness) -> None:
+    ana = await h.player("ana")
+    table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 4},
+                                   bots={1: "random"}, held={0: ana.player})
+    other = RecordingConnection((await h.store.create_player("ana"))[0])  # same name, not her
+    await h.join(table, other)
+    assert other.last("error").code == "table.no_free_seat" and table.seats[0].conn is None
