@@ -6,12 +6,8 @@ table manager and keeps each tournament's document in a
 :class:`~cardhall.storage.tournaments.TournamentStore`.
 """
 
-from .director import (
-    Director,
-    TournamentLimitError,
-    TournamentNotFoundError,
-    TournamentQuotaError,
-)
+from .director import Director, TournamentNotFoundError
+from .limits import TournamentLimitError, TournamentQuotaError
 from .spec import TournamentRequest
 
 __all__ = ["Director", "TournamentLimitError", "TournamentNotFoundError", "TournamentQuotaError",

@@ -152,7 +152,8 @@ def seat_waiting(doc: dict[str, Any], now: datetime) -> list[dict[str, Any]]:
         return []
     rnd = doc["rounds"][0]
     taken = busy(doc)
-    waiting = [e["id"] for e in doc["entrants"] if e["id"] not in taken]
+    waiting = [e["id"] for e in doc["entrants"]
+               if e["id"] not in taken and not e.get("withdrawn")]
     last: dict[str, frozenset[str]] = {}
     for t in rnd["tables"]:
         for e in t["seats"]:

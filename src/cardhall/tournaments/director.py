@@ -35,11 +35,15 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ..storage.interface import PlayerRecord
 from ..storage.tournaments import TournamentStore
 from ..tables.errors import LogBacklogError, TableLimitError, TableQuotaError
 from ..tables.manager import TableManager
 from .arena import start_arena
 from .arenaloop import run_arena
+from .entry import open_entry, tables_watchable
+from .limits import check_quota
+from .registration import wait_for_start
 from .rounds import new_tournament, plan_round, public, score_round, summary
 from .spec import TournamentRequest
 from .verify import check_tournament
@@ -52,16 +56,6 @@ POLL_SECONDS = 0.05
 
 class TournamentNotFoundError(LookupError):
     """No tournament has this id (REST: 404 ``tournament.not_found``)."""
-
-
-class TournamentQuotaError(Exception):
-    """The player already runs ``max_running_tournaments_per_player`` tournaments, or their
-    address ``max_running_tournaments_per_address`` (REST: 429 ``quota.tournaments``)."""
-
-
-class TournamentLimitError(Exception):
-    """The server already runs ``max_running_tournaments`` tournaments (REST: 503
-    ``tournament.limit``)."""
 
 
 class Director:
@@ -96,15 +90,24 @@ class Director:
         saves of one document in flight could commit out of order (an older copy last)."""
         self._creating = asyncio.Lock()
         """Held while a table is checked for room and made (no two take the last room)."""
+        self.live: dict[str, dict[str, Any]] = {}
+        """The document of each tournament this director runs (``registering`` or
+        ``running``): joins and withdrawals change it (:mod:`.registration`)."""
+        self.watchers: dict[str, list[Callable[[dict[str, Any]], None]]] = {}
+        """Tournament id -> who follows it (``watch_tournament``): each is called with the
+        public document after every save (:meth:`watch`)."""
+        self.start_events: dict[str, asyncio.Event] = {}
+        """Set when a registering tournament's creator starts it."""
         self.withheld: set[str] = set()
         """Table ids of rounds not yet scored: their finished games (any copy, the replay,
         the game list) are withheld from everyone but the admin until the round is scored,
         since another table may still be playing the same board (the same cards)."""
 
     async def start(self) -> None:
-        """Resume every ``running`` tournament of the store."""
-        for doc in await self.store.list_tournaments(status="running", limit=1000):
-            self._spawn(doc)
+        """Resume every ``registering`` and ``running`` tournament of the store."""
+        for status in ("registering", "running"):
+            for doc in await self.store.list_tournaments(status=status, limit=1000):
+                self._spawn(doc)
 
     async def stop(self) -> None:
         """Stop running tournaments (their documents stay ``running``: resumed at the next
@@ -131,11 +134,13 @@ class Director:
             TournamentQuotaError: ``created_by`` runs ``max_running_tournaments_per_player``,
                 or ``created_from`` ``max_running_tournaments_per_address``.
         """
-        self._check_quota(created_by, created_from)
+        check_quota(self.manager.settings, self.owners, self.addresses, created_by, created_from)
         doc = new_tournament(uuid.uuid4().hex[:12], req, created_by, datetime.now(UTC))
         self.owners[doc["id"]], self.addresses[doc["id"]] = created_by, created_from  # held
         try:
-            if doc["kind"] == "arena":
+            if req.open:
+                open_entry(doc, req, self.now())
+            elif doc["kind"] == "arena":
                 start_arena(doc, req, self.new_seed, self.now())
             else:
                 rnd = plan_round(doc, self.new_seed)
@@ -146,26 +151,6 @@ class Director:
             raise
         self._spawn(doc, created_from)
         return public(doc)
-
-    def _check_quota(self, created_by: str | None, created_from: str | None) -> None:
-        """Refuse one more tournament over the server's, the player's or the address's cap
-        (the errors of :meth:`create`)."""
-        s = self.manager.settings
-        if len(self.owners) >= s.max_running_tournaments:
-            raise TournamentLimitError(f"the server already runs {len(self.owners)} tournaments "
-                                       f"(max_running_tournaments={s.max_running_tournaments})")
-        mine = sum(1 for owner in self.owners.values() if owner == created_by)
-        most = s.max_running_tournaments_per_player
-        if created_by is not None and mine >= most:
-            raise TournamentQuotaError(f"player {created_by} already runs {mine} tournaments "
-                                       f"(max_running_tournaments_per_player={most}); "
-                                       f"wait for one to end")
-        here = sum(1 for a in self.addresses.values() if a == created_from)
-        most = s.max_running_tournaments_per_address
-        if created_from is not None and here >= most:
-            raise TournamentQuotaError(f"{here} tournaments created from this address run "
-                                       f"(max_running_tournaments_per_address={most}); "
-                                       f"wait for one to end")
 
     async def _doc(self, tournament_id: str) -> dict[str, Any]:
         """The stored document of ``tournament_id``.
@@ -213,18 +198,23 @@ class Director:
         task = asyncio.get_running_loop().create_task(self._run(doc),
                                                       name=f"tournament-{doc['id']}")
         self.tasks[doc["id"]] = task
+        self.live[doc["id"]] = doc
         self.owners[doc["id"]] = doc["created_by"]
         self.addresses[doc["id"]] = created_from
         task.add_done_callback(functools.partial(self._done, doc["id"]))
 
     def _done(self, tournament_id: str, _task: object) -> None:
         self.tasks.pop(tournament_id, None)
+        self.live.pop(tournament_id, None)
+        self.start_events.pop(tournament_id, None)
         self.owners.pop(tournament_id, None)
         self.addresses.pop(tournament_id, None)
 
     async def _run(self, doc: dict[str, Any]) -> None:
         try:
-            if doc["kind"] == "arena":
+            if doc["status"] == "registering":
+                await wait_for_start(self, doc)
+            if doc["status"] == "running" and doc["kind"] == "arena":
                 await run_arena(self, doc)
             while doc["status"] == "running":
                 rnd = doc["rounds"][-1] if doc["rounds"] and \
@@ -249,12 +239,18 @@ class Director:
     async def _play(self, doc: dict[str, Any], rnd: dict[str, Any]) -> None:
         """Play every table of the round not yet recorded: each is made when there is room
         (:meth:`_table`), then its finished game recorded (:meth:`_record` deals a board
-        again only when its table left no stored game)."""
+        again only when its table left no stored game). With people among the entrants the
+        round's boards are played one after the other (every table of board 1, then of board
+        2, ...): a person plays one table at a time."""
         for t in rnd["tables"]:
             if t["table_id"] is not None:
                 self.withheld.add(t["table_id"])
-        await asyncio.gather(*(self._board(doc, rnd, t) for t in rnd["tables"]
-                               if t["returns"] is None))
+        todo = [t for t in rnd["tables"] if t["returns"] is None]
+        people = any(e.get("player_id") for e in doc["entrants"])
+        waves = sorted({t["board"] for t in todo}) if people else [None]
+        for board in waves:
+            await asyncio.gather(*(self._board(doc, rnd, t) for t in todo
+                                   if board is None or t["board"] == board))
 
     async def _board(self, doc: dict[str, Any], rnd: dict[str, Any], t: dict[str, Any]) -> None:
         """Make table ``t`` if it is not made yet, then record its game."""
@@ -269,6 +265,30 @@ class Director:
         newest."""
         async with self._saving:
             await self.store.save_tournament(doc)
+        fns = self.watchers.get(doc["id"])
+        if fns:
+            shown = public(doc)
+            for fn in list(fns):
+                fn(shown)
+
+    def watch(self, tournament_id: str,
+              fn: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+        """Call ``fn(public document)`` after every save of ``tournament_id`` until the
+        returned function is called (it must not raise: a connection's ``send``)."""
+        self.watchers.setdefault(tournament_id, []).append(fn)
+
+        def unwatch() -> None:
+            fns = self.watchers.get(tournament_id, [])
+            if fn in fns:
+                fns.remove(fn)
+            if not fns:
+                self.watchers.pop(tournament_id, None)
+
+        return unwatch
+
+    def log_cancelled(self, doc: dict[str, Any]) -> None:
+        """Log an open tournament that could not start (:func:`.entry.begin`)."""
+        log.info("tournament %s cancelled: %s", doc["id"], doc["error"])
 
     def live_tables(self) -> int:
         """Tables of unscored rounds still open (what ``max_tournament_tables`` bounds)."""
@@ -280,9 +300,12 @@ class Director:
         built-in bot of its entrant, labelled with the tournament, round and board; waits
         while all tournaments hold ``max_tournament_tables`` open tables or the manager
         refuses it for a quota, the server's table limit or the log's backlog."""
-        kinds = {e["id"]: e["bots"] for e in doc["entrants"]}
-        bots = {seat: kinds[entrant][t["seats"][:seat].count(entrant)]
-                for seat, entrant in enumerate(t["seats"])}  # the entrant's 1st, 2nd.. seat
+        entrants = {e["id"]: e for e in doc["entrants"]}
+        kinds = {seat: entrants[entrant]["bots"][t["seats"][:seat].count(entrant)]
+                 for seat, entrant in enumerate(t["seats"])}  # the entrant's 1st, 2nd.. seat
+        bots = {seat: kind for seat, kind in kinds.items() if kind is not None}
+        held = {seat: PlayerRecord(entrants[e]["player_id"], entrants[e]["name"])
+                for seat, e in enumerate(t["seats"]) if kinds[seat] is None}
         board = rnd["boards"][t["board"] - 1] if t["board"] else {"seed": None}
         seed = None if board["seed"] is None else bytes.fromhex(board["seed"])
         label = {"tournament_id": doc["id"], "name": doc["name"], "round": rnd["round"],
@@ -295,7 +318,8 @@ class Director:
                     try:
                         table = await self.manager.create(
                             doc["game"], created_by=doc["created_by"], config=doc["config"],
-                            num_seats=len(t["seats"]), bots=bots, label=label,
+                            num_seats=len(t["seats"]), bots=bots, label=label, held=held,
+                            watchable=tables_watchable(doc),
                             seed_source=None if seed is None else functools.partial(
                                 _board_seed, seed))
                     except (TableQuotaError, TableLimitError, LogBacklogError) as exc:

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from ..engine import get_game
+from .entry import tables_watchable
 from .grouprounds import (
     board_results,
     draw_boards,
@@ -47,7 +48,7 @@ def new_tournament(tournament_id: str, req: TournamentRequest, created_by: str |
     per, word = (rules.max_seats // rules.teams, "Bot team ") if rules.teams else (1, "Bot ")
     entrants = [{"id": f"e{i + 1}", "name": f"{word}{i + 1}", "bots": [kinds[i % len(kinds)]] * per}
                 for i in range(req.bots)]
-    rounds = {"swiss": req.rounds, "arena": 1}.get(req.format, math.ceil(math.log2(req.bots)))
+    rounds = {"swiss": req.rounds, "arena": 1}.get(req.format, math.ceil(math.log2(max(2, req.bots))))
     extra = {} if rules.teams else {"table_size": req.sides()}
     return extra | {"format": FORMAT, "id": tournament_id, "name": req.name or f"{req.format} {tournament_id}",
             "game": req.game, "kind": req.format, "rounds_total": rounds,
@@ -146,7 +147,8 @@ def _scored(doc: dict[str, Any], rnd: dict[str, Any]) -> None:
         doc["alive"] = [e for e in doc["alive"] if e in winners or e == rnd["bye"]]
     doc["standings"] = [s.to_json() for s in
                         standings([e["id"] for e in doc["entrants"]], meetings(doc))]
-    if len(doc["rounds"]) >= doc["rounds_total"] or len(doc["alive"]) < 2:
+    if len(doc["rounds"]) >= doc["rounds_total"] or \
+            len(doc["alive"]) < int(doc.get("table_size") or 2):  # too few for a table
         doc["status"] = "finished"
 
 
@@ -157,6 +159,11 @@ def public(doc: dict[str, Any]) -> dict[str, Any]:
     ``finished`` kept): another table may still be playing the same board, and the points a
     board gave tell how its cards lie."""
     out = {**doc, "rounds": []}
+    out.pop("request", None)
+    out["tables_watchable"] = tables_watchable(doc)
+    gone = {e["id"] for e in doc["entrants"] if e.get("withdrawn")}
+    out["standings"] = [{**s, "withdrawn": True} if s.get("entrant") in gone else s
+                        for s in doc["standings"]]
     for rnd in doc["rounds"]:
         shown = rnd["status"] == "finished"
         out["rounds"].append({

@@ -82,7 +82,13 @@ class TournamentRequest(BaseModel):
         scoring: ``matchpoints`` (2 per result beaten, 1 per tie, among the sides that held
             the same cards) or ``total_points`` (a side's net points).
         bots: built-in bot entrants (a team of two bots each in a partnership game, one bot
-            in a single-entrant game).
+            in a single-entrant game); with ``open``, the people who join come on top.
+        open: people may join (``POST /api/tournaments/{id}/join``) until it starts: the
+            tournament is ``registering`` until ``starts_in_seconds`` have passed or its
+            creator starts it (:mod:`.entry`); the entrant counts are checked then.
+        starts_in_seconds: an open tournament starts by itself this long after it is made
+            (seconds, 10 s to 24 h; default 300); only with ``open``.
+        max_entrants: the most entrants (bots and people) an open tournament takes (2 to 32).
         table_size: seats per table of a single-entrant game (``None``: 4 within the game's
             seat range); refused for a partnership game (its tables are two teams).
         duration_seconds: the arena's window (seconds, 10 s to 3 h); only for ``arena``.
@@ -101,7 +107,10 @@ class TournamentRequest(BaseModel):
     boards_per_round: int = Field(2, ge=1, le=6)
     duplicate: bool = True
     scoring: Literal["matchpoints", "total_points"] = "matchpoints"
-    bots: int = Field(ge=2, le=32)
+    bots: int = Field(ge=0, le=32)
+    open: bool = False
+    starts_in_seconds: float | None = Field(None, ge=10, le=24 * 3600)
+    max_entrants: int = Field(32, ge=2, le=32)
     bot_kinds: list[BotKind] = Field(default_factory=_default_kinds, min_length=1, max_length=8)
     config: dict[str, Any] = Field(default_factory=dict)
     name: TournamentName = ""
@@ -122,18 +131,31 @@ class TournamentRequest(BaseModel):
             if not rules.min_seats <= self.table_size <= rules.max_seats:
                 raise ValueError(f"table_size {self.table_size} is outside the game's "
                                  f"{rules.min_seats} to {rules.max_seats} seats")
-        sides = self.sides()
-        if self.bots < sides:
-            raise ValueError(f"{self.bots} entrants do not fill a table of {sides}")
-        if (self.format == "arena") != (self.duration_seconds is not None):
-            raise ValueError("duration_seconds is required by an arena and only by an arena")
-        most = (self.bots - 1) // (sides - 1)
-        if self.format == "swiss" and self.rounds > most:
-            raise ValueError(f"a Swiss of {self.bots} entrants at tables of {sides} has at "
-                             f"most {most} rounds (each meets {sides - 1} opponents a round), "
-                             f"not {self.rounds}")
         if self.format == "knockout" and not rules.teams:
             raise ValueError("a knockout is for partnership games (two teams a table) so far")
+        if (self.format == "arena") != (self.duration_seconds is not None):
+            raise ValueError("duration_seconds is required by an arena and only by an arena")
+        if self.open:
+            if self.bots > self.max_entrants:
+                raise ValueError(f"{self.bots} bots leave no room under max_entrants "
+                                 f"{self.max_entrants}")
+            return self  # the entrant counts are checked when it starts (.entry.begin)
+        if self.starts_in_seconds is not None or self.max_entrants != 32:
+            raise ValueError("starts_in_seconds and max_entrants are for an open tournament")
+        return self.check_entrants(self.bots)
+
+    def check_entrants(self, n: int) -> TournamentRequest:
+        """Whether ``n`` entrants can play this tournament (raises ``ValueError`` naming why
+        not): they fill a table, and a Swiss has at most as many rounds as lets nobody meet
+        an opponent twice."""
+        sides = self.sides()
+        if n < sides:
+            raise ValueError(f"{n} entrants do not fill a table of {sides}")
+        most = (n - 1) // (sides - 1)
+        if self.format == "swiss" and self.rounds > most:
+            raise ValueError(f"a Swiss of {n} entrants at tables of {sides} has at "
+                             f"most {most} rounds (each meets {sides - 1} opponents a round), "
+                             f"not {self.rounds}")
         return self
 
     def sides(self) -> int:

@@ -10,7 +10,7 @@ the game refuses 422 ``engine.invalid_config``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.requests import HTTPConnection
@@ -22,10 +22,12 @@ from ...tournaments import (
     TournamentNotFoundError,
     TournamentQuotaError,
     TournamentRequest,
+    registration,
 )
+from ...tournaments.entry import EntryError
 from ..deps import PlayerDep
 from ..drain import refuse_if_draining
-from ..errors import ApiError, responses
+from ..errors import ApiError, RestErrorCode, responses
 from ..quotas import client_network
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
@@ -64,7 +66,8 @@ async def create_tournament(body: TournamentRequest, director: DirectorDep,
 
 @router.get("")
 async def list_tournaments(
-    director: DirectorDep, status: Literal["running", "finished", "failed"] | None = None,
+    director: DirectorDep,
+    status: Literal["registering", "running", "finished", "failed", "cancelled"] | None = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 50,
 ) -> list[dict[str, Any]]:
     """Tournaments, newest first: ``id``, ``name``, ``game``, ``kind``, ``status``,
@@ -93,3 +96,52 @@ async def verify_tournament(tournament_id: str, director: DirectorDep) -> dict[s
         return await director.verify(tournament_id)
     except TournamentNotFoundError as exc:
         raise ApiError("tournament.not_found", str(exc)) from exc
+
+
+ENTRY_ERRORS: tuple[RestErrorCode, ...] = ("tournament.not_found", "tournament.closed", "auth.missing_token",
+                "rate.limited")
+
+
+async def _entry(step: Any, tournament_id: str, director: Director,
+                 player: Any) -> dict[str, Any]:
+    """Run one registration step (:mod:`cardhall.tournaments.registration`), its refusals as
+    typed errors: 404 ``tournament.not_found``, 409 for an :class:`EntryError`."""
+    try:
+        doc: dict[str, Any] = await step(director, tournament_id, player)
+    except TournamentNotFoundError as exc:
+        raise ApiError("tournament.not_found", str(exc)) from exc
+    except EntryError as exc:
+        raise ApiError(cast(RestErrorCode, exc.code), str(exc)) from exc
+    return doc
+
+
+@router.post("/{tournament_id}/join", dependencies=[Depends(refuse_if_draining)],
+             responses=responses(*ENTRY_ERRORS, "tournament.full", "tournament.already_entered",
+                                 "server.draining"))
+async def join_tournament(tournament_id: str, director: DirectorDep,
+                          player: PlayerDep) -> dict[str, Any]:
+    """Enter the caller in an open tournament while it registers (``docs/tournaments.md``,
+    "People as entrants"): in a partnership game with a built-in ``rule`` bot as partner.
+    Answers the public document. 409 ``tournament.closed`` (not registering),
+    ``tournament.already_entered``, ``tournament.full``."""
+    return await _entry(registration.join, tournament_id, director, player)
+
+
+@router.post("/{tournament_id}/withdraw",
+             responses=responses(*ENTRY_ERRORS, "tournament.not_entered"))
+async def withdraw_from_tournament(tournament_id: str, director: DirectorDep,
+                                   player: PlayerDep) -> dict[str, Any]:
+    """Withdraw the caller: while registering the entrant is taken out; once running it is
+    marked ``withdrawn``, its current table plays on (a stand-in) and it is paired no more.
+    409 ``tournament.not_entered``, ``tournament.closed`` (ended, or withdrawn already)."""
+    return await _entry(registration.withdraw, tournament_id, director, player)
+
+
+@router.post("/{tournament_id}/start",
+             responses=responses(*ENTRY_ERRORS, "tournament.not_creator"))
+async def start_tournament(tournament_id: str, director: DirectorDep,
+                           player: PlayerDep) -> dict[str, Any]:
+    """The creator starts a registering tournament now instead of at ``starts_at``; answers
+    the document (its status turns ``running``, or ``cancelled`` with too few entrants, a
+    moment later). 403 ``tournament.not_creator``; 409 ``tournament.closed``."""
+    return await _entry(registration.start_now, tournament_id, director, player)
