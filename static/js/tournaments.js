@@ -8,6 +8,7 @@ import { h, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { api } from "./api.js";
 import { tourForm } from "./tourform.js";
+import { entryEl } from "./tourentry.js";
 
 const POLL_MS = 5000;  // a polite poll while the page is open and the tournament runs
 const enc = encodeURIComponent;
@@ -73,9 +74,9 @@ function standingsEl(doc, name) {
         ...tie.map((k) => h("td", {}, String(s[TIE_FIELD[k]] ?? ""))))))));
 }
 
-function tableLink(tb) {
+function tableLink(tb, watchable) {
   if (tb.game_id) return h("a", { href: `#/replay/${enc(tb.game_id)}`, "data-replay": tb.game_id }, t("tour.replay"));
-  if (tb.table_id && tb.status !== "finished") return h("a", { href: `#/watch/${enc(tb.table_id)}`, "data-watch": tb.table_id }, t("tour.watch"));
+  if (tb.table_id && tb.status !== "finished" && watchable) return h("a", { href: `#/watch/${enc(tb.table_id)}`, "data-watch": tb.table_id }, t("tour.watch"));
   return h("span", { class: "muted" }, statusText(tb.status ?? "pending"));
 }
 
@@ -102,16 +103,16 @@ function boardEl(round, board, name) {
           h("td", {}, (tb.seats ?? []).map((e, s) => `${s}: ${name(e)}`).join(", ")),
           h("td", {}, Array.isArray(tb.returns) ? tb.returns.join(" – ") : "–"),
           h("td", { "data-mp": "1" }, mps ? mps[i].join(" – ") : "–"),
-          h("td", {}, tableLink(tb))))))));
+          h("td", {}, tableLink(tb, round.watchable !== false))))))));
 }
 
-function roundEl(round, name) {
+function roundEl(round, name, watchable) {
   const boards = round.boards ?? [];
   return h("section", { class: "tour-round", "data-round": round.round },
     h("h2", {}, t("tour.round", { n: round.round }), " · ", statusText(round.status)),
     h("ul", {}, (round.pairs ?? []).map((p) => h("li", {}, (Array.isArray(p) ? p : [p]).map(name).join(" – ")))),
     round.bye ? h("p", {}, t("tour.bye"), ": ", name(round.bye)) : null,
-    boards.map((b, i) => boardEl(round, { board: i + 1, ...b }, name)));
+    boards.map((b, i) => boardEl({ ...round, watchable: watchable }, { board: i + 1, ...b }, name)));
 }
 
 /** #/tournaments/ID: status, standings, rounds with their boards side by side; polls while running. */
@@ -127,14 +128,17 @@ export function tournamentScreen(root, id) {
       error ? h("p", { class: "error-line", role: "alert" }, error) : null,
       doc ? [h("p", { "data-status": doc.status }, statusText(doc.status), " · ", String(doc.game ?? ""),
         " · ", String(doc.kind ?? doc.format ?? "")),
-      standingsEl(doc, name), (doc.rounds ?? []).map((r) => roundEl(r, name)),
+      standingsEl(doc, name), entryEl(doc, load), (doc.rounds ?? []).map((r) => roundEl(r, name, doc.tables_watchable !== false)),
       h("p", {}, h("a", { href: `/api/tournaments/${enc(id)}/verify`, target: "_blank", rel: "noopener" }, t("tour.verify")))]
         : error ? null : h("p", { class: "muted" }, t("tour.loading"))));
   };
   const load = () => api(`/api/tournaments/${enc(id)}`)
     .then((d) => { doc = d; error = null; draw(); })
     .catch((x) => { error = x.code === "tournament.not_found" ? t("tour.not_found") : x.message; draw(); })
-    .finally(() => { if (alive && (!doc || doc.status === "running")) timer = setTimeout(load, POLL_MS); });
+    .finally(() => {
+      clearTimeout(timer);  // a reload after a join or withdraw: one poll, not two
+      if (alive && (!doc || doc.status === "running" || doc.status === "registering")) timer = setTimeout(load, POLL_MS);
+    });
   draw();
   load();
   const off = onLang(draw);

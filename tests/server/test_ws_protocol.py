@@ -22,10 +22,11 @@ def test_schema_names_every_message_type() -> None:
     schema = p.schema()
     client = set(schema["client"]["discriminator"]["mapping"])
     server = set(schema["server"]["discriminator"]["mapping"])
-    assert client == {"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out", "rematch"}
+    assert client == {"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out", "rematch",
+                      "watch_tournament"}
     assert {"welcome", "state", "error", "table_closed", "pong", "game_over",
             "joined", "accepted", "left", "presence", "chat", "chat_removed",
-            "rematch_ready", "rematch_offer", "hand_log"} == server
+            "rematch_ready", "rematch_offer", "hand_log", "tournament"} == server
 
 
 @pytest.mark.parametrize(("raw", "code"), [

@@ -23,9 +23,10 @@ from ..protocol.messages import GameOver
 from .bots import Bot, BuiltinBot, load_bot
 from .connection import Client, ClientError
 from .table import TableClosedError, TableSession
+from .tournament import enter_tournament
 
 __all__ = ["Bot", "BuiltinBot", "Client", "ClientError", "TableClosedError", "TableSession",
-           "load_bot", "play"]
+           "enter_tournament", "load_bot", "play"]
 
 
 async def play(url: str, token: str, table_id: str, bot: Any, *, seat: int | None = None,

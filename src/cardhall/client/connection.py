@@ -99,6 +99,9 @@ class Client:
         self._pacer: TokenBucket | None = None
         self._rng = random.Random()
         self._closers: set[asyncio.Future[None]] = set()
+        self.tournament_updates: asyncio.Queue[p.TournamentUpdate] = asyncio.Queue()
+        """The ``tournament`` messages of a followed tournament (``watch_tournament``), in
+        order (:func:`cardhall.client.tournament.enter_tournament` reads them)."""
 
     # ----- lifecycle ------------------------------------------------------------------------
     async def __aenter__(self) -> Client:
@@ -451,6 +454,9 @@ class Client:
                 fut.set_exception(ClientError(msg.code, msg.message))
             else:
                 fut.set_result(msg)
+        if isinstance(msg, p.TournamentUpdate):
+            self.tournament_updates.put_nowait(msg)
+            return
         table_id = getattr(msg, "table_id", None)
         session = self.tables.get(table_id) if table_id is not None else None
         if session is not None:

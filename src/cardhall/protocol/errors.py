@@ -44,6 +44,7 @@ ProtocolErrorCode = Literal[
     "table.moving",
     "chat.flood",
     "table.invite_required",
+    "table.not_watchable",
     "chips.bad_buy_in",
     "chips.insufficient",
     "chips.no_rebuy",
@@ -51,6 +52,7 @@ ProtocolErrorCode = Literal[
     "chips.own_bot",
     "table.not_poker",
     "rematch.not_a_player",
+    "tournament.not_found",
     "rematch.not_over",
     "quota.tables",
     "table.limit",
@@ -100,6 +102,8 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
     "chat.flood": "chat messages sent too fast (more than chat_burst in chat_window_seconds); "
                   "this one was dropped",
     "table.invite_required": "the table is private: join needs its invite_code",
+    "table.not_watchable": "a duplicate tournament's table with people entrants cannot be "
+                           "watched (its board may be live at another table)",
     "chips.bad_buy_in": "join.buy_in is outside the table's min_buy_in..max_buy_in (chips)",
     "chips.insufficient": "the chip balance is below the buy-in asked for (or the table's "
                           "min_buy_in) and no free top-up is due yet",
@@ -111,6 +115,7 @@ ERROR_CODES: dict[ProtocolErrorCode, str] = {
     "table.not_poker": "sit_out is for poker tables (games played with chip stacks)",
     "quota.sockets": "the player already holds max_sockets_per_player authenticated "
                      "connections; this one is closed (4029)",
+    "tournament.not_found": "watch_tournament names no tournament",
     "rematch.not_a_player": "rematch: the sender neither holds a seat at the table nor played "
                             "its last game",
     "rematch.not_over": "rematch: the table's match is not over (a Blot match still runs; a "

@@ -31,6 +31,7 @@ from .errors import ERROR_CODES, ErrorCode, ProtocolErrorCode
 from .games import GAME_PAYLOADS, VIEW_PATCHES
 from .rematch import Rematch, RematchOffer, RematchReady
 from .text import plain_line
+from .tournament import TournamentUpdate, WatchTournament
 
 PROTOCOL_VERSION = 2
 
@@ -241,7 +242,8 @@ than 5 lines in 10 s from the player at the table, all its sockets together),
     rid: RequestId | None = None
 
 
-ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync | Chat | SitOut | Rematch,
+ClientMessage = Annotated[Hello | Join | Act | Leave | Ping | Resync | Chat | SitOut | Rematch
+                          | WatchTournament,
                           Field(discriminator="type")]
 CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -533,7 +535,8 @@ class HandLog(_Msg):
 
 ServerMessage = Annotated[
     Welcome | Joined | StateMessage | Accepted | Error | GameOver | Left | TableClosed | Pong
-    | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer | HandLog,
+    | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer | HandLog
+        | TournamentUpdate,
     Field(discriminator="type"),
 ]
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -582,7 +585,8 @@ else:
                            Field(discriminator="full")]
     TypedServerMessage = Annotated[
         Welcome | Joined | TypedState | Accepted | Error | GameOver | Left | TableClosed | Pong
-        | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer | HandLog,
+        | Presence | ChatOut | ChatRemoved | RematchReady | RematchOffer | HandLog
+        | TournamentUpdate,
         Field(discriminator="type"),
     ]
 SERVER_TYPED: TypeAdapter[Any] = TypeAdapter(TypedServerMessage)

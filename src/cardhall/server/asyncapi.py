@@ -27,11 +27,12 @@ ASYNCAPI_VERSION = "3.0.0"
 CHANNEL = "ws"
 
 CLIENT_MODELS: tuple[type[BaseModel], ...] = (p.Hello, p.Join, p.Act, p.Leave, p.Ping, p.Resync,
-                                               p.Chat, p.SitOut, p.Rematch)
+                                               p.Chat, p.SitOut, p.Rematch,
+                                               p.WatchTournament)
 SERVER_MODELS: tuple[type[BaseModel], ...] = (
     p.Welcome, p.Joined, p.State, p.Accepted, p.Error, p.GameOver, p.Left,
     p.TableClosed, p.Pong, p.Presence, p.ChatOut, p.ChatRemoved, p.RematchReady, p.RematchOffer,
-    p.HandLog,
+    p.HandLog, p.TournamentUpdate,
 )
 REPLIES: dict[str, tuple[str, ...]] = {
     "hello": ("welcome", "error"),
@@ -43,6 +44,7 @@ REPLIES: dict[str, tuple[str, ...]] = {
     "chat": ("chat", "error"),
     "sit_out": ("state", "error"),
     "rematch": ("rematch_ready", "joined", "state", "error"),
+    "watch_tournament": ("tournament", "error"),
 }
 """Client message type -> the server messages that may answer it (``docs/protocol.md``)."""
 

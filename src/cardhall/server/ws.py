@@ -56,6 +56,7 @@ from .sockets import (
     CLOSE_REVOKED,
     AddressCap,
 )
+from .tourwatch import TournamentFollow
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -104,6 +105,7 @@ class Session:
                                    else LocalSocketQuota(settings.max_sockets_per_player))
         self.conn = QueueConnection(ANONYMOUS, settings.ws_outbound_queue)
         self.hall.watch(self.conn)
+        self.follow = TournamentFollow(self.conn)
         self.authed = False
         self.token: str | None = None
         """The bearer token of the last ``hello`` answered ``welcome`` (re-checked when the
@@ -177,6 +179,7 @@ class Session:
             if counted_address and self.caps is not None:
                 self.caps.release(self.address)
             self.sessions.discard(self)
+            self.follow.stop()
             with contextlib.suppress(Exception):  # Redis down: the owner notices the node's death
                 await self.hall.disconnected(self.conn)
             self.conn.close()
@@ -302,6 +305,9 @@ class Session:
                                    table_id=msg.table_id)
                         return
                 await self.hall.route(self.conn, msg)
+            case p.WatchTournament():
+                await self.follow.watch(getattr(self.ws.app.state, "tournaments", None), msg,
+                                        self.error)
 
     async def _banned(self) -> bool:
         """Whether the player was banned, disabled (or removed) since ``hello`` (checked on

@@ -1,0 +1,50 @@
+"""The SDK enters a tournament (issue 29: "the SDK can enter a tournament";
+``cardhall.client.enter_tournament``, ``docs/bots.md`` "Tournaments"): it joins over REST,
+follows the tournament over the socket and plays every seat held for it, itself (no stand-in),
+until the tournament ends; a refused entry is a typed ClientError."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from clientkit import bot_token, live_server
+
+from cardhall.client import BuiltinBot, Client, ClientError, enter_tournament
+
+OPEN = {"game": "bazaar_blot", "format": "swiss", "rounds": 2, "boards_per_round": 1,
+        "duplicate": True, "bots": 3, "open": True, "starts_in_seconds": 3600}
+
+
+async def test_an_sdk_bot_enters_and_plays_a_swiss_to_its_end() -> None:
+    async with live_server(turn_timeout_seconds=5.0) as live:
+        _oid, org = await live.player("org")
+        _bid, token = await bot_token(live, "sdkbot")
+        async with live.http as http:
+            res = await http.post("/api/tournaments", json=OPEN,
+                                  headers={"Authorization": f"Bearer {org}"})
+            tid = res.json()["id"]
+        async with Client(live.ws_url, token) as client:
+            task = asyncio.create_task(enter_tournament(
+                client, tid, lambda: BuiltinBot("bazaar_blot", "rule")))
+            async with live.http as http:
+                for _ in range(200):  # bounded: until the bot is an entrant
+                    doc = (await http.get(f"/api/tournaments/{tid}")).json()
+                    if len(doc["entrants"]) == 4:
+                        break
+                    await asyncio.sleep(0.02)
+                assert len(doc["entrants"]) == 4
+                await http.post(f"/api/tournaments/{tid}/start",
+                                headers={"Authorization": f"Bearer {org}"})
+            final = await asyncio.wait_for(task, 120)
+            with pytest.raises(ClientError) as err:
+                await enter_tournament(client, tid, lambda: None)
+            assert err.value.code == "tournament.closed"
+        assert final["status"] == "finished", final["error"]
+        me = final["entrants"][-1]
+        mine = [t for r in final["rounds"] for t in r["tables"] if me["id"] in t["seats"]]
+        assert len(mine) == 2
+        async with live.http as http:
+            for t in mine:
+                game = (await http.get(f"/api/games/{t['game_id']}")).json()
+                assert not game.get("stand_ins")  # the SDK bot played its seat itself
