@@ -106,7 +106,8 @@ def arena(args: argparse.Namespace) -> int:
 
 def duplicate(args: argparse.Namespace, config: dict[str, Any]) -> int:
     """``cardhall arena --duplicate`` (:mod:`cardhall.bots.duplicate`): in-process, seeded
-    deals; exit 2 with a typed error on ``--url``, a bad game, bot or game count."""
+    deals, each game one board or match (``--unit``); exit 2 with a typed error on ``--url``,
+    a bad game, bot or game count, or a game without a board."""
     from ..bots.duplicate import format_result, run
 
     if args.url:
@@ -114,7 +115,8 @@ def duplicate(args: argparse.Namespace, config: dict[str, Any]) -> int:
                     "--duplicate plays in-process (a server keeps its seeds secret); drop --url",
                     2)
     try:
-        result = run(args.game, args.bots.split(","), args.games, args.seed, config)
+        result = run(args.game, args.bots.split(","), args.games, args.seed, config,
+                     unit=args.unit)
     except EngineError as exc:
         return fail(args, exc.code, exc.message, 2)
     except (ValueError, KeyError) as exc:
