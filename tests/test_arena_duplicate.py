@@ -73,6 +73,12 @@ def test_bad_flags_are_typed_errors(argv: list[str], code: str,
     assert json.loads(capsys.readouterr().out)["error"]["code"] == code
 
 
+def test_unit_without_duplicate_is_a_typed_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--json", "--game", "soldiers_bluff", "--bots", "rule,random",
+                 "--games", "2", "--unit", "match"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "cli.bad_argument"
+
+
 def test_cli_json_has_both_arms(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--duplicate", "--json", "--game", "soldiers_bluff",
                  "--bots", "rule,random", "--games", "8"]) == 0

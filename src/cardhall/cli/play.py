@@ -70,6 +70,8 @@ def arena(args: argparse.Namespace) -> int:
         return fail(args, "cli.bad_config", f"--config is not JSON: {exc}", 2)
     if getattr(args, "duplicate", False):
         return duplicate(args, config)
+    if getattr(args, "unit", None) is not None:
+        return fail(args, "cli.bad_argument", "--unit is a flag of --duplicate only", 2)
     spec = ArenaSpec(game=args.game, bots=args.bots.split(","), games=args.games,
                      seed=args.seed, url=args.url, concurrency=args.concurrency,
                      turn_timeout_seconds=args.turn_timeout, config=config,
@@ -116,7 +118,7 @@ def duplicate(args: argparse.Namespace, config: dict[str, Any]) -> int:
                     2)
     try:
         result = run(args.game, args.bots.split(","), args.games, args.seed, config,
-                     unit=args.unit)
+                     unit=args.unit or "board")
     except EngineError as exc:
         return fail(args, exc.code, exc.message, 2)
     except (ValueError, KeyError) as exc:
