@@ -333,6 +333,8 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
     s["closed_loop_default"] = ending_summary(out.get("closed_loop_default"))
     blot = (out.get("selfplay") or {}).get("bazaar_blot") or {}
     s["blot_deals_per_s"] = blot.get("units_per_second")
+    dup = out.get("duplicate_interval") or {}  # bench_duplicate_interval.py (full runs)
+    s["duplicate_interval_ratio"] = {g: v.get("ratio") for g, v in dup.items()}
     return s
 
 

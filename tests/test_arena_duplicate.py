@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cardhall.bots import duplicate
+from cardhall.bots.bazaar_blot import RulePolicy
 from cardhall.cli import main
 
 
@@ -72,8 +73,49 @@ def test_bad_flags_are_typed_errors(argv: list[str], code: str,
     assert json.loads(capsys.readouterr().out)["error"]["code"] == code
 
 
+def test_unit_without_duplicate_is_a_typed_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--json", "--game", "soldiers_bluff", "--bots", "rule,random",
+                 "--games", "2", "--unit", "match"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "cli.bad_argument"
+
+
 def test_cli_json_has_both_arms(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "--duplicate", "--json", "--game", "soldiers_bluff",
                  "--bots", "rule,random", "--games", "8"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out["plain"]) == {"rule", "random"} and out["games"] == 8 and "ratio" in out
+
+
+def test_blot_board_sets_share_one_deal_and_each_game_is_one_board() -> None:
+    result = duplicate.run("bazaar_blot", ["rule", "random", "rule", "random"], 8, seed=2)
+    games = result["histories"]
+    assert result["unit"] == "board" and result["config"] == {"target_score": 1}
+    assert len(games) == 8 and result["sets"] == 4
+    firsts = {b: {json.dumps(h[3], sort_keys=True) for h in games if h[0] == b} for b in range(4)}
+    assert all(len(deals) == 1 for deals in firsts.values())  # one deal per set ...
+    assert len(set().union(*firsts.values())) == 4  # ... and another deal for each set
+    assert all(len(h[2].detail["deals"]) == 1 for h in games)  # a board: one scored deal
+
+
+class _Twin(RulePolicy):
+    """The Blot rule bot under another name: it plays the same cards the same way."""
+
+    name = "twin"
+
+
+def test_blot_board_ratio_above_one_when_both_bots_play_alike() -> None:
+    # Deterministic (fixed seeds, deterministic bots): on shared boards every set's seat
+    # luck cancels exactly (correlation -1, duplicate width 0), while the plain arm's
+    # boards from their own seeds still differ.
+    result = duplicate.run("bazaar_blot", [RulePolicy(None), _Twin(None)] * 2, 16, seed=1)
+    assert result["bot"] == "rule" and result["correlation"] == -1.0
+    assert result["duplicate"]["rule"]["width"] == 0.0 < result["plain"]["rule"]["width"]
+    assert result["ratio"] > 1
+
+
+def test_match_unit_plays_whole_matches_and_a_bad_unit_is_refused() -> None:
+    result = duplicate.run("bazaar_blot", ["rule", "random", "rule", "random"], 4, unit="match")
+    deals = [len(h[2].detail["deals"]) for h in result["histories"]]
+    assert result["config"] == {} and sum(deals) > len(deals)  # matches of several deals
+    with pytest.raises(ValueError, match="unknown unit"):
+        duplicate.run("bazaar_blot", ["rule", "random", "rule", "random"], 4, unit="deal")

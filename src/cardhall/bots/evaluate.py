@@ -23,10 +23,10 @@ import json
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..engine import Outcome, Recorder, SeatInfo, SeededShuffler, get_game, is_legal
+from ..engine import Action, Outcome, Recorder, SeatInfo, SeededShuffler, get_game, is_legal
 from .base import Policy, get_policy
 
 DEFAULT_STACK = 100
@@ -51,6 +51,7 @@ def play_match(
     *,
     stacks: Sequence[int] | None = None,
     policy_seed: object = None,
+    on_chance: Callable[[Action], None] | None = None,
 ) -> Outcome:
     """Play one complete game, seat ``i`` driven by ``policies[i]``.
 
@@ -64,6 +65,8 @@ def play_match(
         stacks: starting chips (poker games); default ``DEFAULT_STACK`` each.
         policy_seed: extra salt for the policies' random sources (``compare`` passes the
             rotation so the same policy in another seat draws differently).
+        on_chance: called with each chance action (a deal) as it is applied, in order
+            (``cardhall arena --duplicate`` keeps each game's first deal).
 
     Only the seat whose turn it is (``to_act()[0]``) is asked; out-of-turn calls (Blot's
     contra) are made, if at all, on the seat's own turn.
@@ -96,7 +99,10 @@ def play_match(
         if state.outcome is not None:
             return state.outcome
         if state.chance_due():
-            rec.act(None, state.chance_action(shuffle))
+            chance = state.chance_action(shuffle)
+            rec.act(None, chance)
+            if on_chance is not None:
+                on_chance(chance)
             continue
         seat = state.to_act()[0]
         legal = state.legal_actions(seat)

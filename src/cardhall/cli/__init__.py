@@ -226,6 +226,9 @@ def _arena_parser(sub: Subparsers) -> None:
     a.add_argument("--duplicate", action="store_true",
                    help="play in-process plain and duplicate sets (same seeded deal, seats "
                    "rotated) at the same number of games and compare their 95%% intervals")
+    a.add_argument("--unit", choices=["board", "match"], default=None,
+                   help="with --duplicate: each game is one board (one deal or hand, the "
+                   "game's tournament board config; default) or a whole match")
     add_output_flags(a, json_help="print one JSON object")
     a.set_defaults(func=arena)
 

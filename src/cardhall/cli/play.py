@@ -70,6 +70,8 @@ def arena(args: argparse.Namespace) -> int:
         return fail(args, "cli.bad_config", f"--config is not JSON: {exc}", 2)
     if getattr(args, "duplicate", False):
         return duplicate(args, config)
+    if getattr(args, "unit", None) is not None:
+        return fail(args, "cli.bad_argument", "--unit is a flag of --duplicate only", 2)
     spec = ArenaSpec(game=args.game, bots=args.bots.split(","), games=args.games,
                      seed=args.seed, url=args.url, concurrency=args.concurrency,
                      turn_timeout_seconds=args.turn_timeout, config=config,
@@ -106,7 +108,8 @@ def arena(args: argparse.Namespace) -> int:
 
 def duplicate(args: argparse.Namespace, config: dict[str, Any]) -> int:
     """``cardhall arena --duplicate`` (:mod:`cardhall.bots.duplicate`): in-process, seeded
-    deals; exit 2 with a typed error on ``--url``, a bad game, bot or game count."""
+    deals, each game one board or match (``--unit``); exit 2 with a typed error on ``--url``,
+    a bad game, bot or game count, or a game without a board."""
     from ..bots.duplicate import format_result, run
 
     if args.url:
@@ -114,7 +117,8 @@ def duplicate(args: argparse.Namespace, config: dict[str, Any]) -> int:
                     "--duplicate plays in-process (a server keeps its seeds secret); drop --url",
                     2)
     try:
-        result = run(args.game, args.bots.split(","), args.games, args.seed, config)
+        result = run(args.game, args.bots.split(","), args.games, args.seed, config,
+                     unit=args.unit or "board")
     except EngineError as exc:
         return fail(args, exc.code, exc.message, 2)
     except (ValueError, KeyError) as exc:
