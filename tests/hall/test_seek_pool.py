@@ -141,3 +141,14 @@ async def test_draining_seats_nobody() -> None:
     await pool.tick()
     assert a.status == "seated"
     await pool.stop()
+
+
+async def test_quick_match_without_a_rating_leaves_the_free_seat_rule() -> None:
+    pool, hall, _ = make({})
+    await pool.add(account("a"), GAME, rated=True)
+
+    async def down(player_id: str, game: str) -> int:
+        raise TimeoutError("the database did not answer")
+
+    pool.rating_of = down
+    assert await pool.quick_match(account("q"), GAME) is None and hall.created == []

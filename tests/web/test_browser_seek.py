@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import enter, sit_down  # after the importorskip: needs playwright  # noqa: E402
+from browserkit import enter, sit_down  # after the importorskip: needs playwright
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 

@@ -279,15 +279,19 @@ class SeekPool:
         window the narrowest, so only close ratings) sits down with them at once, at seat 0
         of a new private table it creates: ``(table summary, 0, invite code)``; the seekers
         are seated there. ``None`` (the caller goes on with the free-seat rule): a guest or
-        bot, a player who waits with a seek, no such group, or the table could not be made.
-        Raises UnknownGameError for an unknown game; store errors of the rating lookup."""
+        bot, a player who waits with a seek, no such group, the rating lookup failed, or the
+        table could not be made. Raises UnknownGameError for an unknown game."""
         seats = get_game(game).min_seats
         if player.username is None or player.is_bot or player.id in self._waiting \
                 or self.draining() or not any(
                     (e.seek.game, e.seek.seats, e.seek.rated) == (game, seats, True)
                     for e in self._waiting.values()):
             return None
-        rating = await self.rating_of(player.id, game)
+        try:
+            rating = await self.rating_of(player.id, game)
+        except Exception as exc:  # the database is slow or down: quick seat goes on without
+            log.warning("quick seat of %s: no rating (%s); free-seat rule", player.id, exc)
+            return None
         async with self._lock:
             cand = Seek(player.id, game, seats, True, rating, self.clock.now())
             by_seek = {id(e.seek): e for e in self._waiting.values()}
