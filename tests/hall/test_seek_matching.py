@@ -6,6 +6,8 @@ import doctest
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardhall.hall import seeks
 from cardhall.hall.seeks import Seek, Window, match, match_with
@@ -99,3 +101,36 @@ def test_match_with_completes_a_group_with_the_longest_waiting() -> None:
 
 def test_doctests() -> None:
     assert doctest.testmod(seeks).failed == 0
+
+
+def _reference(pool: list[Seek], now: float, window: Window) -> list[tuple[Seek, ...]]:
+    """The rule as the module docstring states it, by brute force (every anchor sorts all)."""
+    waiting = sorted(pool, key=lambda s: (s.since, s.player))
+    used: set[str] = set()
+    out = []
+    for anchor in waiting:
+        if anchor.player in used:
+            continue
+        rest = [s for s in waiting if s.player not in used and s is not anchor
+                and seeks.pool_key(s) == seeks.pool_key(anchor)]
+        group = [anchor]
+        for cand in sorted(rest, key=lambda s: (abs(s.rating - anchor.rating), s.since, s.player)):
+            if len(group) < anchor.seats and all(seeks.fits(cand, m, now, window) for m in group):
+                group.append(cand)
+        if len(group) == anchor.seats:
+            used |= {s.player for s in group}
+            out.append(tuple(group))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 28).map(lambda r: r * 50), st.integers(0, 40), st.sampled_from([2, 3]),
+                          st.booleans()), max_size=24),
+       st.integers(0, 90))
+def test_the_indexed_matcher_is_the_rule(rows: list[tuple[int, int, int, bool]],
+                                         now: int) -> None:
+    pool = [Seek(f"p{i:02}", "g", seats, rated, rating, float(since))
+            for i, (rating, since, seats, rated) in enumerate(rows)]
+    got = match(pool, float(now))
+    assert got == sorted(_reference(pool, float(now), Window()),
+                         key=lambda g: (g[0].since, g[0].player))

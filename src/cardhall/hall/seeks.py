@@ -23,8 +23,9 @@ The rule, lichess-style:
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -115,14 +116,54 @@ def _order(seeks: Iterable[Seek]) -> list[Seek]:
     return sorted(seeks, key=lambda s: (s.since, s.player))
 
 
-def _group_for(anchor: Seek, others: Sequence[Seek], now: float,
-               window: Window) -> tuple[Seek, ...] | None:
-    """The group ``anchor`` forms with ``others`` (closest rating first), or ``None``."""
+class _Pool:
+    """One pool's waiting seeks, in two rating orders for walking outward from an anchor: by
+    ``(rating, index)`` (higher ratings, the longer waiting first among equals) and by
+    ``(rating, -index)`` (lower ratings, walked downward: the longer waiting first too);
+    ``index`` is the seek's place in waiting order. A seated seek is removed from both."""
+
+    def __init__(self, waiting: Sequence[Seek]) -> None:
+        self.waiting = waiting
+        self.up = sorted((s.rating, i) for i, s in enumerate(waiting))
+        self.down = sorted((s.rating, -i) for i, s in enumerate(waiting))
+
+    def remove(self, i: int) -> None:
+        r = self.waiting[i].rating
+        del self.up[bisect.bisect_left(self.up, (r, i))]
+        del self.down[bisect.bisect_left(self.down, (r, -i))]
+
+    def near(self, i: int, reach: float) -> Iterator[Seek]:
+        """The seeks other than ``i`` within ``reach`` of its rating, closest first (ties:
+        the longer waiting)."""
+        r = self.waiting[i].rating
+        hi = bisect.bisect_right(self.up, (r, math.inf))  # first rating above r
+        lo = bisect.bisect_left(self.down, (r, -math.inf)) - 1  # last rating below r
+        same = bisect.bisect_left(self.up, (r, -math.inf))
+        for _, j in self.up[same:hi]:  # the same rating, in waiting order
+            if j != i:
+                yield self.waiting[j]
+        while True:
+            gap_up = self.up[hi][0] - r if hi < len(self.up) else math.inf
+            gap_down = r - self.down[lo][0] if lo >= 0 else math.inf
+            gap = min(gap_up, gap_down)
+            if gap > reach or math.isinf(gap):  # past the window, or nobody left
+                return
+            if gap_up < gap_down or (gap_up == gap_down and self.up[hi][1] < -self.down[lo][1]):
+                yield self.waiting[self.up[hi][1]]
+                hi += 1
+            else:
+                yield self.waiting[-self.down[lo][1]]
+                lo -= 1
+
+
+def _group_for(pool: _Pool, i: int, now: float, window: Window) -> tuple[Seek, ...] | None:
+    """The group seek ``i`` anchors (closest rating first among those fitting every member
+    chosen so far), or ``None``."""
+    anchor = pool.waiting[i]
     group = [anchor]
     if anchor.seats <= 1:
         return (anchor,)
-    near = sorted(others, key=lambda s: (abs(s.rating - anchor.rating), s.since, s.player))
-    for cand in near:
+    for cand in pool.near(i, window.half_width(now - anchor.since)):
         if all(fits(cand, member, now, window) for member in group):
             group.append(cand)
             if len(group) == anchor.seats:
@@ -134,7 +175,8 @@ def match(seeks: Iterable[Seek], now: float, window: Window | None = None,
           ) -> list[tuple[Seek, ...]]:
     """The groups to seat now, each of ``seats`` seeks, anchor (longest waiting) first; a seek
     is in at most one group; seeks left out keep waiting. See the module docstring for the
-    rule.
+    rule. Each anchor looks only at the ratings inside its own window (a sorted index), so a
+    tick over thousands of far-apart seeks stays in milliseconds.
 
     >>> a = Seek("a", "g", 2, True, 1500, since=0.0)
     >>> b = Seek("b", "g", 2, True, 1650, since=0.0)
@@ -147,15 +189,17 @@ def match(seeks: Iterable[Seek], now: float, window: Window | None = None,
         pools.setdefault(pool_key(s), []).append(s)
     out: list[tuple[Seek, ...]] = []
     for waiting in pools.values():
+        pool = _Pool(waiting)
+        index = {id(s): i for i, s in enumerate(waiting)}
         used: set[int] = set()
-        for i, anchor in enumerate(waiting):
+        for i in range(len(waiting)):
             if i in used:
                 continue
-            rest = [s for j, s in enumerate(waiting) if j != i and j not in used]
-            group = _group_for(anchor, rest, now, window)
+            group = _group_for(pool, i, now, window)
             if group is not None:
-                chosen = {id(s) for s in group}
-                used |= {j for j, s in enumerate(waiting) if id(s) in chosen}
+                for s in group:
+                    used.add(index[id(s)])
+                    pool.remove(index[id(s)])
                 out.append(group)
     return sorted(out, key=lambda g: (g[0].since, g[0].player))
 
