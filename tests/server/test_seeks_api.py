@@ -3,6 +3,7 @@ completes a group of waiting rated seekers."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 import httpx
@@ -109,3 +110,16 @@ async def test_quick_seat_of_an_account_completes_a_waiting_rated_seek(
     assert (mine["status"], mine["table_id"], mine["seat"]) == ("seated", answer["table_id"], 1)
     assert (answer["seat"], answer["invite_code"]) == (0, mine["invite_code"])
     assert answer["table"]["private"] is True and answer["table_id"] != plain.json()["table_id"]
+
+
+async def test_the_app_ticks_a_seek_expires_unmatched(make_client: ClientFactory) -> None:
+    client = await make_client(seek_ttl_seconds=0.2, seek_tick_seconds=0.05)
+    guest = await _guest(client)
+    seek = (await client.post("/api/seeks", json={"game": GAME}, headers=bearer(guest))).json()
+    async with asyncio.timeout(10):  # bounded: the pool's tick expires it within a tick
+        while True:
+            got = (await client.get(f"/api/seeks/{seek['seek_id']}", headers=bearer(guest))).json()
+            if got["status"] != "waiting":
+                break
+            await asyncio.sleep(0.02)
+    assert (got["status"], got["expires_in_ms"], got["table_id"]) == ("expired", None, None)
