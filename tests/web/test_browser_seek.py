@@ -30,6 +30,12 @@ def test_two_seekers_meet_at_one_table(server: Any, new_page: Any) -> None:
     aram.wait_for_selector("[data-seek=soldiers_bluff]")
     aram.click("[data-seek=soldiers_bluff]")
     waiting.wait_for()
+    aram.select_option("#lang", "bg")  # the lobby redraws: the seek keeps waiting, in Bulgarian
+    assert aram.locator("[data-seek-waiting]").inner_text().startswith(
+        "Търси се игра на Войнишки блъф (приятелска)")
+    aram.select_option("#lang", "hy")
+    assert aram.locator("[data-seek-cancel]").inner_text() == "Չեղարկել"
+    aram.select_option("#lang", "en")
 
     ana = new_page()
     enter(ana, server.url, "Ana")
