@@ -83,6 +83,10 @@ class Settings(BaseSettings):
     """Pause between two poker hands at a table."""
     idle_table_ttl_seconds: Annotated[float, Field(gt=0)] = 300.0
     """A finished table, or a waiting one with no person connected, closes after this long."""
+    seek_ttl_seconds: Annotated[float, Field(gt=0, le=3600)] = 300.0
+    """A seek (``POST /api/seeks``) not matched within this long expires (at most an hour)."""
+    seek_tick_seconds: Annotated[float, Field(gt=0, le=60)] = 1.0
+    """How often the seek pool widens its windows and tries again (``hall/seekpool.py``)."""
     stand_in_after_timeouts: Annotated[int, Field(ge=0, le=1000)] = 3
     """A stand-in bot plays a person's seat after this many timeouts in a row (the holder
     takes it back by joining again); 0: never (``CARDHALL_STAND_IN_AFTER_TIMEOUTS``)."""

@@ -1,7 +1,7 @@
 // Lobby: guest name, live tables (a page at a time, polled with its ETag), create a table, sit,
-// watch, quick seat. The games, their seat ranges, stacks and config fields come from the
-// catalog (js/catalog.js); which config fields the create form offers, from each game's view
-// module (`lobbyFields`).
+// watch, quick seat, find a game (seek.js). The games, their seat ranges, stacks and config
+// fields come from the catalog (js/catalog.js); which config fields the create form offers,
+// from each game's view module (`lobbyFields`).
 
 import { h, clear, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
@@ -10,6 +10,8 @@ import { chipBalance } from "./chips_ui.js";
 import { catalogGames, gameInfo, ruleGames } from "./catalog.js";
 import { GAMES } from "./games/index.js";
 import { yourTables } from "./mytables.js";
+import { seekControl } from "./seek.js";
+import { inviteCode } from "./tablebits.js";
 
 const POLL_MS = 2000;
 const MINE_POLL_MS = 5000; // "Your tables" (mytables.js) is asked again this often
@@ -47,9 +49,13 @@ export function lobbyScreen(root) {
     catalogGames().map(({ name: g }) => h("button", { type: "button", "data-quick": g, onclick: async () => {
       try {
         const r = await api("/api/tables/quick-seat", { method: "POST", body: { game: g } });
+        if (r.invite_code) inviteCode(r.table_id, r.invite_code); // it completed a seek (seek.js)
         location.hash = `#/table/${r.table_id}/${r.seat}`;
       } catch (x) { err.textContent = x.message; }
     } }, t(`game.${g}`))));
+
+  // "Find a game" (seek.js): matched with players of close rating; kept across redraws
+  const seeker = seekControl((x) => { err.textContent = x.message; });
 
   // "Your tables" (mytables.js): the way back to every table where this player holds a seat
   let mine = null;
@@ -61,6 +67,7 @@ export function lobbyScreen(root) {
       h("p", { class: "row balance" }, chipBalance()),
       yours(),
       quick(),
+      seeker.view(),
       h("div", { class: "row rules-links" }, h("span", {}, t("lobby.rules"), ": "),
         ruleGames().map((g) => h("a", { href: `#/rules/${g}`, class: "button small", "data-rules-link": g },
           t(`game.${g}`)))),
@@ -85,7 +92,7 @@ export function lobbyScreen(root) {
     }
     paged.redraw();
   });
-  return () => { stopped = true; clearTimeout(timer); mine?.stop(); offLang(); };
+  return () => { stopped = true; clearTimeout(timer); mine?.stop(); seeker.stop(); offLang(); };
 }
 
 /**

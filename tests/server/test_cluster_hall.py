@@ -124,3 +124,23 @@ async def test_a_graceful_stop_moves_the_table_without_closing_it(tmp_path: Path
             assert "took table" in b.log()
         finally:
             await ws.close()
+
+
+async def test_each_node_pools_its_own_seeks_and_their_table_is_the_clusters(
+        tmp_path: Path) -> None:
+    async with cluster(tmp_path, 2) as (nodes, _):
+        a, b = nodes
+        ana, bob, cy = await guest(a, "ana"), await guest(a, "bob"), await guest(b, "cy")
+        first = (await post(a, "/api/seeks", {"game": "soldiers_bluff"}, ana)).json()
+        other = await post(b, "/api/seeks", {"game": "soldiers_bluff"}, cy)
+        assert other.status_code == 201, other.text
+        assert other.json()["status"] == "waiting"  # b's pool does not see a's seek
+        seated = (await post(a, "/api/seeks", {"game": "soldiers_bluff"}, bob)).json()
+        assert seated["status"] == "seated", seated
+        auth = {"Authorization": f"Bearer {ana}"}
+        mine = (await get(a, f"/api/seeks/{first['seek_id']}", auth)).json()
+        assert (mine["status"], mine["table_id"]) == ("seated", seated["table_id"])
+        assert (await get(b, f"/api/seeks/{first['seek_id']}", auth)).status_code == 404
+        for node in nodes:  # the table is in the registry, wherever it runs
+            table = await get(node, f"/api/tables/{seated['table_id']}")
+            assert table.status_code == 200 and table.json()["private"] is True

@@ -41,6 +41,7 @@ CHECKED_BEYOND_THE_SCHEMA = {
     "POST /api/tables": "the game validates config, seat count, stack and timeout bounds",
     "POST /api/tournaments": "Swiss rounds below the entrants; the game validates config; "
                              "two running per player",
+    "POST /api/seeks": "the game bounds the seat count",
     "GET /api/tables": "a cursor must be one the lobby gave (opaque: no JSON Schema)",
     "POST /api/players": "a name must hold no control or format character (no JSON Schema)",
     "POST /api/admin/bots": "a name must hold no control or format character (no JSON Schema)",

@@ -48,6 +48,7 @@ from .routes import (
     profiles,
     replay_units,
     rules_data,
+    seeks,
     tournaments,
 )
 from .sockets import AddressCap
@@ -146,7 +147,7 @@ def _include_routers(app: FastAPI) -> None:
     comes before ``/api/players/{id}``)."""
     for router in (health.router, players.router, accounts.router, accounts.sessions_router,
                    profiles.router, profiles.players_router, games.router,
-                   replay_units.router, open_hands.router, lobby.router,
+                   replay_units.router, open_hands.router, lobby.router, seeks.router,
                    catalog.router, rules_data.router, admin.router, admin_players.router,
                    admin_accounts.router, admin_audit.router, admin_bots.router,
                    asyncapi.router, tournaments.router, ws.router):

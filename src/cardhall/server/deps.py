@@ -1,4 +1,4 @@
-"""Request dependencies as annotated aliases (``StoreDep``, ``SettingsDep``, ``HallDep``,
+"""Request dependencies as annotated aliases (``StoreDep``, ``SettingsDep``, ``HallDep``, ``SeeksDep``,
 ``PlayerDep``, ``OptionalPlayerDep``, ``AdminDep``, ``PasswordsDep``, ``RatesDep``,
 ``ThrottleDep``, ``TokenDep``) for the REST routers.
 
@@ -16,6 +16,7 @@ from starlette.requests import HTTPConnection
 
 from ..config import Settings
 from ..hall.local import LocalHall
+from ..hall.seekpool import SeekPool
 from ..storage.interface import PlayerRecord, Store
 from .loginthrottle import LoginThrottle
 from .passwords import Passwords
@@ -49,6 +50,12 @@ async def get_hall(conn: HTTPConnection) -> LocalHall:
     return hall
 
 
+async def get_seeks(conn: HTTPConnection) -> SeekPool:
+    """The app's seek pool (``app.state.seeks``: this process's seeks)."""
+    pool: SeekPool = conn.app.state.seeks
+    return pool
+
+
 async def get_passwords(conn: HTTPConnection) -> Passwords:
     """The app's password hasher (``app.state.passwords``)."""
     passwords: Passwords = conn.app.state.passwords
@@ -79,6 +86,7 @@ ThrottleDep = Annotated[LoginThrottle, Depends(get_login_throttle)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 HallDep = Annotated[LocalHall, Depends(get_hall)]
+SeeksDep = Annotated[SeekPool, Depends(get_seeks)]
 
 
 async def current_player(

@@ -6,8 +6,9 @@ committed, ``storage/spill.py``; before anything else reads the log), the game w
 (``app.state.writer``, which saves finished games in batches), the table log (``app.state.log``:
 SQL stores with ``durable_tables``), the table manager (``app.state.tables``, which restores the
 live tables of the log), the tournament director (``app.state.tournaments``; one process
-resumes its running tournaments, ``docs/tournaments.md``), the socket quota (in cluster mode it refreshes its counts in Redis)
-and the GC tuning. Stop, in reverse: the tournaments and then the tables stop first (their logs stay, so they come back
+resumes its running tournaments, ``docs/tournaments.md``), the seek pool (``app.state.seeks``,
+``hall/seekpool.py``: this node's seeks), the socket quota (in cluster mode it refreshes its counts in Redis)
+and the GC tuning. Stop, in reverse: the seek pool (waiting seeks are cancelled), the tournaments and then the tables stop first (their logs stay, so they come back
 at the next start), then the log is flushed, then the writer saves what is queued, then the
 store closes, the socket quota withdraws its counts and the Redis client closes. With a spill
 the log and the writer get :data:`DURABLE_CLOSE_SECONDS` together (what is not committed by
@@ -29,6 +30,7 @@ from ..cluster.hall import ClusterHall
 from ..cluster.node import ClusterNode
 from ..config import Settings
 from ..hall.local import LocalHall
+from ..hall.seekpool import SeekPool, store_rating
 from ..storage.factory import make_store
 from ..storage.interface import Store
 from ..storage.log import TableLog
@@ -81,6 +83,12 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
             node.on_sockets = app.state.hall.on_sockets
             share_auth_cache(getattr(app.state, "auth_cache", None), node)
         await manager.start(restore_all=node is None)
+        seeks = SeekPool(app.state.hall, store_rating(store, settings.db_timeout_seconds),
+                         manager.clock, ttl_seconds=settings.seek_ttl_seconds,
+                         tick_seconds=settings.seek_tick_seconds,
+                         draining=lambda: bool(getattr(app.state, "draining", False)))
+        app.state.seeks = seeks  # this node's seeks (docs/rest.md, "Seeks")
+        seeks.start()
         director = Director(manager, tournament_store(store))
         app.state.tournaments = director
         if node is None:  # one process: resume its running tournaments (docs/tournaments.md)
@@ -103,6 +111,7 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
             try:
                 if node is not None:
                     node.forget_remote_sockets()
+                await seeks.stop()
                 await director.stop()
                 await manager.stop()
                 if node is not None:

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from ...engine import EngineError, game_names
 from ...protocol.messages import SeatPublic
 from ...tables.lobby import MAX_CURSOR_CHARS, decode_cursor, encode_cursor
-from ..deps import HallDep, PlayerDep
+from ..deps import HallDep, PlayerDep, SeeksDep
 from ..drain import refuse_if_draining
 from ..errors import ApiError, responses
 from ..etags import etag_matches, etag_of
@@ -170,6 +170,9 @@ class QuickSeatAnswer(BaseModel):
     table_id: str
     seat: int
     table: TablePublic
+    invite_code: str | None = None
+    """Only when a quick seat completed a group of seekers (``docs/rest.md``, "Seeks"): the
+    new private table's code, which the ``join`` carries (absent otherwise)."""
 
 
 ROW_PAGE = TypeAdapter(list[LobbyRow])
@@ -246,12 +249,22 @@ async def create_table(body: CreateTable, request: Request, hall: HallDep,
 
 
 @router.post("/quick-seat", response_model=QuickSeatAnswer, dependencies=NOT_DRAINING,
+             response_model_exclude_unset=True,
              responses=responses("engine.unknown_game", "auth.missing_token", "table.limit",
                                  "quota.tables", "rate.limited", "server.draining"))
-async def quick_seat(body: QuickSeat, hall: HallDep, player: PlayerDep) -> dict[str, Any]:
-    """A waiting table of ``game`` with a free seat (created when there is none):
-    ``{"table_id", "seat", "table"}``; take the seat with a WebSocket ``join``."""
+async def quick_seat(body: QuickSeat, request: Request, hall: HallDep, seeks: SeeksDep,
+                     player: PlayerDep) -> dict[str, Any]:
+    """A seat for ``game`` now: ``{"table_id", "seat", "table"}``; take the seat with a
+    WebSocket ``join``. An account first completes a group of waiting rated seeks of close
+    rating (``docs/rest.md``, "Seeks"): then the table is a new private one and the answer
+    carries its ``invite_code`` (the join needs it). Otherwise a waiting table of ``game`` with
+    a free seat (created when there is none)."""
     try:
+        found = await seeks.quick_match(player, body.game,
+                                        created_from=client_network(request.scope))
+        if found is not None:
+            table, seat, code = found
+            return {"table_id": table["id"], "seat": seat, "table": table, "invite_code": code}
         table, seat = await hall.quick_seat(body.game, created_by=player.id)
     except EngineError as exc:
         raise _engine_error(exc) from exc
