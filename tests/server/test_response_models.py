@@ -134,7 +134,7 @@ def test_table_summary_models_match_the_wire_shape() -> None:
     assert list(lobby.TablePublic.model_fields) == [
         "id", "game", "status", "version", "num_seats", "seats_taken", "seats_out_of_chips",
         "min_buy_in", "max_buy_in", "seats", "hand", "turn_timeout_seconds", "config", "next_seed_commitment", "private",
-        "tournament", "watchable", "created_by",
+        "tournament", "watchable", "rated", "created_by",
         "created_at", "last_active_at"]
 
 

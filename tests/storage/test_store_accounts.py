@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -137,6 +139,23 @@ async def test_games_of_one_batch_are_rated_in_order_and_abandoned_ones_not(
     assert p3.id == "p3" and [s.mark for s in p3.seats] == [None, None]
     await store.save_games([_record("p1", "soldiers_bluff", ["a", "b"], [10, -10])])
     assert (await store.player_ratings("a"))[0].games == 2  # a duplicate rates nothing
+
+
+async def test_a_casual_game_keeps_its_marks_and_changes_no_rating(store: Store) -> None:
+    """A game of a casual table (``GameRecord.rated`` false: ``rated: false`` at
+    ``POST /api/tables``, a casual seek, an unrated tournament) is stored with its win/loss
+    marks, and nobody's rating moves; a rated one after it still rates."""
+    casual = dataclasses.replace(
+        _record("c1", "soldiers_bluff", ["a", "b"], [10, -10], minutes=1), rated=False)
+    assert GameRecord.from_json(casual.to_json()).rated is False  # the outbox keeps it
+    await store.save_games([casual])
+    assert await store.player_ratings("a") == []
+    assert await store.rating_history("a", "soldiers_bluff") == []
+    [c1] = await store.list_games(player_id="a")
+    assert [s.mark for s in c1.seats] == ["win", "loss"]
+    await store.save_games([_record("r1", "soldiers_bluff", ["a", "b"], [10, -10], minutes=2)])
+    [a] = await store.player_ratings("a")
+    assert a.games == 1
 
 
 async def test_the_leaderboard_pages_people_and_lists_bots_apart(store: Store) -> None:

@@ -74,3 +74,20 @@ async def test_only_the_holder_resumes_by_identity(h: Harness) -> None:
     other = RecordingConnection((await h.store.create_player("ana"))[0])  # same name, not her
     await h.join(table, other)
     assert other.last("error").code == "table.no_free_seat" and table.seats[0].conn is None
+
+
+async def test_a_casual_table_hands_its_games_over_unrated(h: Harness) -> None:
+    """``rated=False`` (a casual table, ``TableSpec.rated``) reaches the finished game's
+    record, so the store changes no rating; a rated table's game does rate."""
+    got: list[bool] = []
+    submit = h.manager.writer.submit
+    h.manager.writer.submit = lambda record: (got.append(record.rated), submit(record))[1]  # type: ignore[method-assign]
+    for rated in (False, True):
+        table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 2},
+                                       bots={0: "random", 1: "random"}, rated=rated)
+        for _ in range(10):
+            if table.status == "finished" or table.hand > 0 and table.recorder is None:
+                break
+            await h.advance(table, 1.01)
+        assert table.summary()["rated"] is rated
+    assert got[:1] == [False] and True in got

@@ -266,7 +266,7 @@ class SeekPool:
         code = secrets.token_urlsafe(9)
         table = await self.hall.create(first.game, created_by=first.player,
                                        created_from=created_from, num_seats=first.seats,
-                                       private=True, invite_code=code)
+                                       private=True, invite_code=code, rated=first.rated)
         log.info("seek: table %s for %s (%s)", table["id"], [s.player for s in group],
                  first.game)
         return table, code

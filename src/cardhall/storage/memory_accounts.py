@@ -18,7 +18,7 @@ from .accounts import (
     UsernameTakenError,
 )
 from .interface import GameRecord, PlayerRecord, SeatResult
-from .rating import Skill, rate_game, rated, seat_marks
+from .rating import Skill, rate_game, record_rated, seat_marks
 from .tokens import hash_token, new_token
 from .usernames import username_key, username_skeleton
 
@@ -183,7 +183,7 @@ class MemoryRatings:
         """Rate one newly saved game (``storage/rating.py``); its results with their marks."""
         marks = seat_marks(record.game, record.outcome, record.results)
         results = [replace(r, mark=m) for r, m in zip(record.results, marks, strict=True)]
-        if not rated(record.outcome):
+        if not record_rated(record):
             return results
         priors = {pid: Skill(r.mu, r.sigma) for (pid, game), r in self.ratings.items()
                   if game == record.game}

@@ -30,6 +30,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..engine import EngineError, get_game
 from .interface import SeatResult
+from .records import GameRecord
 
 Mark = Literal["win", "loss", "draw"]
 
@@ -61,6 +62,12 @@ class Skill:
     def display(self) -> int:
         """The rating shown to people: ``round(40 * ordinal + 1000)``."""
         return round(DISPLAY_ALPHA * self.ordinal + DISPLAY_TARGET)
+
+
+def record_rated(record: GameRecord) -> bool:
+    """Whether a finished game changes ratings: its table was rated (``GameRecord.rated``)
+    and it was not ended early (:func:`rated`)."""
+    return record.rated and rated(record.outcome)
 
 
 def rated(outcome: Mapping[str, object]) -> bool:

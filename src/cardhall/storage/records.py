@@ -69,6 +69,8 @@ class GameRecord:
         outcome: the outcome object shown in game lists.
         results: one :class:`SeatResult` per game seat (seat numbers distinct).
         started_at, ended_at: aware datetimes (naive ones are taken as UTC).
+        rated: whether the game counts for ratings (``False``: a casual table's, e.g. an
+            unrated tournament's or a casual seek's; its marks are still stored).
     """
 
     game_id: str
@@ -79,6 +81,7 @@ class GameRecord:
     results: Sequence[SeatResult]
     started_at: datetime
     ended_at: datetime
+    rated: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """The record as one JSON object (the outbox keeps it so; :meth:`from_json` reads it)."""
@@ -87,7 +90,8 @@ class GameRecord:
                 "results": [{"seat": r.seat, "name": r.name, "result": r.result,
                              "player_id": r.player_id, "is_bot": r.is_bot}
                             for r in self.results],
-                "started_at": self.started_at.isoformat(), "ended_at": self.ended_at.isoformat()}
+                "started_at": self.started_at.isoformat(), "ended_at": self.ended_at.isoformat(),
+                **({} if self.rated else {"rated": False})}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> GameRecord:
@@ -95,7 +99,7 @@ class GameRecord:
         return cls(doc["game_id"], doc["game"], doc["table_id"], doc["history"], doc["outcome"],
                    [SeatResult(**r) for r in doc["results"]],
                    datetime.fromisoformat(doc["started_at"]),
-                   datetime.fromisoformat(doc["ended_at"]))
+                   datetime.fromisoformat(doc["ended_at"]), bool(doc.get("rated", True)))
 
 
 @dataclass(frozen=True, slots=True)

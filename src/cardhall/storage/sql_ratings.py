@@ -21,7 +21,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from .accounts import PlayerRating, RatingPoint
 from .interface import GameRecord
 from .models import Player, Rating, RatingHistory
-from .rating import DEFAULT_MU, DEFAULT_SIGMA, Mark, Skill, rate_game, rated, seat_marks
+from .rating import DEFAULT_MU, DEFAULT_SIGMA, Mark, Skill, rate_game, record_rated, seat_marks
 from .sql_db import SqlRole
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class SqlRatings(SqlRole):
     async def rate_saved(self, conn: AsyncConnection, records: Sequence[GameRecord],
                           marks: dict[str, list[Mark | None]]) -> None:
         """Rate the newly saved ``records`` (in order) inside the caller's transaction."""
-        games = [r for r in records if rated(r.outcome)]
+        games = [r for r in records if record_rated(r)]
         keys = sorted({(s.player_id, r.game) for r in games for s in r.results
                        if s.player_id is not None})
         if not keys:

@@ -159,6 +159,7 @@ class TableCore(TableState):
             "private": self.spec.private,
             "tournament": self.spec.label,
             "watchable": self.spec.watchable,
+            "rated": self.spec.rated,
             "created_by": self.created_by,
             "created_at": iso(self.created_at),
             "last_active_at": iso(self.last_active_at),

@@ -209,7 +209,7 @@ class Durability:
 
 def spec_json(spec: Any) -> dict[str, Any]:
     """A :class:`~.actor.TableSpec` as JSON (``bots`` keys become strings; ``label`` only when set,
-    ``watchable`` only when ``False``, so the log of any other table is as before)."""
+    ``watchable`` and ``rated`` only when ``False``, so the log of any other table is as before)."""
     return {"game": spec.game, "config": dict(spec.config), "num_seats": spec.num_seats,
             "turn_timeout_seconds": spec.turn_timeout_seconds,
             "starting_stack": spec.starting_stack,
@@ -222,4 +222,5 @@ def spec_json(spec: Any) -> dict[str, Any]:
             "private": spec.private, "invite_code": spec.invite_code,
             "stand_in_after_timeouts": spec.stand_in_after_timeouts,
             **({} if spec.label is None else {"label": spec.label}),
-            **({} if spec.watchable else {"watchable": False})}
+            **({} if spec.watchable else {"watchable": False}),
+            **({} if spec.rated else {"rated": False})}

@@ -279,7 +279,7 @@ class GameFlow:
             self.durable.log_finished(GameRecord(
                 game_id=self.t.game_id, game=self.t.rules.name, table_id=self.t.id, history=history,
                 outcome=outcome.to_json(), results=results, started_at=self.t.started_at,
-                ended_at=ended_at,
+                ended_at=ended_at, rated=self.t.spec.rated,
             ))
             self.games_saved += 1
         except Exception:

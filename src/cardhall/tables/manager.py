@@ -159,9 +159,10 @@ class TableManager(Recovery, Moderation):
                  starting_stack: int | None = None, private: bool = False,
                  invite_code: str | None = None,
                  label: dict[str, Any] | None = None,
-                 watchable: bool = True) -> tuple[Any, Any, TableSpec]:
+                 watchable: bool = True, rated: bool = True) -> tuple[Any, Any, TableSpec]:
         """Validate a table request. Returns ``(rules, config, spec)``; ``label`` is a
-        tournament's (:attr:`~.state.TableSpec.label`), and so is ``watchable``.
+        tournament's (:attr:`~.state.TableSpec.label`), and so is ``watchable``; ``rated``
+        ``False`` makes a casual table (:attr:`~.state.TableSpec.rated`).
 
         Raises:
             UnknownGameError: no such game. InvalidConfigError: bad config, seat count, bot seat or kind,
@@ -203,7 +204,7 @@ class TableManager(Recovery, Moderation):
                          idle_ttl_seconds=self.settings.idle_table_ttl_seconds,
                          abandon_after_seconds=self.settings.abandon_after_seconds,
                          stand_in_after_timeouts=self.settings.stand_in_after_timeouts,
-                         label=label, watchable=watchable)
+                         label=label, watchable=watchable, rated=bool(rated))
         return rules, cfg, spec
 
     async def create(self, game: str, *, created_by: str | None = None,

@@ -92,6 +92,10 @@ class TableSpec:
     label: dict[str, Any] | None = None
     """A tournament's table: ``{"tournament_id", "name", "round", "board"}``, shown in the
     lobby (``tournament`` of a summary and a lobby row); ``None`` elsewhere."""
+    rated: bool = True
+    """Whether the table's finished games count for ratings (``GameRecord.rated``): ``False``
+    at a casual table (``POST /api/tables`` with ``rated: false``, a casual seek's, an
+    unrated tournament's)."""
     watchable: bool = True
     """Whether anyone may watch (``join`` with ``spectate``): ``False`` at a duplicate
     tournament's table with people entrants while its board may be live at another table

@@ -53,7 +53,8 @@ def new_tournament(tournament_id: str, req: TournamentRequest, created_by: str |
     return extra | {"format": FORMAT, "id": tournament_id, "name": req.name or f"{req.format} {tournament_id}",
             "game": req.game, "kind": req.format, "rounds_total": rounds,
             "boards_per_round": req.boards_per_round, "duplicate": req.duplicate,
-            "scoring": req.scoring, "config": config, "created_by": created_by,
+            "scoring": req.scoring, "rated": req.rated, "config": config,
+            "created_by": created_by,
             "created_at": now.isoformat(), "status": "running", "entrants": entrants,
             "alive": [e["id"] for e in entrants], "rounds": [], "standings": [], "error": None}
 

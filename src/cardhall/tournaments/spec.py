@@ -89,6 +89,8 @@ class TournamentRequest(BaseModel):
         starts_in_seconds: an open tournament starts by itself this long after it is made
             (seconds, 10 s to 24 h; default 300); only with ``open``.
         max_entrants: the most entrants (bots and people) an open tournament takes (2 to 32).
+        rated: whether the boards' games count for the players' ratings (``False``: every
+            table of it is casual).
         table_size: seats per table of a single-entrant game (``None``: 4 within the game's
             seat range); refused for a partnership game (its tables are two teams).
         duration_seconds: the arena's window (seconds, 10 s to 3 h); only for ``arena``.
@@ -111,6 +113,7 @@ class TournamentRequest(BaseModel):
     open: bool = False
     starts_in_seconds: float | None = Field(None, ge=10, le=24 * 3600)
     max_entrants: int = Field(32, ge=2, le=32)
+    rated: bool = True
     bot_kinds: list[BotKind] = Field(default_factory=_default_kinds, min_length=1, max_length=8)
     config: dict[str, Any] = Field(default_factory=dict)
     name: TournamentName = ""

@@ -58,6 +58,8 @@ class CreateTable(BaseModel):
     private: bool = False
     """A private table: not listed in the lobby; the answer carries ``invite_code``, which
     every ``join`` there needs (a seat's own resume does not)."""
+    rated: bool = True
+    """``false``: a casual table, whose games change nobody's rating."""
 
 
 class QuickSeat(BaseModel):
@@ -108,6 +110,8 @@ class TablePublic(BaseModel):
     """A tournament's table: its tournament, round and board; ``null`` elsewhere."""
     watchable: bool = True
     """``false``: nobody may watch (a duplicate tournament's table with people entrants)."""
+    rated: bool = True
+    """``false``: a casual table (its games change no rating)."""
     created_by: str | None
     """The player id of the table's creator (``null``: the server made it, e.g. quick-seat)."""
     created_at: str
@@ -242,7 +246,7 @@ async def create_table(body: CreateTable, request: Request, hall: HallDep,
                                 num_seats=body.seats,
                                 bots=bots, turn_timeout_seconds=body.turn_timeout_seconds,
                                 starting_stack=body.starting_stack, private=body.private,
-                                invite_code=code)
+                                invite_code=code, rated=body.rated)
     except EngineError as exc:
         raise _engine_error(exc) from exc
     return out if code is None else {**out, "invite_code": code}
