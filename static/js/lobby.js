@@ -216,6 +216,7 @@ function createForm(err) {
     const body = { game: g, seats: n, bots, config: {} };
     if (Number(timeout.value) > 0) body.turn_timeout_seconds = Number(timeout.value);
     if (document.getElementById("c-private")?.checked) body.private = true;
+    if (document.getElementById("c-casual")?.checked) body.rated = false;
     const info = gameInfo(g);
     if (info.stacks) body.starting_stack = Number(val("c-stack"));
     for (const shown of shownFields(info)) {
@@ -233,6 +234,8 @@ function createForm(err) {
     seatRoles, options, field("c-timeout", t("lobby.timeout"), timeout),
     h("div", { class: "field check" }, h("input", { type: "checkbox", id: "c-private" }),
       h("label", { for: "c-private" }, t("lobby.private"))),
+    h("div", { class: "field check" }, h("input", { type: "checkbox", id: "c-casual" }),
+      h("label", { for: "c-casual" }, t("lobby.casual"))),
     h("button", { type: "submit", class: "primary", id: "c-create" }, t("lobby.create_btn")));
 }
 

@@ -24,6 +24,7 @@ export function tourForm(done) {
   const boards = num("boards_per_round", 2, 1, 4);
   const bots = num("bots", 8, 0, 32);
   const open = h("input", { type: "checkbox", name: "open" });
+  const rated = h("input", { type: "checkbox", name: "rated", checked: "" });
   const startsIn = num("starts_in", 5, 1, 1440);
   const dup = h("input", { type: "checkbox", name: "duplicate", checked: "" });
   const name = h("input", { type: "text", name: "name", maxlength: "60" });
@@ -33,7 +34,7 @@ export function tourForm(done) {
     h("h2", {}, t("tour.create")),
     field(t("tour.f.game"), game), field(t("tour.f.format"), format), field(t("tour.f.rounds"), rounds),
     field(t("tour.f.boards"), boards), field(t("tour.f.minutes"), minutes), field(t("tour.f.bots"), bots), field(t("tour.f.duplicate"), dup),
-    field(t("tour.f.open"), open), field(t("tour.f.starts_in"), startsIn),
+    field(t("tour.f.rated"), rated), field(t("tour.f.open"), open), field(t("tour.f.starts_in"), startsIn),
     field(t("tour.f.name"), name), go, out);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -41,6 +42,7 @@ export function tourForm(done) {
     out.textContent = "";
     const body = { game: game.value, format: format.value, rounds: Number(rounds.value),
       boards_per_round: Number(boards.value), bots: Number(bots.value), duplicate: dup.checked, name: name.value };
+    if (!rated.checked) body.rated = false;
     if (open.checked) { body.open = true; body.starts_in_seconds = 60 * Number(startsIn.value); }
     if (format.value === "arena") body.duration_seconds = 60 * Number(minutes.value); // an arena's window
     api("/api/tournaments", { method: "POST", body })
