@@ -143,6 +143,6 @@ async def test_an_invalid_message_of_a_known_type_names_it_in_request(toy: None)
 
 def test_client_types_are_the_protocols() -> None:
     from cardhall.protocol import messages as p
-    from cardhall.server.ws import CLIENT_TYPES
+    from cardhall.server.wsread import CLIENT_TYPES
 
     assert set(p.CLIENT.json_schema()["discriminator"]["mapping"]) == CLIENT_TYPES

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 from datetime import UTC, datetime, timedelta
 
 import pytest

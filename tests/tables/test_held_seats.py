@@ -86,7 +86,7 @@ async def test_a_casual_table_hands_its_games_over_unrated(h: Harness) -> None:
         table = await h.manager.create("toy_duel", num_seats=2, config={"cards_each": 2},
                                        bots={0: "random", 1: "random"}, rated=rated)
         for _ in range(10):
-            if table.status == "finished" or table.hand > 0 and table.recorder is None:
+            if table.status == "finished" or (table.hand > 0 and table.recorder is None):
                 break
             await h.advance(table, 1.01)
         assert table.summary()["rated"] is rated

@@ -28,15 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import re
 from collections.abc import Callable
 from typing import Any
 
-import orjson
 from fastapi import APIRouter, WebSocket
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from ..config import Settings
 from ..hall.local import LocalHall
@@ -57,6 +54,7 @@ from .sockets import (
     AddressCap,
 )
 from .tourwatch import TournamentFollow
+from .wsread import Refusal, read_message
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -259,27 +257,13 @@ class Session:
         return False
 
     def _parse(self, text: str) -> Any:
-        """The client message in ``text``, or ``None`` after answering with a typed error."""
-        limit = self.settings.max_frame_bytes
-        if len(text) > limit or len(text.encode()) > limit:
-            self.error("protocol.frame_too_large", f"frame of {len(text.encode())} bytes is "
-                       f"larger than max_frame_bytes={limit}")
+        """The client message in ``text``, or ``None`` after answering with a typed error
+        (:func:`~.wsread.read_message`)."""
+        got = read_message(text, self.settings.max_frame_bytes)
+        if isinstance(got, Refusal):
+            self.error(got.code, got.message, got.request, table_id=got.table_id)
             return None
-        try:
-            raw = _loads(text)
-        except (orjson.JSONDecodeError, ValueError) as exc:
-            self.error("protocol.invalid_json", f"invalid JSON: {exc}")
-            return None
-        if not isinstance(raw, dict):
-            kind = type(raw).__name__
-            self.error("protocol.invalid_message", f"expected a JSON object, got {kind}")
-            return None
-        try:
-            return p.CLIENT.validate_python(raw)
-        except ValidationError as exc:
-            self.error(p.error_code_for(exc), p.describe(exc), _ref_of(raw),
-                       table_id=_str(raw.get("table_id")))
-            return None
+        return got
 
     async def _dispatch(self, msg: Any) -> None:
         match msg:
@@ -360,43 +344,11 @@ def close_sessions(sessions: set[Session], player_ids: set[str],
     return len(banned)
 
 
-LONG_NUMBER = re.compile(r"[0-9]{19}")
-"""19 digits in a row: possibly an integer outside orjson's 64-bit range, which it would read
-as a float (``2**70`` -> ``1.1805916207174113e+21``)."""
-
-
-def _loads(text: str) -> Any:
-    """The JSON value of ``text``: orjson, or the standard library's parser when the text may
-    hold an integer beyond 64 bits, so that such an integer stays an exact ``int`` and the
-    error answering it names it as sent (never a float). Raises ``orjson.JSONDecodeError``
-    (or ``ValueError`` from the fallback) for invalid JSON."""
-    raw = orjson.loads(text)  # refuses NaN, Infinity and invalid text before any fallback
-    if LONG_NUMBER.search(text) is None:
-        return raw
-    return json.loads(text)
-
-
 def _reason(text: str) -> str:
     """``text`` cut to fit a close frame (:data:`MAX_REASON_BYTES` of UTF-8)."""
     data = text.encode()
     return data[:MAX_REASON_BYTES].decode(errors="ignore") if len(data) > MAX_REASON_BYTES \
         else text
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and len(value) <= 64 else None
-
-
-CLIENT_TYPES = frozenset({"hello", "join", "act", "leave", "ping", "resync", "chat", "sit_out", "rematch"})
-
-
-def _ref_of(raw: dict[str, Any]) -> p.RequestRef | None:
-    """The ``request`` of an error answering an invalid message whose ``type`` is known (its
-    ``rid``/``action_id`` when they are short strings); ``None`` for an unknown type."""
-    kind = raw.get("type")
-    if kind not in CLIENT_TYPES:
-        return None
-    return p.RequestRef(type=kind, rid=_str(raw.get("rid")), action_id=_str(raw.get("action_id")))
 
 
 @router.websocket("/ws")
