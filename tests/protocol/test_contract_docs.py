@@ -42,7 +42,7 @@ def test_protocol_md_tables_match_the_code() -> None:
     assert {int(c) for c in re.findall(r"^\| (\d{4}) \|", close, re.M)} == set(p.CLOSE_CODES)
     assert 1012 in p.CLOSE_CODES and 1001 not in p.CLOSE_CODES
     errors = _section(text, "Error codes")
-    documented = set(re.findall(r"`((?:protocol|auth|table|server|engine|quota|chat|chips|rematch)\.\w+)`", errors))
+    documented = set(re.findall(r"`((?:protocol|auth|table|server|engine|quota|chat|chips|rematch|tournament)\.\w+)`", errors))
     assert documented == set(p.all_error_codes())
 
 

@@ -169,7 +169,8 @@ async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> Non
     director.withheld.add(table["table_id"])  # as while its round is played
     # /steps, a seat's profile and its export too (found by an attack: they still told it)
     for path in (f"/api/games/{gid}", f"/api/games/{gid}?full=1", f"/api/games/{gid}/replay",
-                 f"/api/games/{gid}/verify", f"/api/games/{gid}/steps"):
+                 f"/api/games/{gid}/verify", f"/api/games/{gid}/steps",
+                 f"/api/games/{gid}/hands?step=1"):
         res = await client.get(path, headers=auth)
         assert res.status_code == 404 and res.json()["error"]["code"] == "game.not_found", path
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
@@ -182,6 +183,36 @@ async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> Non
     assert (await client.get(f"/api/games/{gid}/replay")).status_code == 200
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
     assert gid in {g["id"] for g in listed}
+
+
+async def test_a_board_of_another_nodes_tournament_is_withheld_too(make_client) -> None:  # noqa: F811
+    """In cluster mode a tournament runs on one node, but any node answers the game routes:
+    a node whose director does not run it reads the running tournaments' unscored rounds from
+    the store (``Director.withheld_now``), so it withholds their boards as well. Here the
+    stored document is put back to its round in play while this director withholds nothing,
+    as on another node; found by review: the routes read only the local set (and /hands
+    read no set at all)."""
+    client = await make_client(**FAST)
+    auth = await guest(client)
+    tid = (await client.post("/api/tournaments", json=BODY, headers=auth)).json()["id"]
+    await until(client, tid, lambda d: d["status"] != "running")
+    director = client._transport.app.state.tournaments  # type: ignore[attr-defined]
+    stored = await director.store.get_tournament(tid)
+    gid = stored["rounds"][1]["tables"][0]["game_id"]
+    playing = {**stored, "status": "running",
+               "rounds": [*stored["rounds"][:1], {**stored["rounds"][1], "status": "playing"}]}
+    await director.store.save_tournament(playing)
+    assert not director.withheld
+    for path in (f"/api/games/{gid}", f"/api/games/{gid}/replay", f"/api/games/{gid}/steps",
+                 f"/api/games/{gid}/hands?step=1"):
+        res = await client.get(path, headers=auth)
+        assert res.status_code == 404 and res.json()["error"]["code"] == "game.not_found", path
+    listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
+    assert gid not in {g["id"] for g in listed}
+    first = stored["rounds"][0]["tables"][0]["game_id"]  # a scored round's board answers
+    assert (await client.get(f"/api/games/{first}")).status_code == 200
+    await director.store.save_tournament(stored)
+    assert (await client.get(f"/api/games/{gid}")).status_code == 200
 
 
 async def test_the_created_tournament_shows_its_first_round(make_client) -> None:  # noqa: F811

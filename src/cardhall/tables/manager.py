@@ -211,6 +211,7 @@ class TableManager(Recovery, Moderation):
                      created_from: str | None = None,
                      seed_source: Callable[[int], bytes] | None = None,
                      held: dict[int, PlayerRecord] | None = None,
+                     table_id: str | None = None,
                      **kwargs: Any) -> Table:
         """Create and start a table; its bots take their seats at once.
 
@@ -225,6 +226,10 @@ class TableManager(Recovery, Moderation):
         connection, so a stand-in plays it from its first timeout (:mod:`.standin`). At a
         poker table the seat gets the table's ``starting_stack`` (house chips, not the
         person's balance).
+
+        ``table_id`` names the new table (``None``: a fresh random id): a tournament's
+        director records the id before the table exists, so that every node knows its
+        games are withheld before one can end (``docs/tournaments.md``, "A round").
 
         ``created_by`` is the id of the player asking (``None``: the server itself); the table
         records it (:attr:`Table.created_by`) and it counts towards that player's
@@ -246,7 +251,10 @@ class TableManager(Recovery, Moderation):
         self._check_room(created_by, created_from)
         bots = {seat: await self._bot_player(kind, seat) for seat, kind in spec.bots.items()}
         self._check_room(created_by, created_from)  # again: other requests ran meanwhile
-        table = self._new_table(uuid.uuid4().hex[:12], rules, cfg, spec, seed_source=seed_source)
+        if table_id is not None and table_id in self.tables:
+            raise InvalidConfigError(f"table id {table_id!r} is taken")
+        table = self._new_table(table_id or uuid.uuid4().hex[:12], rules, cfg, spec,
+                                seed_source=seed_source)
         table.created_by, table.created_from = created_by, created_from
         if self.ownership is not None:
             self._own(table, await self.ownership.claim(table.id))

@@ -44,7 +44,7 @@ from .arenaloop import run_arena
 from .entry import open_entry, tables_watchable
 from .limits import check_quota
 from .registration import wait_for_start
-from .rounds import new_tournament, plan_round, public, score_round, summary
+from .rounds import new_tournament, plan_round, public, score_round, summary, unscored_tables
 from .spec import TournamentRequest
 from .verify import check_tournament
 
@@ -184,6 +184,18 @@ class Director:
         histories = {gid: await self.manager.store.get_game(gid) for gid in ids}
         return check_tournament(doc, histories)
 
+    async def withheld_now(self) -> set[str]:
+        """Every table whose finished games are withheld now: this process's
+        (:attr:`withheld`) and those of every running tournament's unscored rounds in the
+        store, so a node that does not run a tournament withholds its boards too (cluster
+        mode). A table's id is in its document before the table exists (:meth:`_table`).
+
+        Raises:
+            Any store error (the game route then fails rather than answer a withheld game).
+        """
+        docs = await self.store.list_tournaments(status="running", limit=1000)
+        return self.withheld.union(*(unscored_tables(d) for d in docs))
+
     async def list_tournaments(self, *, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Summaries (:func:`~.rounds.summary`), newest first."""
         return [summary(d) for d in await self.store.list_tournaments(status=status, limit=limit)]
@@ -255,7 +267,7 @@ class Director:
     async def _board(self, doc: dict[str, Any], rnd: dict[str, Any], t: dict[str, Any]) -> None:
         """Make table ``t`` if it is not made yet, then record its game."""
         if t["table_id"] is None:
-            t["table_id"] = await self._table(doc, rnd, t)
+            await self._table(doc, rnd, t)
             t["status"] = "playing"
             await self._save(doc)
         await self._record(doc, t)
@@ -296,8 +308,10 @@ class Director:
                    if (table := self.manager.get(tid)) is not None and not table.stopped)
 
     async def _table(self, doc: dict[str, Any], rnd: dict[str, Any], t: dict[str, Any]) -> str:
-        """Create table ``t`` of the round, the creator's (``created_by``), each seat a
-        built-in bot of its entrant, labelled with the tournament, round and board; waits
+        """Create table ``t`` of the round under a new id, saved in the document first (so
+        every node withholds its games, :meth:`withheld_now`), the creator's
+        (``created_by``), each seat a built-in bot of its entrant or held for its person,
+        labelled with the tournament, round and board; waits
         while all tournaments hold ``max_tournament_tables`` open tables or the manager
         refuses it for a quota, the server's table limit or the log's backlog."""
         entrants = {e["id"]: e for e in doc["entrants"]}
@@ -311,6 +325,9 @@ class Director:
         label = {"tournament_id": doc["id"], "name": doc["name"], "round": rnd["round"],
                  "board": t["board"]}
         told = False
+        t["table_id"] = uuid.uuid4().hex[:12]  # in the stored document before any game of it
+        self.withheld.add(t["table_id"])
+        await self._save(doc)
         while True:
             async with self._creating:
                 why = "max_tournament_tables"
@@ -320,6 +337,7 @@ class Director:
                             doc["game"], created_by=doc["created_by"], config=doc["config"],
                             num_seats=len(t["seats"]), bots=bots, label=label, held=held,
                             watchable=tables_watchable(doc), rated=doc.get("rated", True),
+                            table_id=t["table_id"],
                             seed_source=None if seed is None else functools.partial(
                                 _board_seed, seed))
                     except (TableQuotaError, TableLimitError, LogBacklogError) as exc:
@@ -351,7 +369,7 @@ class Director:
                     return
                 if table is not None:  # restored after an end that was never stored
                     await self.manager.close(table.id)
-                t["table_id"] = await self._table(doc, doc["rounds"][-1], t)
+                await self._table(doc, doc["rounds"][-1], t)
                 await self._save(doc)
                 continue
             await asyncio.sleep(self.poll_seconds)

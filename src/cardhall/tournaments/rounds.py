@@ -153,12 +153,23 @@ def _scored(doc: dict[str, Any], rnd: dict[str, Any]) -> None:
         doc["status"] = "finished"
 
 
+def unscored_tables(doc: dict[str, Any]) -> set[str]:
+    """The table ids of ``doc``'s rounds not yet scored (an arena's until it has ended):
+    their finished games are withheld from every game route."""
+    if doc["status"] not in ("running", "registering"):
+        return set()
+    return {t["table_id"] for r in doc["rounds"] if r["status"] != "finished"
+            for t in r["tables"] if t["table_id"]}
+
+
 def public(doc: dict[str, Any]) -> dict[str, Any]:
     """The document as the API answers it: until its round is finished, every board's
     ``seed`` is withheld (``None``; its ``commitment`` is there from the start of the round),
     and so are a finished table's ``game_id`` and ``returns`` (``None``, ``status``
     ``finished`` kept): another table may still be playing the same board, and the points a
-    board gave tell how its cards lie."""
+    board gave tell how its cards lie. A ``pending`` table's ``table_id`` (chosen and stored
+    before the table is made, :func:`unscored_tables`) is ``None`` until the table exists.
+    """
     out = {**doc, "rounds": []}
     out.pop("request", None)
     out["tables_watchable"] = tables_watchable(doc)
@@ -171,7 +182,9 @@ def public(doc: dict[str, Any]) -> dict[str, Any]:
             **rnd,
             "boards": [{**b, "seed": b["seed"] if shown else None} for b in rnd["boards"]],
             "tables": rnd["tables"] if shown else [
-                {**t, "game_id": None, "returns": None} for t in rnd["tables"]]})
+                {**t, "game_id": None, "returns": None,
+                 "table_id": None if t["status"] == "pending" else t["table_id"]}
+                for t in rnd["tables"]]})
     return out
 
 

@@ -160,19 +160,20 @@ FullQuery = Annotated[bool, Query(description="The full copy (every card, the se
                                               "game's players and the admin, with their token")]
 
 
-def withheld_tables(conn: HTTPConnection) -> set[str]:
+async def withheld_tables(conn: HTTPConnection) -> set[str]:
     """Table ids whose finished games are withheld: boards of a tournament round not yet
-    scored (:attr:`cardhall.tournaments.Director.withheld`), since another table may still
-    be playing the same cards. Empty without a tournament director."""
+    scored (:meth:`cardhall.tournaments.Director.withheld_now`: this node's and, from the
+    store, every node's), since another table may still be playing the same cards. Empty
+    without a tournament director."""
     director = getattr(conn.app.state, "tournaments", None)
-    return set() if director is None else director.withheld
+    return set() if director is None else await director.withheld_now()
 
 
-def found_history(conn: HTTPConnection, history: dict[str, Any] | None, game_id: str, *,
-                  admin: bool = False) -> dict[str, Any]:
+async def found_history(conn: HTTPConnection, history: dict[str, Any] | None, game_id: str, *,
+                        admin: bool = False) -> dict[str, Any]:
     """``history``, or 404 ``game.not_found`` when there is none or it is withheld from this
     caller (:func:`withheld_tables`; the admin reads it)."""
-    if history is None or (not admin and history.get("table_id") in withheld_tables(conn)):
+    if history is None or (not admin and history.get("table_id") in await withheld_tables(conn)):
         raise ApiError("game.not_found", f"no finished game {game_id!r}")
     return history
 
@@ -204,7 +205,7 @@ async def list_games(
         until=None if until is None else as_utc(until), limit=limit + 1, offset=offset,
         result=result if player else None)
     more = len(rows) > limit
-    hidden = withheld_tables(conn)
+    hidden = await withheld_tables(conn)
     return GamePage(items=[GameSummaryPublic.of(g) for g in rows[:limit]
                            if g.table_id not in hidden], limit=limit,
                     offset=offset, next_offset=offset + limit if more else None)
@@ -223,7 +224,7 @@ async def get_game(conn: HTTPConnection, game_id: str, store: StoreDep, settings
     the game or the admin. A published game (``CARDHALL_PUBLISH_FULL_AFTER_SECONDS``) answers
     its full copy to anyone. 404 ``game.not_found``; with ``full=1``: 401
     ``auth.missing_token`` without a token, 403 ``game.not_participant`` for another player."""
-    history = found_history(conn, await store.get_game(game_id), game_id, admin=who.admin)
+    history = await found_history(conn, await store.get_game(game_id), game_id, admin=who.admin)
     if full_access(history, who, settings, full=full):
         return JSONResponse(history)
     return JSONResponse(public_copy(history, game_id))
@@ -251,7 +252,7 @@ async def replay_step(
     game) only the spectator's perspective is answered and ``action`` is the table copy's
     (``copy: "table"``): a ``seat`` is 403 ``game.not_participant``. 404 ``game.not_found``,
     422 ``table.bad_seat``, 401 ``auth.missing_token`` for ``full=1`` without a token."""
-    doc = found_history(conn, await store.get_game(game_id), game_id, admin=who.admin)
+    doc = await found_history(conn, await store.get_game(game_id), game_id, admin=who.admin)
     try:
         history = History.from_json(doc)
     except EngineError as exc:
@@ -293,7 +294,7 @@ async def verify_game(conn: HTTPConnection, game_id: str, store: StoreDep) -> Ve
     (``docs/fairness.md`` section 7). A stored history this build
     cannot read or replay answers ``verified: false`` with a mismatch naming why (``index``
     null). 404 ``game.not_found``."""
-    doc = found_history(conn, await store.get_game(game_id), game_id)
+    doc = await found_history(conn, await store.get_game(game_id), game_id)
     try:
         result = verify_history(doc).to_json()
     except EngineError as exc:

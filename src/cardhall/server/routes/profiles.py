@@ -146,11 +146,12 @@ async def profile(player_id: str, conn: HTTPConnection, store: StoreDep) -> Play
     rec = await _player(store, player_id)
     ratings = [RatingPublic.of(r) for r in await store.player_ratings(player_id)]
     games = await store.list_games(player_id=player_id, limit=RECENT_GAMES)
+    hidden = await withheld_tables(conn)
     return PlayerProfile(id=rec.id, name=rec.name, bot=rec.is_bot,
                          registered=rec.username is not None,
                          created_at=rec.created_at, ratings=ratings,
                          recent_games=[GameSummaryPublic.of(g) for g in games
-                                       if g.table_id not in withheld_tables(conn)])
+                                       if g.table_id not in hidden])
 
 
 @players_router.get("/{player_id}/ratings/{game}", responses=responses(
@@ -217,7 +218,7 @@ async def games_ndjson(
                 since=None if since is None else as_utc(since),
                 until=None if until is None else as_utc(until),
                 limit=NDJSON_PAGE, offset=offset)
-            hidden = withheld_tables(conn)  # tournament boards of a round not scored yet
+            hidden = await withheld_tables(conn)  # tournament boards of a round not scored yet
             for g in rows:
                 if g.table_id in hidden:
                     continue

@@ -38,7 +38,7 @@ async def replay_units(game_id: str, conn: HTTPConnection, store: StoreDep) -> R
     ``game.not_found`` for an unknown game, one withheld (a tournament board whose round is
     not scored yet: its stops would tell how its tricks fell) or one this build cannot
     replay."""
-    doc = found_history(conn, await store.get_game(game_id), game_id)
+    doc = await found_history(conn, await store.get_game(game_id), game_id)
     try:
         history = History.from_json(doc)
         found = get_game(history.game).replay_unit  # the game's fact (its rules object)
