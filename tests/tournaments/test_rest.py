@@ -169,7 +169,8 @@ async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> Non
     director.withheld.add(table["table_id"])  # as while its round is played
     # /steps, a seat's profile and its export too (found by an attack: they still told it)
     for path in (f"/api/games/{gid}", f"/api/games/{gid}?full=1", f"/api/games/{gid}/replay",
-                 f"/api/games/{gid}/verify", f"/api/games/{gid}/steps"):
+                 f"/api/games/{gid}/verify", f"/api/games/{gid}/steps",
+                 f"/api/games/{gid}/hands?step=1"):  # attack29: /hands answered every hand
         res = await client.get(path, headers=auth)
         assert res.status_code == 404 and res.json()["error"]["code"] == "game.not_found", path
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
@@ -178,8 +179,13 @@ async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> Non
     assert gid not in {g["id"] for g in recent}
     export = (await client.get(f"/api/players/{bot}/games.ndjson")).text
     assert gid not in export
+    chart = (await client.get(f"/api/players/{bot}/ratings/bazaar_blot")).json()["items"]
+    assert gid not in {p["game_id"] for p in chart}  # attack29: it named the game
     director.withheld.discard(table["table_id"])  # the round is scored
     assert (await client.get(f"/api/games/{gid}/replay")).status_code == 200
+    assert (await client.get(f"/api/games/{gid}/hands?step=1")).status_code == 200
+    chart = (await client.get(f"/api/players/{bot}/ratings/bazaar_blot")).json()["items"]
+    assert gid in {p["game_id"] for p in chart}
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
     assert gid in {g["id"] for g in listed}
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from fastapi.requests import HTTPConnection
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...engine import EngineError, History, get_game, replay
@@ -25,6 +26,7 @@ from ...engine.inspect import strings_in
 from ..copies import Reader, ReaderDep, full_access
 from ..deps import SettingsDep, StoreDep
 from ..errors import ApiError, responses
+from .games import found_history
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -77,15 +79,14 @@ def _everything(doc: dict[str, Any], who: Reader, settings: SettingsDep) -> bool
     "game.not_found", "request.invalid", "auth.invalid_token", "auth.banned", "auth.disabled"),
     openapi_extra={"security": [{}, {"PlayerToken": []}]})
 async def open_hands(
-    game_id: str, store: StoreDep, settings: SettingsDep, who: ReaderDep,
+    game_id: str, conn: HTTPConnection, store: StoreDep, settings: SettingsDep, who: ReaderDep,
     step: Annotated[int, Query(ge=0, description="Actions applied")] = 0,
 ) -> OpenHands:
     """Every seat's hand after ``step`` actions: all its cards for a player of the game, the
     admin or a published game, else only those the table was shown (``"??"`` otherwise). 404
-    ``game.not_found`` (also for a history this build cannot replay)."""
-    doc = await store.get_game(game_id)
-    if doc is None:
-        raise ApiError("game.not_found", f"no finished game {game_id!r}")
+    ``game.not_found`` (also for a history this build cannot replay, and for a tournament
+    board withheld until its round is scored: :func:`~.games.found_history`)."""
+    doc = found_history(conn, await store.get_game(game_id), game_id, admin=who.admin)
     try:
         history = History.from_json(doc)
         step = min(step, len(history.actions))
