@@ -48,3 +48,45 @@ async def test_an_sdk_bot_enters_and_plays_a_swiss_to_its_end() -> None:
             for t in mine:
                 game = (await http.get(f"/api/games/{t['game_id']}")).json()
                 assert not game.get("stand_ins")  # the SDK bot played its seat itself
+
+
+def _follower_conn(director: object, tid: str) -> object:
+    """The server side of the socket following ``tid`` (its TournamentFollow's connection)."""
+    push = director.watchers[tid][0]  # type: ignore[attr-defined]
+    follow = next(c.cell_contents for c in push.__closure__
+                  if hasattr(c.cell_contents, "conn"))
+    return follow.conn
+
+
+async def test_the_sdk_follows_again_after_a_reconnect() -> None:
+    """Attack29: after the socket dropped (a deploy, a network blip) the SDK reconnected and
+    resumed its tables but never sent ``watch_tournament`` again: ``enter_tournament`` waited
+    for a push that never came, and stand-ins played every later table."""
+    async with live_server(turn_timeout_seconds=5.0) as live:
+        _oid, org = await live.player("org")
+        _bid, token = await bot_token(live, "sdkbot")
+        director = live.app.state.tournaments
+        async with live.http as http:
+            res = await http.post("/api/tournaments", json={**OPEN, "rounds": 1},
+                                  headers={"Authorization": f"Bearer {org}"})
+            tid = res.json()["id"]
+        async with Client(live.ws_url, token, backoff_seconds=0.1) as client:
+            task = asyncio.create_task(enter_tournament(
+                client, tid, lambda: BuiltinBot("bazaar_blot", "rule")))
+            async with asyncio.timeout(20):  # bounded: until it follows the tournament
+                while not director.watchers.get(tid):
+                    await asyncio.sleep(0.01)
+            _follower_conn(director, tid).close(1012)  # the socket drops
+            async with asyncio.timeout(20):  # bounded: until it follows again, or never
+                while client.reconnects < 1 or not director.watchers.get(tid):
+                    await asyncio.sleep(0.01)
+            async with live.http as http:
+                await http.post(f"/api/tournaments/{tid}/start",
+                                headers={"Authorization": f"Bearer {org}"})
+            final = await asyncio.wait_for(task, 120)
+        assert final["status"] == "finished", final["error"]
+        me = final["entrants"][-1]
+        [mine] = [t for r in final["rounds"] for t in r["tables"] if me["id"] in t["seats"]]
+        async with live.http as http:
+            game = (await http.get(f"/api/games/{mine['game_id']}")).json()
+        assert not game.get("stand_ins")  # the SDK bot played its seat itself
