@@ -11,6 +11,7 @@ import pytest
 from clientkit import bot_token, live_server
 
 from cardhall.client import BuiltinBot, Client, ClientError, enter_tournament
+from cardhall.protocol import messages as p
 
 OPEN = {"game": "bazaar_blot", "format": "swiss", "rounds": 2, "boards_per_round": 1,
         "duplicate": True, "bots": 3, "open": True, "starts_in_seconds": 3600}
@@ -90,3 +91,21 @@ async def test_the_sdk_follows_again_after_a_reconnect() -> None:
         async with live.http as http:
             game = (await http.get(f"/api/games/{mine['game_id']}")).json()
         assert not game.get("stand_ins")  # the SDK bot played its seat itself
+
+
+async def test_the_sdk_stops_following() -> None:
+    """Attack29: the SDK sent ``watch_tournament`` with ``tournament_id: null`` without the
+    field (its messages leave out nulls), which the server refuses, so it kept following."""
+    async with live_server() as live:
+        _oid, org = await live.player("org")
+        director = live.app.state.tournaments
+        async with live.http as http:
+            tid = (await http.post("/api/tournaments", json=OPEN,
+                                   headers={"Authorization": f"Bearer {org}"})).json()["id"]
+        async with Client(live.ws_url, org) as client:
+            await client.send(p.WatchTournament(type="watch_tournament", tournament_id=tid))
+            await asyncio.wait_for(client.tournament_updates.get(), 20)
+            await client.send(p.WatchTournament(type="watch_tournament", tournament_id=None))
+            async with asyncio.timeout(5):  # bounded: until the server stops the follow
+                while director.watchers.get(tid):
+                    await asyncio.sleep(0.01)

@@ -385,7 +385,8 @@ class Client:
         if ws is None:
             return
         with contextlib.suppress(ConnectionClosed):
-            await asyncio.shield(ws.send(msg.model_dump_json(exclude_none=True)))
+            await asyncio.shield(ws.send(msg.model_dump_json(  # a stop is an explicit null
+                exclude_none=not isinstance(msg, p.WatchTournament))))
 
     # ----- the reader -----------------------------------------------------------------------
     async def _run(self) -> None:
