@@ -160,11 +160,11 @@ async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> Non
     auth = await guest(client)
     tid = (await client.post("/api/tournaments", json=BODY, headers=auth)).json()["id"]
     doc = await until(client, tid, lambda d: d["status"] != "running")
-    table = doc["rounds"][0]["tables"][0]
-    gid = table["game_id"]
+    listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
+    gid = listed[0]["id"]  # the newest game
+    table = next(t for r in doc["rounds"] for t in r["tables"] if t["game_id"] == gid)
     assert (await client.get(f"/api/games/{gid}")).status_code == 200
     director = client._transport.app.state.tournaments  # type: ignore[attr-defined]
-    listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
     bot = next(g for g in listed if g["id"] == gid)["seats"][0]["player_id"]
     director.withheld.add(table["table_id"])  # as while its round is played
     # /steps, a seat's profile and its export too (found by an attack: they still told it)
@@ -175,6 +175,9 @@ async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> Non
         assert res.status_code == 404 and res.json()["error"]["code"] == "game.not_found", path
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
     assert gid not in {g["id"] for g in listed}
+    newest = next(g for g in listed if g["table_id"] != table["table_id"])
+    page = (await client.get("/api/games?game=bazaar_blot&limit=1")).json()  # attack29: an
+    assert [g["id"] for g in page["items"]] == [newest["id"]]  # empty page told it was there
     recent = (await client.get(f"/api/players/{bot}")).json()["recent_games"]
     assert gid not in {g["id"] for g in recent}
     export = (await client.get(f"/api/players/{bot}/games.ndjson")).text

@@ -145,12 +145,12 @@ async def profile(player_id: str, conn: HTTPConnection, store: StoreDep) -> Play
     :func:`~.games.withheld_tables`). 404 ``player.not_found``."""
     rec = await _player(store, player_id)
     ratings = [RatingPublic.of(r) for r in await store.player_ratings(player_id)]
-    games = await store.list_games(player_id=player_id, limit=RECENT_GAMES)
+    games = await store.list_games(player_id=player_id, limit=RECENT_GAMES,
+                                   exclude_tables=withheld_tables(conn))
     return PlayerProfile(id=rec.id, name=rec.name, bot=rec.is_bot,
                          registered=rec.username is not None,
                          created_at=rec.created_at, ratings=ratings,
-                         recent_games=[GameSummaryPublic.of(g) for g in games
-                                       if g.table_id not in withheld_tables(conn)])
+                         recent_games=[GameSummaryPublic.of(g) for g in games])
 
 
 @players_router.get("/{player_id}/ratings/{game}", responses=responses(
