@@ -109,3 +109,41 @@ async def test_the_sdk_stops_following() -> None:
             async with asyncio.timeout(5):  # bounded: until the server stops the follow
                 while director.watchers.get(tid):
                     await asyncio.sleep(0.01)
+
+
+async def test_a_table_gone_before_the_sdk_joins_it_is_skipped() -> None:
+    """Attack29: a held table that closed before the SDK's ``join`` reached it (the director
+    closed it, a restart) answered ``table.not_found``, and that ClientError ended
+    ``enter_tournament``: the bot left the tournament. It skips that table and plays on."""
+    async with live_server(turn_timeout_seconds=5.0) as live:
+        _oid, org = await live.player("org")
+        _bid, token = await bot_token(live, "sdkbot")
+        async with live.http as http:
+            tid = (await http.post("/api/tournaments", json={**OPEN, "rounds": 1},
+                                   headers={"Authorization": f"Bearer {org}"})).json()["id"]
+        async with Client(live.ws_url, token) as client:
+            join, gone = client.join, []
+
+            async def join_a_closed_table_first(table_id: str, *args: object, **kw: object):
+                if not gone:  # the first table closes before the join reaches it
+                    gone.append(table_id)
+                    await live.tables.close(table_id)
+                return await join(table_id, *args, **kw)
+
+            client.join = join_a_closed_table_first  # type: ignore[method-assign]
+            task = asyncio.create_task(enter_tournament(
+                client, tid, lambda: BuiltinBot("bazaar_blot", "rule")))
+            async with live.http as http:
+                async with asyncio.timeout(20):  # bounded: until the bot is an entrant
+                    while len((await http.get(f"/api/tournaments/{tid}")).json()["entrants"]) < 4:
+                        await asyncio.sleep(0.02)
+                await http.post(f"/api/tournaments/{tid}/start",
+                                headers={"Authorization": f"Bearer {org}"})
+            final = await asyncio.wait_for(task, 120)
+        assert gone and final["status"] == "finished", final["error"]
+        me = final["entrants"][-1]
+        [mine] = [t for r in final["rounds"] for t in r["tables"] if me["id"] in t["seats"]]
+        assert mine["table_id"] != gone[0]  # the board was dealt again at a new table ...
+        async with live.http as http:
+            game = (await http.get(f"/api/games/{mine['game_id']}")).json()
+        assert not game.get("stand_ins")  # ... which the SDK bot played itself
