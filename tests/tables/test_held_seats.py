@@ -90,3 +90,4 @@ async def test_an_unwatchable_table_tells_no_stack(h: Harness) -> None:
     assert [(s["stack"], s["in_hand"], s["out_of_chips"]) for s in summary["seats"]] == \
         [(None, False, False)] * 2
     assert summary["seats_out_of_chips"] == 0
+    assert [s["stack"] for s in hidden.summary(admin=True)["seats"]] == [200, 200]  # inspect

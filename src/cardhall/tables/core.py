@@ -139,13 +139,14 @@ class TableCore(TableState):
         """Whether the table stopped because another node took it over."""
         return self.durable.fenced_out
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, *, admin: bool = False) -> dict[str, Any]:
         """Public lobby facts (reads only; no awaits, so it is consistent). A table nobody may
-        watch (a duplicate board with people: ``spec.watchable`` false) tells no chip count:
-        each seat's ``stack`` is ``None``, ``in_hand`` and ``out_of_chips`` false and
-        ``seats_out_of_chips`` 0, since the stacks after a hand are its result, which another
-        table playing the same cards must not learn (``docs/tournaments.md``)."""
-        shown = self.spec.watchable
+        watch (a duplicate board with people: ``spec.watchable`` false) tells no chip count
+        (unless ``admin``): each seat's ``stack`` is ``None``, ``in_hand`` and
+        ``out_of_chips`` false and ``seats_out_of_chips`` 0, since the stacks after a hand are
+        its result, which another table playing the same cards must not learn
+        (``docs/tournaments.md``)."""
+        shown = admin or self.spec.watchable
         seats = [s.public(shown and self.in_hand(s.index),
                           shown and self.out_of_chips(s.index)).model_dump() for s in self.seats]
         if not shown:
