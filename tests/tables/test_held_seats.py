@@ -91,3 +91,20 @@ async def test_a_casual_table_hands_its_games_over_unrated(h: Harness) -> None:
             await h.advance(table, 1.01)
         assert table.summary()["rated"] is rated
     assert got[:1] == [False] and True in got
+
+
+async def test_an_unwatchable_table_tells_no_stack(h: Harness) -> None:
+    """Attack29: ``GET /api/tables/{id}`` of a duplicate board's poker table showed its seats'
+    stacks, so the hand's result (``between_hands``, 287 against 113) while another table
+    still played the same cards; an unwatchable table's summary shows no chip count."""
+    ana = await h.player("ana")
+    hidden = await h.manager.create("soldiers_bluff", num_seats=2, bots={1: "rule"},
+                                    held={0: ana.player}, watchable=False)
+    shown = await h.manager.create("soldiers_bluff", num_seats=2, bots={1: "rule"},
+                                   held={0: ana.player})
+    assert [s["stack"] for s in shown.summary()["seats"]] == [200, 200]
+    summary = hidden.summary()
+    assert [(s["stack"], s["in_hand"], s["out_of_chips"]) for s in summary["seats"]] == \
+        [(None, False, False)] * 2
+    assert summary["seats_out_of_chips"] == 0
+    assert [s["stack"] for s in hidden.summary(admin=True)["seats"]] == [200, 200]  # inspect

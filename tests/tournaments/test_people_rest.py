@@ -5,6 +5,8 @@ while it registers keeps the entrants."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -135,3 +137,34 @@ async def test_a_person_plays_the_boards_of_a_round_one_after_the_other(make_cli
              for t in doc["rounds"][0]["tables"] if me["id"] in t["seats"]}
     assert sorted(games) == [1, 2]
     assert games[2]["started_at"] >= games[1]["ended_at"]  # board 2 only after board 1
+
+
+async def test_withdrawals_while_a_round_is_saved_end_it_finished(make_client) -> None:  # noqa: F811
+    """Attack29: two of three entrants withdrew while the director saved their scored round
+    1 (after it had looked whether enough were left): round 2 was paired for one entrant,
+    the pairing raised and the tournament ended ``failed``. It ends ``finished`` instead."""
+    client = await make_client(**FAST)
+    ana, x, y = await guest(client), await guest(client, "x"), await guest(client, "y")
+    body = {**OPEN, "bots": 1, "rounds": 2}
+    tid = (await client.post("/api/tournaments", json=body, headers=ana)).json()["id"]
+    for who in (x, y):
+        assert (await client.post(f"/api/tournaments/{tid}/join", headers=who)).status_code == 200
+    director = client._transport.app.state.tournaments  # type: ignore[attr-defined]
+    save, pending = director.store.save_tournament, []
+
+    async def save_then_withdraw(doc: dict) -> None:
+        await save(doc)
+        if not pending and doc["rounds"] and doc["rounds"][0]["status"] == "finished":
+            pending.extend(asyncio.create_task(client.post(
+                f"/api/tournaments/{tid}/withdraw", headers=who)) for who in (x, y))
+            end = time.monotonic() + 10  # bounded: until both entrants are marked withdrawn
+            while sum(bool(e.get("withdrawn")) for e in doc["entrants"]) < 2:
+                assert time.monotonic() < end, "the withdrawals never landed"
+                await asyncio.sleep(0.001)
+
+    director.store.save_tournament = save_then_withdraw
+    await client.post(f"/api/tournaments/{tid}/start", headers=ana)
+    doc = await until(client, tid, lambda d: d["status"] not in ("registering", "running"))
+    assert [r.status_code for r in await asyncio.gather(*pending)] == [200, 200]
+    assert doc["status"] == "finished", doc["error"]
+    assert len(doc["rounds"]) == 1

@@ -160,27 +160,35 @@ async def test_a_board_is_withheld_until_its_round_is_scored(make_client) -> Non
     auth = await guest(client)
     tid = (await client.post("/api/tournaments", json=BODY, headers=auth)).json()["id"]
     doc = await until(client, tid, lambda d: d["status"] != "running")
-    table = doc["rounds"][0]["tables"][0]
-    gid = table["game_id"]
+    listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
+    gid = listed[0]["id"]  # the newest game
+    table = next(t for r in doc["rounds"] for t in r["tables"] if t["game_id"] == gid)
     assert (await client.get(f"/api/games/{gid}")).status_code == 200
     director = client._transport.app.state.tournaments  # type: ignore[attr-defined]
-    listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
     bot = next(g for g in listed if g["id"] == gid)["seats"][0]["player_id"]
     director.withheld.add(table["table_id"])  # as while its round is played
     # /steps, a seat's profile and its export too (found by an attack: they still told it)
     for path in (f"/api/games/{gid}", f"/api/games/{gid}?full=1", f"/api/games/{gid}/replay",
                  f"/api/games/{gid}/verify", f"/api/games/{gid}/steps",
-                 f"/api/games/{gid}/hands?step=1"):
+                 f"/api/games/{gid}/hands?step=1"):  # attack29: /hands answered every hand
         res = await client.get(path, headers=auth)
         assert res.status_code == 404 and res.json()["error"]["code"] == "game.not_found", path
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
     assert gid not in {g["id"] for g in listed}
+    newest = next(g for g in listed if g["table_id"] != table["table_id"])
+    page = (await client.get("/api/games?game=bazaar_blot&limit=1")).json()  # attack29: an
+    assert [g["id"] for g in page["items"]] == [newest["id"]]  # empty page told it was there
     recent = (await client.get(f"/api/players/{bot}")).json()["recent_games"]
     assert gid not in {g["id"] for g in recent}
     export = (await client.get(f"/api/players/{bot}/games.ndjson")).text
     assert gid not in export
+    chart = (await client.get(f"/api/players/{bot}/ratings/bazaar_blot")).json()["items"]
+    assert gid not in {p["game_id"] for p in chart}  # attack29: it named the game
     director.withheld.discard(table["table_id"])  # the round is scored
     assert (await client.get(f"/api/games/{gid}/replay")).status_code == 200
+    assert (await client.get(f"/api/games/{gid}/hands?step=1")).status_code == 200
+    chart = (await client.get(f"/api/players/{bot}/ratings/bazaar_blot")).json()["items"]
+    assert gid in {p["game_id"] for p in chart}
     listed = (await client.get("/api/games?game=bazaar_blot&limit=200")).json()["items"]
     assert gid in {g["id"] for g in listed}
 

@@ -102,6 +102,9 @@ class Client:
         self.tournament_updates: asyncio.Queue[p.TournamentUpdate] = asyncio.Queue()
         """The ``tournament`` messages of a followed tournament (``watch_tournament``), in
         order (:func:`cardhall.client.tournament.enter_tournament` reads them)."""
+        self._watching: p.WatchTournament | None = None
+        """The last ``watch_tournament`` sent (``None``: none, or it stopped): sent again
+        after a reconnect, as the tables are resumed."""
 
     # ----- lifecycle ------------------------------------------------------------------------
     async def __aenter__(self) -> Client:
@@ -371,7 +374,10 @@ class Client:
 
     async def send(self, msg: Any) -> None:
         """Send one client message (paced; dropped while the connection is down: the resume
-        after reconnecting re-sends what matters)."""
+        after reconnecting re-sends what matters: the tables' resumes and the last
+        ``watch_tournament``)."""
+        if isinstance(msg, p.WatchTournament):
+            self._watching = msg if msg.tournament_id is not None else None
         pacer = self._pacer
         while pacer is not None and not pacer.take():
             await asyncio.sleep(pacer.wait_seconds())
@@ -379,7 +385,8 @@ class Client:
         if ws is None:
             return
         with contextlib.suppress(ConnectionClosed):
-            await asyncio.shield(ws.send(msg.model_dump_json(exclude_none=True)))
+            await asyncio.shield(ws.send(msg.model_dump_json(  # a stop is an explicit null
+                exclude_none=not isinstance(msg, p.WatchTournament))))
 
     # ----- the reader -----------------------------------------------------------------------
     async def _run(self) -> None:
@@ -425,6 +432,8 @@ class Client:
         self.reconnects += 1
         for session in list(self.tables.values()):
             await self.send(session.resume_request())
+        if self._watching is not None:  # a new socket follows no tournament
+            await self.send(self._watching.model_copy(update={"rid": None}))
         return True
 
     def _drop_refused(self) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -15,6 +16,8 @@ from typing import Any
 
 from ..protocol import messages as p
 from .connection import Client, ClientError
+
+log = logging.getLogger(__name__)
 
 
 def _post(client: Client, path: str) -> dict[str, Any]:
@@ -41,7 +44,9 @@ async def enter_tournament(client: Client, tournament_id: str, make_bot: Callabl
     """Enter ``tournament_id`` (``POST /api/tournaments/{id}/join`` unless ``join`` is false:
     already entered) and play it: each table the director makes with a seat held for this
     player is joined with ``make_bot()``; returns the last document (``finished``,
-    ``cancelled`` or ``failed``).
+    ``cancelled`` or ``failed``). A table it cannot join (gone before the join reached it:
+    ``table.not_found``) is logged and skipped; its seat's stand-in plays, or the director
+    deals the board again at a new table, which it joins.
 
     Raises:
         ClientError: the join was refused (``tournament.closed``, ``tournament.full``,
@@ -65,7 +70,11 @@ async def enter_tournament(client: Client, tournament_id: str, make_bot: Callabl
                 if table_id and table_id not in seated and t.get("status") == "playing" \
                         and mine & set(t.get("seats", [])):
                     seated.add(table_id)
-                    await client.join(table_id, make_bot())
+                    try:
+                        await client.join(table_id, make_bot())
+                    except ClientError as exc:  # gone before the join reached it: play on
+                        log.warning("tournament %s: table %s not joined: %s", tournament_id,
+                                    table_id, exc)
 
 
 __all__ = ["enter_tournament"]

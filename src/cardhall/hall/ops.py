@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def inspect(t: Table) -> dict[str, Any]:
     """A table's full, unredacted state (admin only; runs inside the table's task)."""
-    out = t.summary()
+    out = t.summary(admin=True)
     out["seat_map"] = list(t.seat_map)
     out["game_id"] = t.game_id
     out["seed_commitment"] = t.seed_commitment
@@ -35,7 +35,8 @@ def inspect(t: Table) -> dict[str, Any]:
 
 def admin_row(t: Table) -> dict[str, Any]:
     """A table as the admin lists it: the summary plus its queues."""
-    return {**t.summary(), "inbox": t.inbox.qsize(), "spectators": len(t.spectators)}
+    return {**t.summary(admin=True), "inbox": t.inbox.qsize(),
+            "spectators": len(t.spectators)}
 
 
 def held_seats(t: Table, player_id: str) -> list[int]:

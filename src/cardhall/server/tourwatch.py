@@ -1,7 +1,9 @@
 """Following a tournament over the WebSocket (``watch_tournament``; ``docs/protocol.md``,
 "Tournaments"): one tournament per connection, its public document pushed after every save
 (:meth:`~cardhall.tournaments.director.Director.watch`), the same document as
-``GET /api/tournaments/{id}``."""
+``GET /api/tournaments/{id}``. The director hands every watcher the one public document of a
+save: it is encoded once (:func:`push_frame`) and the frame shared, since a big tournament's
+document is hundreds of KB and is saved after every table."""
 
 from __future__ import annotations
 
@@ -9,8 +11,24 @@ from collections.abc import Callable
 from typing import Any
 
 from ..protocol import messages as p
+from ..protocol.frames import Frame
 from ..tables.connections import Connection
 from ..tournaments import Director, TournamentNotFoundError
+
+_last: tuple[dict[str, Any], str, Frame] | None = None
+"""The last push encoded: its document (by identity), tournament id and frame."""
+
+
+def push_frame(tid: str, doc: dict[str, Any]) -> Frame:
+    """The ``tournament`` message (:class:`~cardhall.protocol.messages.TournamentUpdate`, no
+    ``rid``) of ``doc``, encoded once for every watcher it is pushed to: the frame of the last
+    push is kept while the same document object is pushed again."""
+    global _last
+    if _last is not None and _last[0] is doc and _last[1] == tid:
+        return _last[2]
+    frame = Frame({"type": "tournament", "tournament_id": tid, "document": doc, "rid": None})
+    _last = (doc, tid, frame)
+    return frame
 
 
 class TournamentFollow:
@@ -48,7 +66,7 @@ class TournamentFollow:
             if self.conn.closed:
                 self.stop()
             else:
-                self.conn.send(p.TournamentUpdate(tournament_id=tid, document=doc))
+                self.conn.send(push_frame(tid, doc))
         return push
 
     def stop(self) -> None:

@@ -10,7 +10,7 @@ subclass) sees every save.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -151,6 +151,7 @@ class ComposedStore:
         limit: int = 50,
         offset: int = 0,
         result: str | None = None,
+        exclude_tables: Collection[str] = (),
     ) -> list[GameSummary]:
         return await self.roles.archive.list_games(
             game=game,
@@ -160,6 +161,7 @@ class ComposedStore:
             limit=limit,
             offset=offset,
             result=result,
+            exclude_tables=exclude_tables,
         )
 
     async def get_game(self, game_id: str) -> dict[str, Any] | None:

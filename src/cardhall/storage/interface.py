@@ -10,7 +10,7 @@ here too).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -167,10 +167,13 @@ class GameArchive(Protocol):
         limit: int = 50,
         offset: int = 0,
         result: str | None = None,
+        exclude_tables: Collection[str] = (),
     ) -> list[GameSummary]:
         """Finished games, newest first, filtered and paginated; ``result`` (``win``,
         ``loss``, ``draw``; with ``player_id``) keeps the games whose stored mark of that
-        player's seat is it."""
+        player's seat is it; ``exclude_tables``: the games of these tables are left out
+        before the page is cut (withheld tournament boards: a page cut first would tell by
+        its size that one was there)."""
 
     async def get_game(self, game_id: str) -> dict[str, Any] | None:
         """The stored history document of a finished game, or ``None``."""

@@ -9,7 +9,7 @@ read (a dict is the store's table; :class:`MemoryStore` shows them as its attrib
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -110,8 +110,9 @@ class MemoryArchive:
         limit: int = 50,
         offset: int = 0,
         result: str | None = None,
+        exclude_tables: Collection[str] = (),
     ) -> list[GameSummary]:
-        rows = [s for s, _ in self.games.values()]
+        rows = [s for s, _ in self.games.values() if s.table_id not in exclude_tables]
         if game:
             rows = [s for s in rows if s.game == game]
         if player_id:

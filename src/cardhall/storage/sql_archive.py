@@ -10,7 +10,7 @@ transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -113,8 +113,12 @@ class SqlArchive(SqlRole):
         limit: int = 50,
         offset: int = 0,
         result: str | None = None,
+        exclude_tables: Collection[str] = (),
     ) -> list[GameSummary]:
-        query = _games_query(game, player_id, since, until, result).limit(limit).offset(offset)
+        query = _games_query(game, player_id, since, until, result)
+        if exclude_tables:
+            query = query.where(Game.table_id.not_in(list(exclude_tables)))
+        query = query.limit(limit).offset(offset)
         async with self.sessions() as session:
             rows = (await session.scalars(query)).all()
         return [_summary(r) for r in rows]

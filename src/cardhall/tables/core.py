@@ -139,8 +139,19 @@ class TableCore(TableState):
         """Whether the table stopped because another node took it over."""
         return self.durable.fenced_out
 
-    def summary(self) -> dict[str, Any]:
-        """Public lobby facts (reads only; no awaits, so it is consistent)."""
+    def summary(self, *, admin: bool = False) -> dict[str, Any]:
+        """Public lobby facts (reads only; no awaits, so it is consistent). A table nobody may
+        watch (a duplicate board with people: ``spec.watchable`` false) tells no chip count
+        (unless ``admin``): each seat's ``stack`` is ``None``, ``in_hand`` and
+        ``out_of_chips`` false and ``seats_out_of_chips`` 0, since the stacks after a hand are
+        its result, which another table playing the same cards must not learn
+        (``docs/tournaments.md``)."""
+        shown = admin or self.spec.watchable
+        seats = [s.public(shown and self.in_hand(s.index),
+                          shown and self.out_of_chips(s.index)).model_dump() for s in self.seats]
+        if not shown:
+            for seat in seats:
+                seat["stack"] = None
         return {
             "id": self.id,
             "game": self.rules.name,
@@ -148,10 +159,9 @@ class TableCore(TableState):
             "version": self.version,
             "num_seats": len(self.seats),
             "seats_taken": sum(1 for s in self.seats if s.taken),
-            "seats_out_of_chips": sum(1 for s in self.seats if self.out_of_chips(s.index)),
+            "seats_out_of_chips": sum(1 for seat in seats if seat["out_of_chips"]),
             **self.buy_in_limits(),
-            "seats": [s.public(self.in_hand(s.index), self.out_of_chips(s.index)).model_dump()
-                      for s in self.seats],
+            "seats": seats,
             "hand": self.hand,
             "turn_timeout_seconds": self.spec.turn_timeout_seconds,
             "config": dict(self.spec.config),

@@ -44,7 +44,15 @@ from .arenaloop import run_arena
 from .entry import open_entry, tables_watchable
 from .limits import check_quota
 from .registration import wait_for_start
-from .rounds import new_tournament, plan_round, public, score_round, summary, unscored_tables
+from .rounds import (
+    new_tournament,
+    plan_round,
+    public,
+    score_round,
+    summary,
+    too_few_alive,
+    unscored_tables,
+)
 from .spec import TournamentRequest
 from .verify import check_tournament
 
@@ -231,6 +239,10 @@ class Director:
             while doc["status"] == "running":
                 rnd = doc["rounds"][-1] if doc["rounds"] and \
                     doc["rounds"][-1]["status"] == "playing" else None
+                if rnd is None and too_few_alive(doc):  # withdrawn since the last round
+                    doc["status"] = "finished"
+                    await self._save(doc)
+                    break
                 if rnd is None:
                     rnd = plan_round(doc, self.new_seed)
                     rnd["started_at"] = datetime.now(UTC).isoformat()

@@ -148,8 +148,7 @@ def _scored(doc: dict[str, Any], rnd: dict[str, Any]) -> None:
         doc["alive"] = [e for e in doc["alive"] if e in winners or e == rnd["bye"]]
     doc["standings"] = [s.to_json() for s in
                         standings([e["id"] for e in doc["entrants"]], meetings(doc))]
-    if len(doc["rounds"]) >= doc["rounds_total"] or \
-            len(doc["alive"]) < int(doc.get("table_size") or 2):  # too few for a table
+    if len(doc["rounds"]) >= doc["rounds_total"] or too_few_alive(doc):
         doc["status"] = "finished"
 
 
@@ -160,6 +159,11 @@ def unscored_tables(doc: dict[str, Any]) -> set[str]:
         return set()
     return {t["table_id"] for r in doc["rounds"] if r["status"] != "finished"
             for t in r["tables"] if t["table_id"]}
+def too_few_alive(doc: dict[str, Any]) -> bool:
+    """Whether the entrants still in (``alive``) cannot fill one table (two sides, or
+    ``table_size``): no round can be paired, so the tournament is over. Withdrawals may land
+    after a round was scored, so the director asks again before it pairs the next."""
+    return len(doc["alive"]) < int(doc.get("table_size") or 2)
 
 
 def public(doc: dict[str, Any]) -> dict[str, Any]:

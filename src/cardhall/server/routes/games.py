@@ -203,11 +203,10 @@ async def list_games(
     rows = await store.list_games(
         game=game, player_id=player, since=None if since is None else as_utc(since),
         until=None if until is None else as_utc(until), limit=limit + 1, offset=offset,
-        result=result if player else None)
+        result=result if player else None,
+        exclude_tables=await withheld_tables(conn))  # before the page is cut: its size tells none
     more = len(rows) > limit
-    hidden = await withheld_tables(conn)
-    return GamePage(items=[GameSummaryPublic.of(g) for g in rows[:limit]
-                           if g.table_id not in hidden], limit=limit,
+    return GamePage(items=[GameSummaryPublic.of(g) for g in rows[:limit]], limit=limit,
                     offset=offset, next_offset=offset + limit if more else None)
 
 

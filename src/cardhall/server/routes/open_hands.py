@@ -79,13 +79,13 @@ def _everything(doc: dict[str, Any], who: Reader, settings: SettingsDep) -> bool
     "game.not_found", "request.invalid", "auth.invalid_token", "auth.banned", "auth.disabled"),
     openapi_extra={"security": [{}, {"PlayerToken": []}]})
 async def open_hands(
-    game_id: str, store: StoreDep, settings: SettingsDep, who: ReaderDep, conn: HTTPConnection,
+    game_id: str, conn: HTTPConnection, store: StoreDep, settings: SettingsDep, who: ReaderDep,
     step: Annotated[int, Query(ge=0, description="Actions applied")] = 0,
 ) -> OpenHands:
     """Every seat's hand after ``step`` actions: all its cards for a player of the game, the
     admin or a published game, else only those the table was shown (``"??"`` otherwise). 404
     ``game.not_found`` (also for a history this build cannot replay, and for a tournament
-    board whose round is not scored yet: :func:`~.games.found_history`)."""
+    board withheld until its round is scored: :func:`~.games.found_history`)."""
     doc = await found_history(conn, await store.get_game(game_id), game_id, admin=who.admin)
     try:
         history = History.from_json(doc)

@@ -145,29 +145,42 @@ async def profile(player_id: str, conn: HTTPConnection, store: StoreDep) -> Play
     :func:`~.games.withheld_tables`). 404 ``player.not_found``."""
     rec = await _player(store, player_id)
     ratings = [RatingPublic.of(r) for r in await store.player_ratings(player_id)]
-    games = await store.list_games(player_id=player_id, limit=RECENT_GAMES)
-    hidden = await withheld_tables(conn)
+    games = await store.list_games(player_id=player_id, limit=RECENT_GAMES,
+                                   exclude_tables=await withheld_tables(conn))
     return PlayerProfile(id=rec.id, name=rec.name, bot=rec.is_bot,
                          registered=rec.username is not None,
                          created_at=rec.created_at, ratings=ratings,
-                         recent_games=[GameSummaryPublic.of(g) for g in games
-                                       if g.table_id not in hidden])
+                         recent_games=[GameSummaryPublic.of(g) for g in games])
 
 
 @players_router.get("/{player_id}/ratings/{game}", responses=responses(
     "player.not_found", "engine.unknown_game", "request.invalid"))
 async def rating_history(
-    player_id: str, game: GamePath, store: StoreDep,
+    player_id: str, game: GamePath, conn: HTTPConnection, store: StoreDep,
     limit: Annotated[int, Query(ge=1, le=2000)] = 500,
 ) -> RatingHistoryPublic:
     """The player's rating after each of its last ``limit`` rated games of ``game``, oldest
-    first (the profile's chart). 404 ``player.not_found``, 422 ``engine.unknown_game``."""
+    first (the profile's chart), less the withheld tournament boards (their ids and the
+    ratings after them: :func:`~.games.withheld_tables`). 404 ``player.not_found``, 422
+    ``engine.unknown_game``."""
     _check_game(game)
     await _player(store, player_id)
     points = await store.rating_history(player_id, game, limit=limit)
+    hidden = await _withheld_games(conn, store, player_id, game, len(points))
     return RatingHistoryPublic(player_id=player_id, game=game, items=[
         RatingPointPublic(game_id=p.game_id, at=p.at, rating=Skill(p.mu, p.sigma).display,
-                          mu=p.mu, sigma=p.sigma) for p in points])
+                          mu=p.mu, sigma=p.sigma) for p in points if p.game_id not in hidden])
+
+
+async def _withheld_games(conn: HTTPConnection, store: StoreDep, player_id: str, game: str,
+                          limit: int) -> set[str]:
+    """Ids of the player's last ``limit`` games of ``game`` whose table is withheld (a
+    tournament board of a round not scored yet; none looked up while nothing is withheld)."""
+    tables = await withheld_tables(conn)
+    if not tables or limit == 0:
+        return set()
+    rows = await store.list_games(game=game, player_id=player_id, limit=limit)
+    return {g.id for g in rows if g.table_id in tables}
 
 
 def _json_errors(*codes: RestErrorCode) -> dict[int | str, dict[str, Any]]:
