@@ -287,3 +287,31 @@ def test_a_closed_tab_is_played_by_the_stand_in_from_its_first_timeout(
     back.wait_for_selector(".seat.me")
     watcher.wait_for_selector(".seat[data-seat='0']:not(:has([data-stand-in]))")
     assert table.seats[0].stand_in is None and table.seats[0].conn is not None
+
+
+def test_the_ten_second_clock_is_the_default_and_a_table_may_set_its_own(
+        server: Any, new_page: Any) -> None:
+    """Beyond the list: the 10-second clock stays the games' default (the product's rule) and
+    the lobby says so ("server default" told a newcomer nothing); a table may set its own."""
+    page = new_page()
+    enter(page, server.url, "Ani")
+    box = page.locator("#c-timeout")
+    assert box.input_value() == "" and box.get_attribute("placeholder") == "10 s (default)"
+    page.select_option("#lang", "hy")
+    page.wait_for_function("document.documentElement.lang === 'hy'")
+    assert "10" in (page.locator("#c-timeout").get_attribute("placeholder") or "")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.select_option("#c-game", "bazaar_blot")
+    for seat in (1, 2, 3):
+        page.select_option(f"#c-seat-{seat}", "rule")
+    page.click("#c-create")  # the turn time left empty
+    page.wait_for_url(re.compile(r"#/table/"))
+    page.wait_for_selector(".hand [data-card]")
+    tid = page.url.split("#/table/")[1].split("/")[0]
+    assert server.table(tid).spec.turn_timeout_seconds == 10.0
+    other = new_page()
+    enter(other, server.url, "Ara")
+    tid2 = create_table(other, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
+                        turn_seconds=25)
+    assert server.table(tid2).spec.turn_timeout_seconds == 25.0
