@@ -4,12 +4,13 @@ button) in every language; the menu holds the links, who you are, the sound and 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import create_table, enter  # after the importorskip
+from browserkit import create_table, enter, shoot  # after the importorskip
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 MAX_HEADER_PX = 80
@@ -31,7 +32,7 @@ def _header_height(page: Any) -> float:
 
 
 def test_the_phone_header_is_one_line_in_every_language_with_its_links_in_a_menu(
-        server: Any, new_page: Any) -> None:
+        server: Any, new_page: Any, artifacts: Path) -> None:
     page = new_page(1280, 800)
     enter(page, server.url, "Anahit")
     tid = create_table(page, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
@@ -59,6 +60,7 @@ def test_the_phone_header_is_one_line_in_every_language_with_its_links_in_a_menu
     assert page.locator("#top-menu #me").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert _header_height(page) <= MAX_HEADER_PX  # the open menu covers the page, no push down
+    shoot(page, artifacts, "phone-menu")
     links.nth(2).click()  # the rules
     page.wait_for_selector("[data-rules]")
     assert page.locator("#top-menu").is_hidden()
