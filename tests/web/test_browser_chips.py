@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import click_first, create_table, enter, my_turn, play_until, shoot  # after the importorskip
+from browserkit import (  # after the importorskip
+    click_first,
+    create_table,
+    enter,
+    my_turn,
+    play_until,
+    shoot,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 

@@ -242,7 +242,7 @@ class GameFlow:
         public ``rebuy`` table event (``house``) says so with the next state."""
         for s in self.t.seats:
             if s.bot_kind is not None and not s.leaving and self.t.out_of_chips(s.index):
-                added = self.t.spec.starting_stack - (s.stack or 0)
+                added = (self.t.spec.starting_stack or 0) - (s.stack or 0)
                 s.stack = self.t.spec.starting_stack
                 self.fan_events([rebuy_event(s, added, house=True)], None, timeout=False)
 
