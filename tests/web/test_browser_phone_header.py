@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import create_table, enter, shoot  # after the importorskip
+from browserkit import create_table, enter, play_until, shoot  # after the importorskip
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 MAX_HEADER_PX = 80
@@ -66,3 +66,22 @@ def test_the_phone_header_is_one_line_in_every_language_with_its_links_in_a_menu
     assert page.locator("#top-menu").is_hidden()
     assert page.locator("header [data-menu-toggle]").get_attribute("aria-expanded") == "false"
 
+
+
+ON_TOP = """() => {  // is the menu button the topmost thing at its own centre?
+  const b = document.querySelector("header [data-menu-toggle]").getBoundingClientRect();
+  const el = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+  return Boolean(el && el.closest("[data-menu-toggle]"));
+}"""
+
+
+def test_a_result_box_on_a_phone_leaves_the_header_in_reach(server: Any, new_page: Any) -> None:
+    """Second trial: on a phone a hand's result box opened over the top of the page, the
+    header and its Menu button under it until the box was closed."""
+    page = new_page(390, 844)
+    enter(page, server.url, "Ani")
+    create_table(page, "soldiers_bluff", seats=2, roles={1: "rule"})
+    play_until(page, "[data-summary]", ["[data-act=confirm]", "[data-act=check]",
+                                        "[data-act=call]", "[data-act=pass]"], seconds=90)
+    page.wait_for_timeout(100)  # the box's layout settles
+    assert page.evaluate(ON_TOP), page.locator("[data-summary]").bounding_box()
