@@ -33,6 +33,9 @@ export async function loadCatalog() {
 /** Every game of the catalog, in its order: {name, title, titles, seats, stacks, config, ...}. */
 export function catalogGames() { return catalog.games; }
 
+/** The server's turn time in seconds: `{default, min, max}` (null before the catalog is read). */
+export function turnTimeout() { return catalog.turn_timeout_seconds; }
+
 /** One game's catalog entry, or null. */
 export function gameInfo(name) { return catalog.games.find((g) => g.name === name) || null; }
 

@@ -5,7 +5,7 @@
 // (js/games/<game>.js) its own, and the catalog (js/catalog.js) the games' display names.
 
 const en = {
-  "nav.lobby": "Lobby", "nav.games": "Finished games", "nav.language": "Language",
+  "nav.lobby": "Lobby", "nav.games": "Finished games", "nav.language": "Language", "nav.menu": "Menu",
   "me.as": "Playing as {name}", "me.change": "change name",
   "lobby.title": "Lobby", "lobby.name": "Your name", "lobby.enter": "Enter",
   "lobby.name_hint": "Choose a name to play (a guest identity kept in this browser).",
@@ -43,7 +43,7 @@ const en = {
 };
 
 const bg = {
-  "nav.lobby": "Лоби", "nav.games": "Изиграни игри", "nav.language": "Език",
+  "nav.lobby": "Лоби", "nav.games": "Изиграни игри", "nav.language": "Език", "nav.menu": "Меню",
   "me.as": "Играете като {name}", "me.change": "смяна на името",
   "lobby.title": "Лоби", "lobby.name": "Вашето име", "lobby.enter": "Влез",
   "lobby.name_hint": "Изберете име, за да играете (гост, запомнен в този браузър).",
@@ -80,7 +80,7 @@ const bg = {
 };
 
 const hy = {
-  "nav.lobby": "Սրահ", "nav.games": "Ավարտված խաղեր", "nav.language": "Լեզու",
+  "nav.lobby": "Սրահ", "nav.games": "Ավարտված խաղեր", "nav.language": "Լեզու", "nav.menu": "Ընտրացանկ",
   "me.as": "Խաղում եք որպես {name}", "me.change": "փոխել անունը",
   "lobby.title": "Սրահ", "lobby.name": "Ձեր անունը", "lobby.enter": "Մուտք",
   "lobby.name_hint": "Ընտրեք անուն խաղալու համար (հյուր, որը պահվում է այս դիտարկիչում)։",

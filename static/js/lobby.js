@@ -7,7 +7,7 @@ import { h, clear, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
 import { api, apiPage, me, register } from "./api.js";
 import { chipBalance } from "./chips_ui.js";
-import { catalogGames, gameInfo, ruleGames } from "./catalog.js";
+import { catalogGames, gameInfo, ruleGames, turnTimeout } from "./catalog.js";
 import { GAMES } from "./games/index.js";
 import { yourTables } from "./mytables.js";
 import { seekControl } from "./seek.js";
@@ -169,9 +169,11 @@ function createForm(err) {
   const seats = h("select", { id: "c-seats", name: "seats" });
   const seatRoles = h("div", { class: "seat-roles" });
   const options = h("div", { class: "options" });
-  // empty: the server's default turn time (the one quick seat and every table without a choice use)
-  const timeout = h("input", { id: "c-timeout", type: "number", min: 1, max: 600, step: 1,
-    placeholder: t("lobby.timeout_default") });
+  // empty: the server's default turn time (the one quick seat and every table without a choice
+  // use), named in the box: 10 s, the product's rule (GET /api/catalog)
+  const clock = turnTimeout();
+  const timeout = h("input", { id: "c-timeout", type: "number", min: 1, max: clock?.max ?? 600, step: 1,
+    placeholder: clock ? t("lobby.timeout_default_n", { n: clock.default }) : t("lobby.timeout_default") });
 
   const field = (id, label, input) => h("div", { class: "field" }, h("label", { for: id }, label), input);
   const select = (id, values, labels, def) => h("select", { id },

@@ -15,6 +15,7 @@ import "./i18n_accounts.js";
 import "./i18n_feel_b.js";
 import "./i18n_keys.js";
 import { soundToggle } from "./sound.js";
+import { topMenu } from "./topmenu.js";
 import { me, register } from "./api.js";
 import { accountScreen, drawMe as drawWho } from "./account.js";
 import { ratingsScreen } from "./ratings.js";
@@ -96,7 +97,8 @@ langSel.value = lang();
 document.documentElement.lang = lang();
 langSel.addEventListener("change", () => setLang(langSel.value));
 const sound = soundToggle();  // the table sounds' mute, remembered (sound.js)
-document.getElementById("me").after(sound);
+document.querySelector("header [data-menu-toggle]").before(sound);  // in the bar on a phone too
+topMenu(document.querySelector("header.top"));
 onLang(() => { translateStatic(); drawMe(); sound.redraw(); });
 translateStatic();
 try {

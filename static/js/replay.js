@@ -3,7 +3,7 @@
 
 import { h, fill } from "./util.js";
 import { t, onLang } from "./i18n.js";
-import { api, me } from "./api.js";
+import { api } from "./api.js";
 import { GAMES } from "./games/index.js";
 import { gameRow } from "./gamelist.js";
 import { yourTables } from "./mytables.js";
@@ -100,13 +100,14 @@ async function download(gameId, full) {
 // A finished game's replay: the table copy (the spectator's perspective, cards nobody at the
 // table saw face down, "??" in the logged actions) for anyone; the full copy (every seat's
 // perspective) with ?full=1 and the player's token when the viewer played the game
-// (docs/fairness.md section 7). A 401/403 to ?full=1 falls back to the table copy. The
+// (docs/fairness.md section 7); anyone else never asks for it (a 401/403 to ?full=1 would still
+// fall back to the table copy). The
 // open-hands perspective (seat=open) draws the spectator's board with every seat's hand face up
 // in place, from GET /api/games/{id}/hands, which answers by the same rule (table copy: "??" face down).
 // The URL carries the perspective, step and unit (#/replay/ID?seat=&step=&by=).
 export function replayScreen(root, gameId) {
   const start = replayParams();
-  let full = Boolean(me()?.token);
+  let full = false;  // set once the viewer is known to have played the game (below)
   let seat = start.seat;
   let step = start.step;
   let by = start.by;
@@ -256,9 +257,14 @@ export function replayScreen(root, gameId) {
   api(`/api/games/${encodeURIComponent(gameId)}/steps`)
     .then((u) => { units = u; if (by !== "action" && by !== u.unit) by = "action"; if (data) draw(); })
     .catch(() => { units = null; });
-  // a player's own game opens from their seat (a link that names the perspective keeps it)
-  if (seatInUrl()) go(step);
-  else mySeatIn(gameId).then((s) => { if (s !== null && seat === null) seat = s; go(step); });
+  // only a player of the game asks for the full copy (anyone else's full=1 is a 403 the
+  // browser logs); a player's own game opens from their seat (a link that names the
+  // perspective keeps it)
+  mySeatIn(gameId).then((s) => {
+    full = s !== null;
+    if (full && seat === null && !seatInUrl()) seat = s;
+    go(step);
+  });
   const off = onLang(() => { if (data) draw(); });
   return () => { stop(); off(); };
 }

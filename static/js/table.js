@@ -160,6 +160,11 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
         log.add({ ev, game: state?.game, dealer: state?.seats?.[ev.dealer]?.name }, "sep");
         continue;
       }
+      if (ev.kind === "rebuy") {  // poker, a table event: a stack grew between hands
+        log.add({ key: ev.house ? "chips.house_log" : "chips.rebuy_log",
+          params: { name: state?.seats?.[ev.seat]?.name || String(ev.seat + 1), n: ev.chips, stack: ev.stack } }, "rebuy");
+        continue;
+      }
       const m = mod();
       const c = ctx();
       if (c.mySeat === null && next?.game_seat !== null && next?.game_seat !== undefined) c.mySeat = next.game_seat;

@@ -6,13 +6,21 @@ brings the same chips (not a fresh 200)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import enter, play_until, shoot  # after the importorskip
+from browserkit import (  # after the importorskip
+    click_first,
+    create_table,
+    enter,
+    my_turn,
+    play_until,
+    shoot,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -74,3 +82,39 @@ def test_poker_leave_and_return_keeps_the_stack(server: Any, new_page: Any,
     page.wait_for_selector(f"[data-chips-bar] [data-stack='{kept}']")  # the same chips back
     assert page.locator("[data-sit-out=out]").count() == 1  # a new seat is dealt in
     shoot(page, artifacts, "poker-back-with-the-stack")
+
+
+REBUY_LINE = ".log-list li.rebuy"
+
+
+def test_a_rebuy_and_the_houses_top_up_are_logged_for_everyone(
+        server: Any, new_page: Any) -> None:
+    """Last session's finding 1: a poker rebuy (a person's from the balance, a built-in bot's
+    stack refilled by the house) changed a stack with no line in any table log. One chip each
+    and an ante of one: each hand puts a seat out of chips."""
+    page = new_page()
+    enter(page, server.url, "Aram")
+    tid = create_table(page, "soldiers_bluff", seats=2, roles={1: "rule"},
+                       options={"c-stack": "1", "c-cfg-ante": "1"})
+    spec = new_page()
+    spec.goto(f"{server.url}/#/watch/{tid}")
+    spec.wait_for_selector(".board")
+    mine, house = f"{REBUY_LINE}:has-text('Aram rebuys')", f"{REBUY_LINE}:has-text('from the house')"
+    deadline = time.monotonic() + 120  # bounded: each hand is a few seconds
+    while not (page.locator(mine).count() and page.locator(house).count()):
+        assert time.monotonic() < deadline, page.locator(".log-list").inner_text()
+        rebuy = page.locator(".turn-banner [data-rebuy]")
+        if rebuy.count():
+            rebuy.first.click()
+            page.wait_for_selector(mine)
+        elif my_turn(page):
+            click_first(page, ["[data-act=confirm]", "[data-act=check]", "[data-act=call]",
+                               "[data-act=pass]", ".controls [data-act]"])
+        page.wait_for_timeout(60)
+    assert re.search(r"Aram rebuys: \+\d+ \(stack \d+\)", page.locator(mine).first.inner_text())
+    # the watcher reads both too: a stack is public, and so is how it changed
+    spec.wait_for_selector(mine)
+    spec.wait_for_selector(house)
+    spec.select_option("#lang", "hy")
+    spec.wait_for_function("document.documentElement.lang === 'hy'")
+    assert not [x for x in spec.locator(REBUY_LINE).all_inner_texts() if "rebuys" in x or "house" in x]

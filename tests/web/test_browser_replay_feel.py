@@ -143,3 +143,22 @@ def test_a_timed_out_step_reads_naturally(server: Any, new_page: Any) -> None:
     assert lines[0].startswith("Time ran out for p0, so this was played: "), lines
     assert not any(x.startswith("Timeout:") for x in lines), lines
     assert any(x.startswith("Contract: ") for x in lines[1:]), lines
+
+
+def test_a_signed_in_non_player_replays_with_no_refused_request(
+        server: Any, new_page: Any) -> None:
+    """Last session: replaying a game one did not play logged a 403 in the console: the page
+    asked every signed-in viewer for the full copy (``full=1``), which only a player may have,
+    and fell back to the table copy on the refusal."""
+    _seed(server, "web-np", "soldiers_bluff", 3)
+    page = new_page()  # the console fixture fails the test on any console error
+    enter(page, server.url, "Vahe")  # signed in, but never at that table
+    refused: list[str] = []
+    page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    for link in ("#/replay/web-np", "#/replay/web-np?seat=1&step=4", "#/replay/web-np?seat=open"):
+        page.goto(f"{server.url}/{link}")
+        page.reload()  # each link as a fresh visit (the hash alone would not reload)
+        page.wait_for_selector(".replay .board [data-seat]")
+        page.click("[data-step=next]")
+        page.wait_for_selector("[data-table-copy]")
+    assert refused == [], refused

@@ -251,3 +251,67 @@ def test_the_clock_running_out_is_said_over_the_table(server: Any, new_page: Any
     other = spec.wait_for_selector("[data-timeout-notice='other']:not([hidden])", timeout=20_000)
     assert other.inner_text().startswith("Time ran out for "), other.inner_text()
     assert "Timeout: " in page.locator(".log-list").inner_text()
+
+
+def test_a_closed_tab_is_played_by_the_stand_in_from_its_first_timeout(
+        server: Any, new_page: Any) -> None:
+    """Item 4: a disconnected player made everyone wait the full clock at each decision. A
+    seat whose holder has no connection gets its stand-in at its first timeout, marked for
+    everyone, and its holder takes it back by opening the table again."""
+    page = new_page()
+    enter(page, server.url, "Dina")
+    tid = create_table(page, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
+                       options={"c-cfg-target_score": "101"}, turn_seconds=3)
+    page.wait_for_selector(".hand [data-card]")
+    watcher = new_page()
+    enter(watcher, server.url, "Watcher")
+    watcher.goto(f"{server.url}/#/watch/{tid}")
+    watcher.wait_for_selector(".board .seat[data-seat='0']")
+    context = page.context
+    page.close()  # Dina closes the tab: no connection, no leave
+    watcher.wait_for_selector(".seat[data-seat='0'] [data-away]")
+    mark = watcher.wait_for_selector(".seat[data-seat='0'] [data-stand-in]", timeout=30_000)
+    assert "stand-in" in mark.inner_text()
+    table = server.table(tid)
+    timed_out = [a for a in table.recorder.history.actions if a.seat == 0 and a.timeout]
+    assert len(timed_out) == 1, timed_out  # the first clock ran out; nobody waits again
+    moves = len(table.recorder.history.actions)
+    for _ in range(200):  # the stand-in plays her next decision at bot pace, not the clock's
+        if any(a.seat == 0 for a in table.recorder.history.actions[moves:]):
+            break
+        watcher.wait_for_timeout(50)
+    later = [a for a in table.recorder.history.actions[moves:] if a.seat == 0]
+    assert later and not any(a.timeout for a in later), later
+    back = context.new_page()  # she opens the table again: the seat is hers
+    back.goto(f"{server.url}/#/table/{tid}/0")
+    back.wait_for_selector(".seat.me")
+    watcher.wait_for_selector(".seat[data-seat='0']:not(:has([data-stand-in]))")
+    assert table.seats[0].stand_in is None and table.seats[0].conn is not None
+
+
+def test_the_ten_second_clock_is_the_default_and_a_table_may_set_its_own(
+        server: Any, new_page: Any) -> None:
+    """Beyond the list: the 10-second clock stays the games' default (the product's rule) and
+    the lobby says so ("server default" told a newcomer nothing); a table may set its own."""
+    page = new_page()
+    enter(page, server.url, "Ani")
+    box = page.locator("#c-timeout")
+    assert box.input_value() == "" and box.get_attribute("placeholder") == "10 s (default)"
+    page.select_option("#lang", "hy")
+    page.wait_for_function("document.documentElement.lang === 'hy'")
+    assert "10" in (page.locator("#c-timeout").get_attribute("placeholder") or "")
+    page.select_option("#lang", "en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    page.select_option("#c-game", "bazaar_blot")
+    for seat in (1, 2, 3):
+        page.select_option(f"#c-seat-{seat}", "rule")
+    page.click("#c-create")  # the turn time left empty
+    page.wait_for_url(re.compile(r"#/table/"))
+    page.wait_for_selector(".hand [data-card]")
+    tid = page.url.split("#/table/")[1].split("/")[0]
+    assert server.table(tid).spec.turn_timeout_seconds == 10.0
+    other = new_page()
+    enter(other, server.url, "Ara")
+    tid2 = create_table(other, "bazaar_blot", roles={1: "rule", 2: "rule", 3: "rule"},
+                        turn_seconds=25)
+    assert server.table(tid2).spec.turn_timeout_seconds == 25.0

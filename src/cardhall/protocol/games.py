@@ -61,8 +61,20 @@ class Abandoned(_P):
     returns: list[int]
 
 
+class Rebuy(_P):
+    """Table event (poker): table seat ``seat``'s stack grew between hands by ``chips`` to
+    ``stack`` (chips): its holder's rebuy from the chip balance, or (``house``) a built-in
+    bot's stack refilled to the table's starting stack by the house. Public, as stacks are."""
+
+    kind: Literal["rebuy"]
+    seat: int
+    chips: int
+    stack: int
+    house: bool
+
+
 _TABLE_EVENTS: tuple[tuple[type[BaseModel], str], ...] = (
-    (GameStarted, "game_started"), (Abandoned, "abandoned"))
+    (GameStarted, "game_started"), (Abandoned, "abandoned"), (Rebuy, "rebuy"))
 """The table's own events, added to every game's event type (with their tags)."""
 
 _MODELS: dict[str, tuple[type, type[BaseModel]]] = {}

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine import Event
 from ..protocol import messages as p
 from ..protocol.errors import ErrorCode
 from ..storage.interface import ChipMove
@@ -183,3 +184,11 @@ class Chips:
         """The step's balance moves (taken: each goes to the log once)."""
         out, self._chips = self._chips, []
         return out
+
+
+def rebuy_event(seat: Seat, chips: int, *, house: bool) -> Event:
+    """The public ``rebuy`` table event (``protocol/games.py``: ``Rebuy``) of ``seat`` whose
+    stack just grew by ``chips`` (its new stack is read from the seat); ``house``: a built-in
+    bot's refill (:meth:`~.flow.GameFlow._top_up_builtin_bots`), else the holder's rebuy."""
+    return Event("rebuy", {"seat": seat.index, "chips": chips, "stack": seat.stack or 0,
+                           "house": house})

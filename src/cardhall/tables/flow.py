@@ -37,7 +37,7 @@ from ..engine import (
 )
 from ..protocol.frames import Frame
 from ..storage.interface import GameRecord, SeatResult
-from .chips import Chips
+from .chips import Chips, rebuy_event
 from .connections import Connection
 from .durable import Durability
 from .fanout import Fanout
@@ -238,10 +238,13 @@ class GameFlow:
 
     def _top_up_builtin_bots(self) -> None:
         """A built-in bot's seat out of chips gets the table's starting stack again (the house
-        bankrolls its bots), so a client playing against built-in bots keeps being dealt."""
+        bankrolls its bots), so a client playing against built-in bots keeps being dealt; a
+        public ``rebuy`` table event (``house``) says so with the next state."""
         for s in self.t.seats:
             if s.bot_kind is not None and not s.leaving and self.t.out_of_chips(s.index):
+                added = (self.t.spec.starting_stack or 0) - (s.stack or 0)
                 s.stack = self.t.spec.starting_stack
+                self.fan_events([rebuy_event(s, added, house=True)], None, timeout=False)
 
     def finished_history(self, ended_at: datetime) -> dict[str, Any]:
         """The finished history document with the stored-game fields and the revealed seed."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..protocol import messages as p
 from .chat import TableChat
-from .chips import Chips
+from .chips import Chips, rebuy_event
 from .connections import Connection
 from .fanout import Fanout
 from .flow import GameFlow
@@ -89,6 +89,10 @@ class Seating:
                 if not self.chips.rebuy(conn, seat, m, balance):
                     return
                 self.t.version += 1
+                self.flow.fan_events([rebuy_event(seat, m.buy_in, house=False)], None,
+                                     timeout=False)
+                self._resume(conn, seat, m, said=True)
+                return
             self._resume(conn, seat, m)
             return
         if m.seat_token is not None:
@@ -139,7 +143,9 @@ class Seating:
                 return s
         return None
 
-    def _resume(self, conn: Connection, seat: Seat, m: p.Join) -> None:
+    def _resume(self, conn: Connection, seat: Seat, m: p.Join, said: bool = False) -> None:
+        """Give ``seat`` back to ``conn`` (a resume, or a rebuy: ``said``, a table event is
+        queued for everyone, so every page gets the step's state)."""
         took_back = seat.stand_in in RETURNABLE
         stood_from = seat.stand_in_from if took_back else None  # for the hand_log
         if took_back:  # back from a leave or timeouts: the stand-in stops
@@ -166,8 +172,8 @@ class Seating:
                                  seat=seat.index, seat_token=seat.token, resumed=True, rid=m.rid))
         if self.t.status == "waiting" and self.flow.start_game_if_ready():
             return  # a poker table paused while nobody was connected deals again
-        if took_back:
-            self.fanout.broadcast()  # every page sees the seat is its holder's again
+        if took_back or said:
+            self.fanout.broadcast()  # every page sees the seat is its holder's again, or the rebuy
         else:
             self.t.send(conn, self.fanout.full(conn, seat.index))
         missed = hand_log(self.t, seat.index, stood_from)
