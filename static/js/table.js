@@ -290,6 +290,9 @@ export function tableScreen(root, tableId, { seat = null, spectate = false, invi
         lastError = t("table.closed");
         conn.close();
         render();
+        // a tournament's table closes once its game is recorded: back to the tournament,
+        // which takes the player on to the next table (tournaments.js)
+        if (tourLabel) location.hash = `#/tournaments/${encodeURIComponent(tourLabel.tournament_id)}`;
         break;
       default: break;
     }

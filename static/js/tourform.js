@@ -12,7 +12,13 @@ import { catalogGames } from "./catalog.js";
 
 function field(label, input) { return h("label", { class: "field" }, h("span", {}, label), " ", input); }
 
-function errText(x) { const k = `tour.err.${x.code}`; const s = t(k); return s === k ? t("tour.err.other") : s; }
+// The server's own words follow a refused body's translated line: they name the limit.
+function errText(x) {
+  const k = x.code === "request.invalid" ? "tour.err.not_allowed" : `tour.err.${x.code}`;
+  const s = t(k);
+  const line = s === k ? t("tour.err.other") : s;
+  return x.code === "request.invalid" && x.message ? `${line} ${x.message}` : line;
+}
 
 /** The form; `done(id)` is called with the new tournament's id. */
 export function tourForm(done) {

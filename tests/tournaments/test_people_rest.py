@@ -59,6 +59,7 @@ async def test_a_person_joins_plays_as_a_no_show_and_is_ranked(make_client) -> N
     table = (await client.get(f"/api/tables/{mine['table_id']}")).json()
     seat = mine["seats"].index(me["id"])
     assert table["watchable"] is False
+    assert table["rated"] is False  # a live board's rating change would tell its result (A1b)
     assert table["seats"][seat]["player_id"] == me["player_id"]
     assert not table["seats"][seat]["bot"]
     late = await client.post(f"/api/tournaments/{tid}/join", headers=ana)

@@ -1,19 +1,23 @@
 """Joining a tournament in the browser (issue 29, "Must show": a browser test of joining;
 ``static/js/tourentry.js``; ``docs/tournaments.md``, "People as entrants"): the creator makes
 an open Blot tournament from the form, joins it, starts it, and plays at the table the
-director made for her (her seat held, her cards dealt), which nobody may watch; another
-player sees Join but no Start."""
+director made for her (her seat held, her cards dealt; the page takes her there as soon as
+the table is made), which nobody may watch; another player sees Join but no Start."""
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import enter  # after the importorskip
+from browserkit import enter, post_tournament  # after the importorskip
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
+ADMIN = "web-admin-token"  # the web server fixture's (tests/web/conftest.py)
 
 
 def test_join_start_and_play_at_your_table(server: Any, new_page: Any, console: Any) -> None:
@@ -45,16 +49,46 @@ def test_join_start_and_play_at_your_table(server: Any, new_page: Any, console: 
     assert "partner is a bot" in lena.locator("[data-entered]").inner_text()
     assert "Lena" in entry.inner_text()
     lena.locator("[data-tour-entry] [data-start]").click()
-    link = lena.locator("a[data-my-table]")
-    link.wait_for(timeout=20_000)  # the next poll (5 s) shows the table made for her
-    table_id = link.get_attribute("data-my-table")
-    assert lena.locator(f"[data-watch='{table_id}']").count() == 0  # nobody watches her board
-    link.click()
+    # the page follows the tournament (watch_tournament) and takes her to her table at once
+    lena.wait_for_url(re.compile(r"#/table/"), timeout=10_000)
+    table_id = lena.url.split("#/table/")[1].split("/")[0]
     lena.wait_for_selector(".hand [data-card]")  # her seat, her cards
     assert "Lena" in lena.locator(".board").inner_text()
+    lena.goto(f"{server.url}/#/tournaments/{tid}")  # back on the page: it does not bounce her
+    link = lena.locator(f"a[data-my-table='{table_id}']")
+    link.wait_for()
+    assert "#/tournaments/" in lena.url
+    assert lena.locator(f"[data-watch='{table_id}']").count() == 0  # nobody watches her board
     bob.goto(f"{server.url}/#/")
     bob.locator(f"[data-table='{table_id}']").wait_for()  # listed, with no Watch button
     assert bob.locator(f"[data-table='{table_id}'] [data-watch]").count() == 0
     bob.goto(f"{server.url}/#/watch/{table_id}")
     bob.wait_for_selector("text=cannot be watched", timeout=10_000)
     console.errors.clear()  # the refused watch is expected
+
+
+def test_a_closed_tournament_table_goes_back_to_the_tournament(server: Any, new_page: Any,
+                                                               console: Any) -> None:
+    """The director closes a tournament table once its game is recorded; the table page then
+    goes back to the tournament's page (which takes the player on to the next table)."""
+    with httpx.Client(base_url=server.url) as http:
+        tid = post_tournament(http, {"game": "bazaar_blot", "rounds": 1, "boards_per_round": 1,
+                                     "bots": 4, "name": "Watch cup"})
+        deadline = time.monotonic() + 30
+        while True:  # bounded: until its first table is made
+            tables = http.get(f"/api/tournaments/{tid}").json()["rounds"][0]["tables"]
+            made = [t["table_id"] for t in tables if t["table_id"]]
+            if made:
+                break
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    page = new_page()
+    enter(page, server.url, "Vera")
+    page.goto(f"{server.url}/#/watch/{made[0]}")
+    page.locator("[data-table-tournament]").wait_for()
+    r = httpx.post(f"{server.url}/api/admin/tables/{made[0]}/close",
+                   headers={"Authorization": f"Bearer {ADMIN}"})
+    assert r.status_code == 200, r.text
+    page.wait_for_url(re.compile(rf"#/tournaments/{tid}"), timeout=10_000)
+    page.locator("[data-tournament-page]").wait_for()
+    console.errors.clear()

@@ -55,7 +55,7 @@ def test_create_from_the_form(server: Any, new_page: Any, console: Any) -> None:
     form.locator("input[name=bots]").fill("2")
     form.locator("input[name=rounds]").fill("3")  # too many Swiss rounds for 2 teams
     form.locator("button[type=submit]").click()
-    page.wait_for_selector("[data-form-error]:has-text('fewer rounds')")
+    page.wait_for_selector("[data-form-error]:has-text('at most 1 rounds')")
     assert [e for e in console.errors if "422" in e]  # the refused POST, expected
     console.errors.clear()
     form.locator("input[name=rounds]").fill("1")

@@ -348,7 +348,8 @@ class Director:
                         table = await self.manager.create(
                             doc["game"], created_by=doc["created_by"], config=doc["config"],
                             num_seats=len(t["seats"]), bots=bots, label=label, held=held,
-                            watchable=tables_watchable(doc), rated=doc.get("rated", True),
+                            watchable=tables_watchable(doc),
+                            rated=doc.get("rated", True) and tables_watchable(doc),
                             table_id=t["table_id"],
                             seed_source=None if seed is None else functools.partial(
                                 _board_seed, seed))

@@ -109,7 +109,7 @@ class TournamentRequest(BaseModel):
     boards_per_round: int = Field(2, ge=1, le=6)
     duplicate: bool = True
     scoring: Literal["matchpoints", "total_points"] = "matchpoints"
-    bots: int = Field(ge=0, le=32)
+    bots: int = Field(0, ge=0, le=32)
     open: bool = False
     starts_in_seconds: float | None = Field(None, ge=10, le=24 * 3600)
     max_entrants: int = Field(32, ge=2, le=32)
