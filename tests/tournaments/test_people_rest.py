@@ -11,7 +11,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 
 import httpx
-from tests.server.conftest import GENEROUS_LIMITS, database_url, make_client  # noqa: F401
+from tests.server.conftest import ADMIN_TOKEN, GENEROUS_LIMITS, database_url, make_client  # noqa: F401
 from tests.tournaments.test_rest import until
 
 from cardhall.config import Settings
@@ -169,3 +169,51 @@ async def test_withdrawals_while_a_round_is_saved_end_it_finished(make_client) -
     assert [r.status_code for r in await asyncio.gather(*pending)] == [200, 200]
     assert doc["status"] == "finished", doc["error"]
     assert len(doc["rounds"]) == 1
+
+
+async def test_the_creator_or_the_admin_cancels_a_registering_tournament(make_client) -> None:  # noqa: F811
+    """A registering tournament holds a place among the running ones (attack finding A3: 16
+    empty 24-hour ones locked everyone out), so its creator or the admin may call it off."""
+    client = await make_client(**FAST)
+    ana, bob = await guest(client), await guest(client, "bob")
+    tid = (await client.post("/api/tournaments", json=OPEN, headers=ana)).json()["id"]
+    res = await client.post(f"/api/tournaments/{tid}/cancel", headers=bob)
+    assert res.status_code == 403 and res.json()["error"]["code"] == "tournament.not_creator"
+    res = await client.post(f"/api/tournaments/{tid}/cancel", headers=ana)
+    assert res.status_code == 200 and res.json()["status"] == "cancelled", res.text
+    doc = await until(client, tid, lambda d: d["status"] == "cancelled")
+    assert doc["rounds"] == [] and "creator" in doc["error"]
+    res = await client.post(f"/api/tournaments/{tid}/join", headers=bob)
+    assert res.status_code == 409 and res.json()["error"]["code"] == "tournament.closed"
+    other = (await client.post("/api/tournaments", json=OPEN, headers=bob)).json()["id"]
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    res = await client.post(f"/api/admin/tournaments/{other}/cancel", headers=admin)
+    assert res.status_code == 200 and res.json()["status"] == "cancelled", res.text
+    res = await client.post(f"/api/admin/tournaments/{other}/cancel", headers=admin)
+    assert res.status_code == 409 and res.json()["error"]["code"] == "tournament.closed"
+    res = await client.post(f"/api/admin/tournaments/{other}/cancel", headers=ana)
+    assert res.status_code == 401
+    audit = (await client.get("/api/admin/audit", headers=admin)).json()
+    assert any(e["action"] == "tournament.cancel" and e["target"] == other
+               for e in audit.get("items", audit))
+
+
+async def test_a_join_whose_save_fails_changes_nothing(make_client) -> None:  # noqa: F811
+    """Attack finding: a join whose document could not be saved answered an error but stayed
+    in memory (played, yet never stored). Now the live document is put back."""
+    client = await make_client(**FAST)
+    ana = await guest(client)
+    tid = (await client.post("/api/tournaments", json=OPEN, headers=ana)).json()["id"]
+    director = client._transport.app.state.tournaments  # type: ignore[attr-defined]
+    save = director.store.save_tournament
+
+    async def broken(doc: dict) -> None:
+        raise OSError("disk full")
+
+    director.store.save_tournament = broken
+    res = await client.post(f"/api/tournaments/{tid}/join", headers=ana)
+    assert res.status_code >= 500
+    assert len(director.live[tid]["entrants"]) == 3
+    director.store.save_tournament = save
+    res = await client.post(f"/api/tournaments/{tid}/join", headers=ana)
+    assert res.status_code == 200 and len(res.json()["entrants"]) == 4

@@ -150,7 +150,8 @@ def _include_routers(app: FastAPI) -> None:
                    replay_units.router, open_hands.router, lobby.router, seeks.router,
                    catalog.router, rules_data.router, admin.router, admin_players.router,
                    admin_accounts.router, admin_audit.router, admin_bots.router,
-                   asyncapi.router, tournaments.router, ws.router):
+                   asyncapi.router, tournaments.router, tournaments.admin_router,
+                   ws.router):
         app.include_router(router)
 
 

@@ -78,7 +78,9 @@ def join_entrant(doc: dict[str, Any], player_id: str, name: str) -> dict[str, An
         raise EntryError("tournament.full", f"{doc['max_entrants']} entrants are in already")
     rules = get_game(doc["game"])
     per = rules.max_seats // rules.teams if rules.teams else 1
-    number = 1 + max((int(e["id"][1:]) for e in doc["entrants"]), default=0)
+    number = doc.get("next_entrant") or 1 + max((int(e["id"][1:]) for e in doc["entrants"]),
+                                                default=0)
+    doc["next_entrant"] = number + 1  # a withdrawn entrant's id is never given again
     entrant = {"id": f"e{number}", "name": name, "player_id": player_id,
                "bots": [None] + [PARTNER_BOT] * (per - 1)}
     doc["entrants"].append(entrant)
@@ -121,6 +123,22 @@ def may_start(doc: Mapping[str, Any], player_id: str | None) -> None:
         raise EntryError("tournament.not_creator", "only the tournament's creator starts it")
 
 
+def cancel_entry(doc: dict[str, Any], player_id: str | None, *, admin: bool = False) -> None:
+    """Cancel a registering tournament: its creator (or the admin) calls it off before it
+    starts; it ends ``cancelled`` with nothing played.
+
+    Raises:
+        EntryError: ``tournament.closed`` (not registering), ``tournament.not_creator``.
+    """
+    if doc["status"] != "registering":
+        raise EntryError("tournament.closed", f"tournament {doc['id']} is {doc['status']}: "
+                         "only a registering tournament is cancelled")
+    if not admin and (player_id is None or player_id != doc["created_by"]):
+        raise EntryError("tournament.not_creator", "only the tournament's creator cancels it")
+    doc["status"] = "cancelled"
+    doc["error"] = "cancelled by the admin" if admin else "cancelled by its creator"
+
+
 def tables_watchable(doc: Mapping[str, Any]) -> bool:
     """Whether the tournament's tables may be watched: not in a duplicate tournament with a
     person among the entrants (a board may be live at another table while one is watched)."""
@@ -132,6 +150,8 @@ def begin(doc: dict[str, Any], now: datetime, plan: Callable[[dict[str, Any]], N
     ``cancelled`` (``error`` says why; returns ``False``); else it is ``running``, a Swiss has
     at most the rounds its entrants allow (``rounds_total`` lowered to that), a knockout
     ``ceil(log2(n))`` rounds, and ``plan(doc)`` pairs round 1 or opens the arena's window."""
+    if doc["status"] != "registering":  # cancelled meanwhile
+        return False
     req = TournamentRequest(**doc["request"])
     n, sides = len(doc["entrants"]), req.sides()
     if n < sides:

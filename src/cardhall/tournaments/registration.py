@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..storage.interface import PlayerRecord
 from .arena import start_arena
-from .entry import EntryError, begin, join_entrant, may_start, withdraw_entrant
+from .entry import EntryError, begin, cancel_entry, join_entrant, may_start, withdraw_entrant
 from .rounds import plan_round, public
 from .spec import TournamentRequest
 
@@ -40,12 +42,29 @@ def _live(director: Director, doc: dict[str, Any] | None, tournament_id: str) ->
     return live
 
 
+ENTRY_FIELDS = ("entrants", "alive", "next_entrant", "status", "error")
+"""What a join, a withdrawal or a cancel changes in the document (put back when its save fails)."""
+
+
+async def _change(director: Director, doc: dict[str, Any], step: Callable[[], object]) -> None:
+    """Apply ``step`` to the live document and save it; when the save fails the document is
+    put back as it was (the caller gets the store's error, and memory and store agree)."""
+    before = copy.deepcopy({k: doc[k] for k in ENTRY_FIELDS if k in doc})
+    step()
+    try:
+        await director._save(doc)
+    except BaseException:
+        for k in ENTRY_FIELDS:
+            doc.pop(k, None)
+        doc.update(before)
+        raise
+
+
 async def join(director: Director, tournament_id: str, player: PlayerRecord) -> dict[str, Any]:
     """Enter ``player``; answers the public document (:func:`.entry.join_entrant`'s errors,
     and ``TournamentNotFoundError``)."""
     doc = _live(director, await director._doc(tournament_id), tournament_id)
-    join_entrant(doc, player.id, player.name)
-    await director._save(doc)
+    await _change(director, doc, lambda: join_entrant(doc, player.id, player.name))
     return public(doc)
 
 
@@ -54,8 +73,19 @@ async def withdraw(director: Director, tournament_id: str,
     """Withdraw ``player``'s entrant; answers the public document
     (:func:`.entry.withdraw_entrant`'s errors, and ``TournamentNotFoundError``)."""
     doc = _live(director, await director._doc(tournament_id), tournament_id)
-    withdraw_entrant(doc, player.id)
-    await director._save(doc)
+    await _change(director, doc, lambda: withdraw_entrant(doc, player.id))
+    return public(doc)
+
+
+async def cancel(director: Director, tournament_id: str, player: PlayerRecord | None, *,
+                 admin: bool = False) -> dict[str, Any]:
+    """Call off a registering tournament (its creator, or the admin); its task ends at once.
+    Answers the public document (:func:`.entry.cancel_entry`'s errors, and
+    ``TournamentNotFoundError``)."""
+    doc = _live(director, await director._doc(tournament_id), tournament_id)
+    await _change(director, doc, lambda: cancel_entry(
+        doc, None if player is None else player.id, admin=admin))
+    director.start_events.setdefault(tournament_id, asyncio.Event()).set()  # the task ends
     return public(doc)
 
 
@@ -92,10 +122,13 @@ async def wait_for_start(director: Director, doc: dict[str, Any]) -> None:
         else:
             plan_round(d, director.new_seed)["started_at"] = director.now().isoformat()
 
+    if doc["status"] != "registering":  # cancelled by its creator or the admin: saved then
+        director.log_cancelled(doc)
+        return
     began = begin(doc, director.now(), plan)  # a join after this finds it running: refused
     await director._save(doc)
     if not began:
         director.log_cancelled(doc)
 
 
-__all__ = ["EntryError", "join", "start_now", "wait_for_start", "withdraw"]
+__all__ = ["EntryError", "cancel", "join", "start_now", "wait_for_start", "withdraw"]

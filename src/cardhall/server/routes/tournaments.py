@@ -10,6 +10,7 @@ the game refuses 422 ``engine.invalid_config``.
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -25,7 +26,8 @@ from ...tournaments import (
     registration,
 )
 from ...tournaments.entry import EntryError
-from ..deps import PlayerDep
+from ..audit import AuditDep
+from ..deps import PlayerDep, require_admin
 from ..drain import refuse_if_draining
 from ..errors import ApiError, RestErrorCode, responses
 from ..quotas import client_network
@@ -145,3 +147,32 @@ async def start_tournament(tournament_id: str, director: DirectorDep,
     the document (its status turns ``running``, or ``cancelled`` with too few entrants, a
     moment later). 403 ``tournament.not_creator``; 409 ``tournament.closed``."""
     return await _entry(registration.start_now, tournament_id, director, player)
+
+
+@router.post("/{tournament_id}/cancel",
+             responses=responses(*ENTRY_ERRORS, "tournament.not_creator"))
+async def cancel_tournament(tournament_id: str, director: DirectorDep,
+                            player: PlayerDep) -> dict[str, Any]:
+    """The creator calls off a registering tournament before it starts: it ends
+    ``cancelled`` with nothing played (the admin's is ``POST
+    /api/admin/tournaments/{id}/cancel``). 403 ``tournament.not_creator``; 409
+    ``tournament.closed`` (not registering)."""
+    return await _entry(registration.cancel, tournament_id, director, player)
+
+
+admin_router = APIRouter(prefix="/api/admin/tournaments", tags=["admin"],
+                         dependencies=[Depends(require_admin)])
+
+
+@admin_router.post("/{tournament_id}/cancel",
+                   responses=responses("tournament.not_found", "tournament.closed",
+                                       "admin.invalid_token", "admin.disabled"))
+async def admin_cancel_tournament(tournament_id: str, director: DirectorDep,
+                                  audit: AuditDep) -> dict[str, Any]:
+    """The admin calls off a registering tournament (a stranger's that holds a place for
+    hours, ``docs/tournaments.md`` "Limits"); audited. 409 ``tournament.closed`` (not
+    registering)."""
+    doc = await _entry(functools.partial(registration.cancel, admin=True), tournament_id,
+                       director, None)
+    await audit.record("tournament.cancel", tournament_id)
+    return doc
