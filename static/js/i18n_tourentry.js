@@ -5,7 +5,7 @@ addStrings({
   en: {
     "tour.starts_at": "Starts {time}", "tour.entered": "{n} of {most} entrants",
     "tour.join_needs_name": "Choose a name to join.", "tour.join": "Join", "tour.you_entered": "You are in.",
-    "tour.bot_partner": "Your partner is a bot.", "tour.withdraw": "Withdraw", "tour.start_now": "Start now",
+    "tour.bot_partner": "Your partner is a bot.", "tour.withdraw": "Withdraw", "tour.start_now": "Start now", "tour.cancel": "Cancel the tournament",
     "tour.you_withdrew": "You withdrew; your results so far count.", "tour.play_your_table": "Play at your table",
     "tour.wait_your_table": "Your next table is being made…", "tour.cancelled_why": "Cancelled: {why}",
     "tour.status.cancelled": "cancelled", "tour.f.open": "Open for players", "tour.f.starts_in": "Starts in (minutes)", "tour.f.rated": "Rated", "tour.casual": "casual (no rating changes)", "tour.partner_bot": "{name}'s bot partner",
@@ -16,7 +16,7 @@ addStrings({
   bg: {
     "tour.starts_at": "Започва {time}", "tour.entered": "{n} от {most} участници",
     "tour.join_needs_name": "Изберете име, за да се включите.", "tour.join": "Включи се", "tour.you_entered": "Записани сте.",
-    "tour.bot_partner": "Партньорът ви е бот.", "tour.withdraw": "Оттегли се", "tour.start_now": "Започни сега",
+    "tour.bot_partner": "Партньорът ви е бот.", "tour.withdraw": "Оттегли се", "tour.start_now": "Започни сега", "tour.cancel": "Отмени турнира",
     "tour.you_withdrew": "Оттеглихте се; резултатите ви дотук се броят.", "tour.play_your_table": "Играйте на вашата маса",
     "tour.wait_your_table": "Следващата ви маса се подготвя…", "tour.cancelled_why": "Отменен: {why}",
     "tour.status.cancelled": "отменен", "tour.f.open": "Отворен за играчи", "tour.f.starts_in": "Започва след (минути)", "tour.f.rated": "С рейтинг", "tour.casual": "без рейтинг", "tour.partner_bot": "бот партньор на {name}",
@@ -27,7 +27,7 @@ addStrings({
   hy: {
     "tour.starts_at": "Սկսվում է {time}", "tour.entered": "{n} մասնակից {most}-ից",
     "tour.join_needs_name": "Ընտրեք անուն՝ միանալու համար։", "tour.join": "Միանալ", "tour.you_entered": "Դուք գրանցված եք։",
-    "tour.bot_partner": "Ձեր զուգընկերը բոտ է։", "tour.withdraw": "Դուրս գալ", "tour.start_now": "Սկսել հիմա",
+    "tour.bot_partner": "Ձեր զուգընկերը բոտ է։", "tour.withdraw": "Դուրս գալ", "tour.start_now": "Սկսել հիմա", "tour.cancel": "Չեղարկել մրցաշարը",
     "tour.you_withdrew": "Դուք դուրս եկաք․ մինչ այժմ ձեր արդյունքները հաշվվում են։", "tour.play_your_table": "Խաղալ ձեր սեղանին",
     "tour.wait_your_table": "Ձեր հաջորդ սեղանը պատրաստվում է…", "tour.cancelled_why": "Չեղարկված է՝ {why}",
     "tour.status.cancelled": "չեղարկված", "tour.f.open": "Բաց խաղացողների համար", "tour.f.starts_in": "Սկսվում է (րոպեից)", "tour.f.rated": "Վարկանիշային", "tour.casual": "առանց վարկանիշի", "tour.partner_bot": "{name}-ի բոտ զուգընկերը",

@@ -46,7 +46,7 @@ export function entryEl(doc, reload) {
       parts.push(h("p", { "data-entered": mine.id }, t("tour.you_entered"),
         (mine.bots ?? []).length > 1 ? ` ${t("tour.bot_partner")}` : ""), button("tour.withdraw", "withdraw"));
     }
-    if (who && who.id === doc.created_by) parts.push(" ", button("tour.start_now", "start"));
+    if (who && who.id === doc.created_by) parts.push(" ", button("tour.start_now", "start"), " ", button("tour.cancel", "cancel"));
   } else if (mine && doc.status === "running") {
     const tb = myTable(doc, mine);
     if (mine.withdrawn) parts.push(h("p", {}, t("tour.you_withdrew")));

@@ -43,6 +43,8 @@ def test_join_start_and_play_at_your_table(server: Any, new_page: Any, console: 
     bob.goto(f"{server.url}/#/tournaments/{tid}")
     bob.locator("[data-tour-entry=registering] [data-join]").wait_for()
     assert bob.locator("[data-tour-entry] [data-start]").count() == 0  # only the creator starts
+    assert bob.locator("[data-tour-entry] [data-cancel]").count() == 0
+    assert entry.locator("[data-cancel]").count() == 1
 
     entry.locator("[data-join]").click()
     lena.locator("[data-entered]").wait_for()
@@ -65,6 +67,21 @@ def test_join_start_and_play_at_your_table(server: Any, new_page: Any, console: 
     bob.goto(f"{server.url}/#/watch/{table_id}")
     bob.wait_for_selector("text=cannot be watched", timeout=10_000)
     console.errors.clear()  # the refused watch is expected
+
+
+def test_the_creator_cancels_from_the_page(server: Any, new_page: Any) -> None:
+    page = new_page()
+    enter(page, server.url, "Lena")
+    with httpx.Client(base_url=server.url) as http:
+        token = page.evaluate("JSON.parse(localStorage.getItem('cardhall.player')).token")
+        r = http.post("/api/tournaments", headers={"Authorization": f"Bearer {token}"},
+                      json={"game": "bazaar_blot", "rounds": 1, "bots": 3, "open": True,
+                            "starts_in_seconds": 600, "name": "Called off"})
+        assert r.status_code == 201, r.text
+    page.goto(f"{server.url}/#/tournaments/{r.json()['id']}")
+    page.locator("[data-tour-entry=registering] [data-cancel]").click()
+    page.locator("[data-tour-entry=cancelled]").wait_for()
+    assert "creator" in page.inner_text("[data-tour-entry]")
 
 
 def test_a_closed_tournament_table_goes_back_to_the_tournament(server: Any, new_page: Any,
