@@ -35,6 +35,7 @@ export function seekControl(fail) {
     const kind = t(seek.rated ? "seek.rated" : "seek.casual");
     return [h("span", { "data-seek-waiting": seek.game, role: "status" },
       t("seek.waiting", { game: t(`game.${seek.game}`), kind, s: Math.floor(seek.waited_ms / 1000) }),
+      ", ", h("span", { "data-seek-players": String(seek.seats ?? "") }, t("seek.players", { n: seek.seats })),
       ", ", h("span", { "data-seek-window": "" }, window)),
     h("button", { type: "button", "data-seek-cancel": "", onclick: cancel }, t("seek.cancel"))];
   }

@@ -112,6 +112,7 @@ function boardEl(round, board, name, seatsOf) {
   const mps = matchpoints(tables);
   return h("div", { class: "tour-board", "data-board": `${round.round}-${board.board}` },
     h("h3", {}, t("tour.board", { n: board.board })),
+    tables.length === 1 && mps ? h("p", { class: "muted", "data-alone": "1" }, t("tour.alone")) : null,
     h("p", { class: "muted" }, t("tour.commitment"), " ", h("code", {}, String(board.commitment ?? "")),
       board.seed ? [" · ", t("tour.seed"), " ", h("code", {}, String(board.seed))] : null),
     h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": `${t("tour.round", { n: round.round })} · ${t("tour.board", { n: board.board })}` },

@@ -26,6 +26,7 @@ def test_two_seekers_meet_at_one_table(server: Any, new_page: Any) -> None:
     waiting.wait_for()
     assert "Looking for a Soldier's Bluff game (casual)" in waiting.inner_text()
     assert aram.locator("[data-seek-window]").inner_text() == "ratings 900–1100"
+    assert aram.locator("[data-seek-players]").inner_text() == "2 players a table"  # trial
     aram.click("[data-seek-cancel]")  # Cancel goes back to the buttons
     aram.wait_for_selector("[data-seek=soldiers_bluff]")
     aram.click("[data-seek=soldiers_bluff]")

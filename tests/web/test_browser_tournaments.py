@@ -3,12 +3,14 @@ board's results side by side (``static/js/tournaments.js``; ``docs/tournaments.m
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("playwright", reason="the playwright Python package is not installed")
-from browserkit import enter, finished_swiss, shoot  # after the importorskip
+from browserkit import enter, finished_swiss, post_tournament, shoot  # after the importorskip
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -98,3 +100,21 @@ def test_the_form_keeps_what_was_typed_when_the_list_arrives(server: Any, new_pa
     page.wait_for_function("!document.querySelector('[data-tournaments]').textContent"
                            ".includes('Loading')")
     assert page.locator("[data-tour-form] input[name=bots]").input_value() == "2"
+
+
+def test_a_board_played_at_one_table_says_why_it_scores_nothing(server: Any,
+                                                                 new_page: Any) -> None:
+    """New-player trial: a board with one table scores 0 for every side under matchpoints
+    (nothing to compare), which looked like a bug; the page says why."""
+    with httpx.Client(base_url=server.url) as http:
+        tid = post_tournament(http, {"game": "soldiers_bluff", "rounds": 1, "boards_per_round": 1,
+                                     "bots": 4, "table_size": 4, "name": "Lone board"})
+        deadline = time.monotonic() + 90
+        while http.get(f"/api/tournaments/{tid}").json()["status"] == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+    page = new_page()
+    enter(page, server.url, "Lena")
+    page.goto(f"{server.url}/#/tournaments/{tid}")
+    page.locator("[data-board='1-1'] [data-alone]").wait_for()
+    assert "nothing to compare" in page.inner_text("[data-board='1-1']")
