@@ -13,9 +13,7 @@ from pathlib import Path
 import httpx
 from tests.server.conftest import ADMIN_TOKEN, GENEROUS_LIMITS, database_url, make_client  # noqa: F401
 from tests.tournaments.test_rest import until
-
-from cardhall.config import Settings
-from cardhall.server.app import create_app
+from tests.tournaments.tourkit import started_client
 
 FAST = {"bot_delay_seconds": 0.0, "turn_timeout_seconds": 0.3}
 
@@ -105,18 +103,12 @@ async def test_a_restart_while_registering_keeps_the_entrants(tmp_path: Path) ->
     settings = {"database_url": f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}", **GENEROUS_LIMITS,
                 **FAST}
     async with AsyncExitStack() as first:
-        app = create_app(Settings(**settings))  # type: ignore[arg-type]
-        await first.enter_async_context(app.router.lifespan_context(app))
-        client = await first.enter_async_context(
-            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test"))
+        client = await started_client(first, settings)
         ana = await guest(client)
         tid = (await client.post("/api/tournaments", json=OPEN, headers=ana)).json()["id"]
         await client.post(f"/api/tournaments/{tid}/join", headers=ana)
     async with AsyncExitStack() as second:
-        app = create_app(Settings(**settings))  # type: ignore[arg-type]
-        await second.enter_async_context(app.router.lifespan_context(app))
-        client = await second.enter_async_context(
-            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test"))
+        client = await started_client(second, settings)
         doc = (await client.get(f"/api/tournaments/{tid}")).json()
         assert doc["status"] == "registering" and len(doc["entrants"]) == 4
         res = await client.post(f"/api/tournaments/{tid}/start", headers=ana)

@@ -11,9 +11,7 @@ from typing import Any
 
 import httpx
 from tests.server.conftest import GENEROUS_LIMITS, database_url, make_client  # noqa: F401
-
-from cardhall.config import Settings
-from cardhall.server.app import create_app
+from tests.tournaments.tourkit import started_client
 
 FAST = {"bot_delay_seconds": 0.0}
 BODY = {"game": "bazaar_blot", "format": "swiss", "rounds": 2, "boards_per_round": 1,
@@ -108,20 +106,14 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path) 
     url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
     settings = {"database_url": url, **GENEROUS_LIMITS, "bot_delay_seconds": 0.02}
     async with AsyncExitStack() as first:
-        app = create_app(Settings(**settings))  # type: ignore[arg-type]
-        await first.enter_async_context(app.router.lifespan_context(app))
-        client = await first.enter_async_context(
-            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test"))
+        client = await started_client(first, settings)
         auth = await guest(client)
         created = (await client.post("/api/tournaments", json=BODY, headers=auth)).json()
         before = await until(client, created["id"], lambda d: bool(d["rounds"]) and all(
             t["table_id"] for t in d["rounds"][0]["tables"]))
         assert before["rounds"][0]["status"] == "playing"
     async with AsyncExitStack() as second:  # the same database: a restarted server
-        app = create_app(Settings(**settings))  # type: ignore[arg-type]
-        await second.enter_async_context(app.router.lifespan_context(app))
-        client = await second.enter_async_context(
-            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test"))
+        client = await started_client(second, settings)
         doc = await until(client, created["id"], lambda d: d["status"] != "running")
         for rnd in doc["rounds"]:  # every table of a board dealt the board's committed seed
             for t in rnd["tables"]:
