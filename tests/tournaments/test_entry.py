@@ -46,8 +46,8 @@ def test_an_open_tournament_registers_until_it_starts() -> None:
     assert err.value.code == "tournament.already_entered"
     withdraw_entrant(doc, "p-ana")
     assert [e["id"] for e in doc["entrants"]] == ["e1", "e2"] and doc["alive"] == ["e1", "e2"]
-    assert join_entrant(doc, "p-ana", "ana")["id"] == "e3"  # ids never repeat a live one
-    assert join_entrant(doc, "p-bob", "bob")["id"] == "e4"
+    assert join_entrant(doc, "p-ana", "ana")["id"] == "e4"  # a withdrawn one's id is not reused
+    assert join_entrant(doc, "p-bob", "bob")["id"] == "e5"
 
 
 def test_a_single_entrant_game_seats_the_person_alone() -> None:

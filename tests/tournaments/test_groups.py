@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from itertools import combinations
 
 from cardhall.tournaments.arena import MAX_TABLES, arena_groups, is_open, next_board, seat_waiting
-from cardhall.tournaments.director import _board_seed
+from cardhall.tournaments.boardtables import board_seed as _board_seed
 from cardhall.tournaments.groups import meetings_of, repeats, seat_layout, side_nets, swiss_groups
 
 IDS = [f"e{i}" for i in range(1, 13)]

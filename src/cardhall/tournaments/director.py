@@ -35,13 +35,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..storage.interface import PlayerRecord
 from ..storage.tournaments import TournamentStore
 from ..tables.errors import LogBacklogError, TableLimitError, TableQuotaError
 from ..tables.manager import TableManager
 from .arena import start_arena
 from .arenaloop import run_arena
-from .entry import open_entry, tables_watchable
+from .boardtables import ended, game_result, table_args
+from .entry import open_entry
 from .limits import check_quota
 from .registration import wait_for_start
 from .rounds import (
@@ -326,16 +326,7 @@ class Director:
         labelled with the tournament, round and board; waits
         while all tournaments hold ``max_tournament_tables`` open tables or the manager
         refuses it for a quota, the server's table limit or the log's backlog."""
-        entrants = {e["id"]: e for e in doc["entrants"]}
-        kinds = {seat: entrants[entrant]["bots"][t["seats"][:seat].count(entrant)]
-                 for seat, entrant in enumerate(t["seats"])}  # the entrant's 1st, 2nd.. seat
-        bots = {seat: kind for seat, kind in kinds.items() if kind is not None}
-        held = {seat: PlayerRecord(entrants[e]["player_id"], entrants[e]["name"])
-                for seat, e in enumerate(t["seats"]) if kinds[seat] is None}
-        board = rnd["boards"][t["board"] - 1] if t["board"] else {"seed": None}
-        seed = None if board["seed"] is None else bytes.fromhex(board["seed"])
-        label = {"tournament_id": doc["id"], "name": doc["name"], "round": rnd["round"],
-                 "board": t["board"]}
+        args = table_args(doc, rnd, t)
         told = False
         t["table_id"] = uuid.uuid4().hex[:12]  # in the stored document before any game of it
         self.withheld.add(t["table_id"])
@@ -346,13 +337,8 @@ class Director:
                 if self.live_tables() < self.manager.settings.max_tournament_tables:
                     try:
                         table = await self.manager.create(
-                            doc["game"], created_by=doc["created_by"], config=doc["config"],
-                            num_seats=len(t["seats"]), bots=bots, label=label, held=held,
-                            watchable=tables_watchable(doc),
-                            rated=doc.get("rated", True) and tables_watchable(doc),
-                            table_id=t["table_id"],
-                            seed_source=None if seed is None else functools.partial(
-                                _board_seed, seed))
+                            doc["game"], created_by=doc["created_by"],
+                            table_id=t["table_id"], **args)
                     except (TableQuotaError, TableLimitError, LogBacklogError) as exc:
                         why = str(exc)
                     else:
@@ -371,11 +357,11 @@ class Director:
         board dealt again at a new table (same seed, same cards)."""
         while True:
             table = self.manager.get(t["table_id"])
-            result = None if table is None else _game_result(table)
+            result = None if table is None else game_result(table)
             if result is not None:
                 await self._finished(doc, t, *result)
                 return
-            if table is None or _ended(table):  # gone, or restored after its end
+            if table is None or ended(table):  # gone, or restored after its end
                 stored = await self._stored(doc, t["table_id"])
                 if stored is not None:
                     await self._finished(doc, t, *stored)
@@ -423,26 +409,3 @@ class Director:
             if game.table_id == table_id:
                 return game.id, list(game.outcome["returns"])
         return None
-
-
-def _board_seed(seed: bytes, hand: int) -> bytes:
-    """A board table's server seed of ``hand``: the board's for the first (the board), a
-    fresh one for any later hand (a poker table with a person seated deals on until the
-    director closes it: never the board's cards twice)."""
-    return seed if hand == 1 else secrets.token_bytes(32)
-
-
-def _ended(table: Any) -> bool:
-    """Whether a table's first game is over: ``finished`` (a match), or a stack game's table
-    between hands or waiting after one (read only)."""
-    return bool(table.status == "finished" or (
-        table.status in ("between_hands", "waiting") and table.hand > 0))
-
-
-def _game_result(table: Any) -> tuple[str, list[int]] | None:
-    """``(game_id, returns)`` of the game a live table has finished, else ``None``. The one
-    place the director reads a table's state (read only, on the table's event loop)."""
-    recorder = table.recorder
-    if recorder is None or recorder.state.outcome is None or table.game_id is None:
-        return None
-    return table.game_id, list(recorder.state.outcome.returns)
