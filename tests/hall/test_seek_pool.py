@@ -59,7 +59,8 @@ async def test_a_wait_widens_the_window_until_far_apart_players_meet() -> None:
     assert (a.table_id, a.seat, b.table_id, b.seat) == ("t1", 0, "t1", 1)
     assert a.invite_code == b.invite_code and a.invite_code
     assert hall.created == [{"game": GAME, "created_by": "id-a", "created_from": None,
-                             "num_seats": 2, "private": True, "invite_code": a.invite_code}]
+                             "num_seats": 2, "private": True, "invite_code": a.invite_code,
+                             "rated": True}]  # a rated group plays a rated table
     assert pool.public(a)["waited_ms"] == 35_000 and pool.public(a)["rating_min"] is None
 
 

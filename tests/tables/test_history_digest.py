@@ -3,7 +3,9 @@ before the table core was restructured (issue 25): every frame each connection g
 entry, every stored history (``historydigest.py``; regenerate with
 ``python tests/tables/historydigest.py`` only for an intended change of behaviour). Issue 28
 changed the frames only: a stand-in's seat is not ``connected``, and its holder watching it
-keeps its own cards in sight (``Fanout.held_seat``)."""
+keeps its own cards in sight (``Fanout.held_seat``); and, at Soldier's Bluff tables, the
+house's refill of a built-in bot's stack is now a public ``rebuy`` table event in every frame
+(histories and logs unchanged)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,9 @@ GOLDEN = {
     "palace_poker/histories": "3b91c70f331dc2ff97104b8ac96b3a938362a7078dda8f3e0bfe95ac358795d9",
     "palace_poker/counts": "frames=1228 log=371 games=21 acted=46",
     "palace_poker/selfplay": "bf93c98e82c90ad6d4fe194342ed44a83bbb8263d3efdab522fedba8ee2b3d88",
-    "soldiers_bluff/frames/actor": "8efe52f5863c1fa301ff15c40e3dc25aea9e8423ee9e361bab9c05db551f68e4",
-    "soldiers_bluff/frames/silent": "5287fcdb8579e34b582bcd96529cc1e15c8bd9198105dfbb007212c09c44fc9b",
-    "soldiers_bluff/frames/watcher": "5fea920ba46f7eecc1e3ad9c58eab1cd5d105c91754f6feaa675a05949a4f443",
+    "soldiers_bluff/frames/actor": "d250ab3272133e7059448e1e99e6dbcc7cd80eabf112845c73a594e19fb84ea7",
+    "soldiers_bluff/frames/silent": "3eeba3db90b732cd2054abb6dac364f56d3b4d1544f8b5af9f49358ef7090cd0",
+    "soldiers_bluff/frames/watcher": "38c2aefc1b731be6bc3ac4362041d9511c48806bd9184c95d15cbccfcfff2bd8",
     "soldiers_bluff/log": "279fccc3f2909e2f8960cc5096a5d1e76c8015ccfca28dcce470d1221e792f79",
     "soldiers_bluff/histories": "6fae3be7d305d89842c3b3ed5725e100877f53bab125986486f70fbbb541cc5d",
     "soldiers_bluff/counts": "frames=1190 log=358 games=34 acted=8",

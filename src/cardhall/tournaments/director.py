@@ -119,16 +119,20 @@ class Director:
 
     async def stop(self) -> None:
         """Stop running tournaments (their documents stay ``running``: resumed at the next
-        start)."""
-        tasks = list(self.tasks.values())
-        for task in tasks:
-            task.cancel()
-        self.owners.clear()
-        self.addresses.clear()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self.tasks.clear()
+        start). A save in flight is let finish first (the tasks are cancelled while this
+        holds :attr:`_saving`): a database call cut by a cancel leaves the driver a
+        connection to close after the engine is disposed, which hung the event loop's
+        shutdown (aiosqlite's graceful close waiting on a thread that had ended)."""
+        async with self._saving:
+            tasks = list(self.tasks.values())
+            for task in tasks:
+                task.cancel()
+            self.owners.clear()
+            self.addresses.clear()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            self.tasks.clear()
 
     async def create(self, req: TournamentRequest, created_by: str | None,
                      created_from: str | None = None) -> dict[str, Any]:
