@@ -101,7 +101,11 @@ def test_a_rebuy_and_the_houses_top_up_are_logged_for_everyone(
     spec.wait_for_selector(".board")
     mine, house = f"{REBUY_LINE}:has-text('Aram rebuys')", f"{REBUY_LINE}:has-text('from the house')"
     deadline = time.monotonic() + 120  # bounded: each hand is a few seconds
-    while not (page.locator(mine).count() and page.locator(house).count()):
+    # Aram's own rebuy comes the first time he loses; the house's refill of Boris only when
+    # Boris loses at one chip, which need never happen once he has won a few (a fresh-clone
+    # run saw 46 hands without it): tests/tables/test_rebuy_event.py holds the house's line,
+    # here it is checked when it came.
+    while not page.locator(mine).count():
         assert time.monotonic() < deadline, page.locator(".log-list").inner_text()
         rebuy = page.locator(".turn-banner [data-rebuy]")
         if rebuy.count():
@@ -114,7 +118,8 @@ def test_a_rebuy_and_the_houses_top_up_are_logged_for_everyone(
     assert re.search(r"Aram rebuys: \+\d+ \(stack \d+\)", page.locator(mine).first.inner_text())
     # the watcher reads both too: a stack is public, and so is how it changed
     spec.wait_for_selector(mine)
-    spec.wait_for_selector(house)
+    if page.locator(house).count():
+        spec.wait_for_selector(house)
     spec.select_option("#lang", "hy")
     spec.wait_for_function("document.documentElement.lang === 'hy'")
     assert not [x for x in spec.locator(REBUY_LINE).all_inner_texts() if "rebuys" in x or "house" in x]
