@@ -59,6 +59,10 @@ class Server:
                                   "max_waiting_tables_per_address": 100_000,
                                   "max_sockets_per_player": 100_000,
                                   "max_sockets_per_address": 100_000,
+                                  # every browser comes from 127.0.0.1, and tournaments of
+                                  # earlier tests may still run (the quota has its own tests)
+                                  "max_running_tournaments": 1_000,
+                                  "max_running_tournaments_per_address": 1_000,
                                   "rest_rate_limit": "1000000/minute",
                                   "guest_rate_limit": "1000000/minute"}
         values.update(overrides)
