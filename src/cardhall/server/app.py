@@ -16,6 +16,7 @@ from . import health, ws
 from .apidocs import install_api_docs
 from .authcache import AuthCache
 from .errors import install_error_handlers
+from .framesend import FrameSend
 from .headers import SecurityHeaders
 from .health import Liveness
 from .lifespan import make_lifespan
@@ -87,7 +88,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.metrics_enabled:
         install_metrics(app)
     install_request_id(app)  # every answer carries X-Request-ID
-    app.add_middleware(SecurityHeaders)  # outermost: CSP and the rest on every answer
+    app.add_middleware(SecurityHeaders)  # CSP and the rest on every answer
+    app.add_middleware(FrameSend)  # outermost: frames skip the stack (server/framesend.py)
     _include_routers(app)
     install_api_docs(app)
     _mount_static(app, settings)
