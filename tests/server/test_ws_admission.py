@@ -139,3 +139,51 @@ async def test_connections_that_never_finish_their_headers_do_not_starve_the_ser
         for writer in attack:
             writer.close()
         await server.stop()
+
+
+async def _slow_token_reads(live: Any) -> asyncio.Event:
+    """Make every token read wait for the returned event (a database busy in a restart
+    storm); the hello deadline's timer fires meanwhile."""
+    gate = asyncio.Event()
+    read = live.store.player_for_token
+
+    async def slow(token: str) -> Any:
+        await gate.wait()
+        return await read(token)
+
+    live.store.player_for_token = slow
+    return gate
+
+
+async def _until_overdue(live: Any) -> None:
+    async with asyncio.timeout(5):
+        while not any(s._overdue for s in live.app.state.sessions):
+            await asyncio.sleep(0.01)  # polling the deadline's flag, bounded above
+
+
+async def test_a_hello_sent_in_time_but_served_late_keeps_its_socket() -> None:
+    """Issue 26's restart storm: a hello waiting on the database past the deadline is the
+    server's delay, not the client's; it is answered and the socket stays."""
+    async with live_server(hello_timeout_seconds=0.3, auth_cache_seconds=0) as live:
+        _, token = await live.player("ana")
+        gate = await _slow_token_reads(live)
+        async with client(live) as ana:
+            await ana.send({"type": "hello", "token": token})
+            await _until_overdue(live)  # the deadline passed while the hello waited
+            gate.set()
+            assert (await ana.expect("welcome"))["name"] == "ana"
+            await ana.send({"type": "ping", "nonce": "after"})
+            assert (await ana.expect("pong"))["nonce"] == "after"
+
+
+async def test_a_late_served_hello_that_fails_closes_at_once() -> None:
+    async with live_server(hello_timeout_seconds=0.3, auth_cache_seconds=0) as live:
+        gate = await _slow_token_reads(live)
+        async with client(live) as junk:
+            await junk.send({"type": "hello", "token": "not-a-token"})
+            await _until_overdue(live)
+            gate.set()
+            seen, code = await closed_code(junk)
+            assert code == 4009
+            assert [m["code"] for m in seen if m["type"] == "error"] == \
+                ["auth.invalid_token", "auth.hello_timeout"]

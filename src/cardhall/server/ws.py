@@ -46,6 +46,7 @@ from ..tables.manager import TableManager
 from .authcache import AuthCache, authenticate_cached, still_allowed, still_authenticated
 from .drain import is_draining
 from .errors import ApiError
+from .framesend import frame_sender
 from .quotas import LocalSocketQuota, SocketQuota, client_network
 from .sockets import (
     CLOSE_ADDRESS_SOCKETS,
@@ -105,6 +106,8 @@ class Session:
         self.hall.watch(self.conn)
         self.follow = TournamentFollow(self.conn)
         self.authed = False
+        self._hello_serving = False  # a hello is being answered (the hello deadline waits)
+        self._overdue = False  # the hello deadline passed while it was
         self.token: str | None = None
         """The bearer token of the last ``hello`` answered ``welcome`` (re-checked when the
         player's sessions are revoked, ``server/sockets.py``)."""
@@ -139,12 +142,24 @@ class Session:
         self.shut(CLOSE_REVOKED, "session revoked")
 
     def _hello_overdue(self) -> None:
-        """The hello deadline passed: close the socket unless it has authenticated."""
+        """The hello deadline passed: close the socket unless it has authenticated. A hello
+        that arrived in time and is still being served (its token read waits on a busy
+        database, a restart storm: issue 26) is not the client's delay: the socket is closed
+        only if that hello then fails (:meth:`_hello_served`)."""
         if self.authed or self.conn.closed:
+            return
+        if self._hello_serving:
+            self._overdue = True
             return
         self.error("auth.hello_timeout", f"no hello within hello_timeout_seconds="
                    f"{self.settings.hello_timeout_seconds:g}")
         self.shut(CLOSE_HELLO_TIMEOUT, "no hello in time")
+
+    def _hello_served(self) -> None:
+        """A hello was answered: past the deadline and still not authenticated, close."""
+        self._hello_serving = False
+        if self._overdue:
+            self._hello_overdue()
 
     def _take_address(self) -> bool:
         """Count this socket for its address; ``False`` after answering
@@ -195,6 +210,7 @@ class Session:
 
     async def _writer(self) -> None:
         queue = self.conn.queue
+        send_text = frame_sender(self.ws)  # past the middleware (server/framesend.py)
         while True:
             msg = await queue.get()
             if msg is CLOSE:
@@ -204,7 +220,7 @@ class Session:
             text = encode(msg)
             del msg  # hold no reference to a sent frame while waiting for the next one
             try:
-                await self.ws.send_text(text)
+                await send_text(text)
             except Exception:  # the socket is gone; the reader will see the disconnect
                 return
             del text
@@ -299,6 +315,13 @@ class Session:
         return not await still_allowed(self.store, self.conn.player.id, self.auth_cache)
 
     async def _hello(self, msg: p.Hello) -> None:
+        self._hello_serving = True
+        try:
+            await self._authenticate(msg)
+        finally:
+            self._hello_served()
+
+    async def _authenticate(self, msg: p.Hello) -> None:
         try:
             player = await authenticate_cached(self.store, msg.token, self.auth_cache)
         except ApiError as exc:  # the same codes as REST: auth.invalid_token, auth.banned
