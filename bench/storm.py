@@ -107,13 +107,15 @@ class Outcome:
         self.early: list[dict[str, Any]] = []  # ``state`` frames before the ``joined``
 
 
-async def resume(url: str, item: dict[str, Any] | None, timeout: float) -> Outcome:
+async def resume(url: str, item: dict[str, Any] | None, timeout: float,
+                 out: Outcome | None = None) -> Outcome:
     """Connect, ``hello`` and ``join`` ``item``'s seat (``None``: the bare server, connect
-    only); the socket stays open in ``Outcome.ws``."""
+    only), filling ``out`` (a new one by default); the socket stays open in ``Outcome.ws``."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
-    out, t0 = Outcome(), time.perf_counter()
+    out = Outcome() if out is None else out
+    t0 = time.perf_counter()
     try:
         out.ws = ws = await connect(url, max_size=2**23, compression=None, ping_interval=None,
                                     open_timeout=timeout, close_timeout=2)
@@ -142,19 +144,35 @@ async def wave(url: str, items: list[dict[str, Any] | None], batch: int,
                timeout: float, play: Play | None = None) -> tuple[list[Outcome], float]:
     """Every item's socket, ``batch`` handshakes in flight; the outcomes and the seconds from
     the first connect to the last answer. With ``play`` each seated socket is handed to it
-    (:meth:`Play.attach`) at once, out of the handshakes' count."""
+    (:meth:`Play.attach`) at once, out of the handshakes' count. A socket still unanswered
+    after ``timeout`` seconds is refused as ``no answer``; a progress line every 10 s."""
     sem = asyncio.Semaphore(batch)
+    outcomes = [Outcome() for _ in items]
+    answered = 0
 
-    async def one(item: dict[str, Any] | None) -> Outcome:
+    async def one(item: dict[str, Any] | None, out: Outcome) -> None:
+        nonlocal answered
         async with sem:
-            out = await resume(url, item, timeout)
+            await resume(url, item, timeout, out)
+        answered += 1
         if play is not None and item is not None and out.seated:
             play.attach(item, out.ws, out.early)
-        return out
 
     t0 = time.perf_counter()
-    outcomes = await asyncio.wait_for(asyncio.gather(*(one(i) for i in items)), timeout)
-    return list(outcomes), time.perf_counter() - t0
+    tasks = [asyncio.create_task(one(i, o)) for i, o in zip(items, outcomes, strict=True)]
+    pending: set[asyncio.Task[None]] = set(tasks)
+    while pending and time.perf_counter() - t0 < timeout:
+        _, pending = await asyncio.wait(pending, timeout=min(10.0, timeout))
+        if pending:
+            note(f"{answered} of {len(items)} answered after {time.perf_counter() - t0:.0f} s")
+    secs = time.perf_counter() - t0
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for o in outcomes:
+        if not o.seated and not o.refused:
+            o.refused = "no answer"
+    return outcomes, secs
 
 
 async def close_all(outcomes: list[Outcome]) -> None:
@@ -201,7 +219,8 @@ async def storm(a: argparse.Namespace) -> dict[str, Any]:
     t0 = time.perf_counter()
     if play is not None:
         play.start([i["table_id"] for i in plan["sockets"]])
-    outcomes, secs = await wave(url, items, a.batch, a.timeout, play)
+    budget = a.timeout - 30 - (a.after_seconds + 5 if play else 0)  # then play on, close
+    outcomes, secs = await wave(url, items, a.batch, budget, play)
     played: dict[str, Any] = {}
     if play is not None:
         last = time.perf_counter()
