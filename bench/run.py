@@ -29,8 +29,8 @@ sides of a ratio alike:
 
 Then the reconnect storms (``bench/storms.py``, issue 26): ``storm`` (4,000 sockets of 1,000
 tables say ``hello`` and resume, 100 handshakes at a time: refused, seconds to seat everyone,
-p99; one player per socket and 4 sockets per player; before and after in the same run, and the
-bare server's floor) and ``restart_storm`` (the same right after a restart that restored the
+p99; one player per socket, 4 sockets per player, and one per socket with every table playing
+1 action/s once its seats are back (``play``: act p99); before and after, the bare floor) and ``restart_storm`` (the same right after a restart that restored the
 1,000 durable tables). Then ``saves`` (``bench/saves.py``: SQLite and PostgreSQL; the pre-issue ORM save, single,
 batched and through the game writer, each as a ratio to single) and the engine:
 random self-play speed for every game plus every ``bench/bench_<name>.py`` module exposing

@@ -22,6 +22,12 @@ number of sockets against ``bench/bare_server.py`` (no hello, nothing to resume:
 Prints one JSON object: ``sockets``, ``seated``, ``refused`` (by error code or close), the
 time from the first connect to the last seat (``seconds_to_all_seated``), per-socket
 connect -> joined latency (p50/p99/max), and sockets per second. Bounded by ``--timeout``.
+
+``--play-rate R`` (default 0: nobody plays) adds the table traffic of a restart: once a socket
+has its ``joined`` it keeps reading, and each table acts ``R`` times a second from the storm's
+first connect until ``--after-seconds`` (5) after the last socket's answer
+(``bench/stormplay.py``); the JSON object gains ``play``: act -> accepted latency and refused
+acts by code during the storm and after it, and the sockets closed while playing.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from loadstats import summarize_ms
+from stormplay import Play
 
 SEATS = 4
 
@@ -97,15 +104,18 @@ class Outcome:
     def __init__(self) -> None:
         self.seated, self.refused, self.seconds = False, "", 0.0
         self.ws: Any = None
+        self.early: list[dict[str, Any]] = []  # ``state`` frames before the ``joined``
 
 
-async def resume(url: str, item: dict[str, Any] | None, timeout: float) -> Outcome:
+async def resume(url: str, item: dict[str, Any] | None, timeout: float,
+                 out: Outcome | None = None) -> Outcome:
     """Connect, ``hello`` and ``join`` ``item``'s seat (``None``: the bare server, connect
-    only); the socket stays open in ``Outcome.ws``."""
+    only), filling ``out`` (a new one by default); the socket stays open in ``Outcome.ws``."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
-    out, t0 = Outcome(), time.perf_counter()
+    out = Outcome() if out is None else out
+    t0 = time.perf_counter()
     try:
         out.ws = ws = await connect(url, max_size=2**23, compression=None, ping_interval=None,
                                     open_timeout=timeout, close_timeout=2)
@@ -120,6 +130,8 @@ async def resume(url: str, item: dict[str, Any] | None, timeout: float) -> Outco
                 if msg.get("type") == "error":
                     out.refused = str(msg.get("code"))
                     return out
+                if msg.get("type") == "state":
+                    out.early.append(msg)
         out.seated, out.seconds = True, time.perf_counter() - t0
     except ConnectionClosed as exc:
         out.refused = f"closed {exc.rcvd.code if exc.rcvd else 'abnormally'}"
@@ -129,18 +141,38 @@ async def resume(url: str, item: dict[str, Any] | None, timeout: float) -> Outco
 
 
 async def wave(url: str, items: list[dict[str, Any] | None], batch: int,
-               timeout: float) -> tuple[list[Outcome], float]:
+               timeout: float, play: Play | None = None) -> tuple[list[Outcome], float]:
     """Every item's socket, ``batch`` handshakes in flight; the outcomes and the seconds from
-    the first connect to the last answer."""
+    the first connect to the last answer. With ``play`` each seated socket is handed to it
+    (:meth:`Play.attach`) at once, out of the handshakes' count. A socket still unanswered
+    after ``timeout`` seconds is refused as ``no answer``; a progress line every 10 s."""
     sem = asyncio.Semaphore(batch)
+    outcomes = [Outcome() for _ in items]
+    answered = 0
 
-    async def one(item: dict[str, Any] | None) -> Outcome:
+    async def one(item: dict[str, Any] | None, out: Outcome) -> None:
+        nonlocal answered
         async with sem:
-            return await resume(url, item, timeout)
+            await resume(url, item, timeout, out)
+        answered += 1
+        if play is not None and item is not None and out.seated:
+            play.attach(item, out.ws, out.early)
 
     t0 = time.perf_counter()
-    outcomes = await asyncio.wait_for(asyncio.gather(*(one(i) for i in items)), timeout)
-    return list(outcomes), time.perf_counter() - t0
+    tasks = [asyncio.create_task(one(i, o)) for i, o in zip(items, outcomes, strict=True)]
+    pending: set[asyncio.Task[None]] = set(tasks)
+    while pending and time.perf_counter() - t0 < timeout:
+        _, pending = await asyncio.wait(pending, timeout=min(10.0, timeout))
+        if pending:
+            note(f"{answered} of {len(items)} answered after {time.perf_counter() - t0:.0f} s")
+    secs = time.perf_counter() - t0
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for o in outcomes:
+        if not o.seated and not o.refused:
+            o.refused = "no answer"
+    return outcomes, secs
 
 
 async def close_all(outcomes: list[Outcome]) -> None:
@@ -183,7 +215,19 @@ async def storm(a: argparse.Namespace) -> dict[str, Any]:
     url = ws_url(a.base)
     if a.target == "bare":
         url += "?room=r&seat=0"
-    outcomes, secs = await wave(url, items, a.batch, a.timeout)
+    play = Play(a.play_rate) if a.play_rate > 0 and a.target == "cardhall" else None
+    t0 = time.perf_counter()
+    if play is not None:
+        play.start([i["table_id"] for i in plan["sockets"]])
+    budget = a.timeout - 30 - (a.after_seconds + 5 if play else 0)  # then play on, close
+    outcomes, secs = await wave(url, items, a.batch, budget, play)
+    played: dict[str, Any] = {}
+    if play is not None:
+        last = time.perf_counter()
+        await asyncio.sleep(a.after_seconds)
+        after_end = time.perf_counter()
+        await play.stop()
+        played = {"play": play.report(t0, last, after_end)}
     await close_all(outcomes)
     seated = [o for o in outcomes if o.seated]
     refused = collections.Counter(o.refused for o in outcomes if not o.seated)
@@ -192,7 +236,7 @@ async def storm(a: argparse.Namespace) -> dict[str, Any]:
             "batch": a.batch, "seated": len(seated), "refused": sum(refused.values()),
             "refused_by": dict(refused), "seconds_to_all_seated": round(secs, 2),
             "sockets_per_s": round(len(seated) / secs, 1) if secs > 0 else None,
-            "latency": summarize_ms([o.seconds for o in seated])}
+            "latency": summarize_ms([o.seconds for o in seated]), **played}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -205,6 +249,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--layout", choices=["one", "shared"], default="one")
     ap.add_argument("--batch", type=int, default=100, help="handshakes in flight at once")
     ap.add_argument("--target", choices=["cardhall", "bare"], default="cardhall")
+    ap.add_argument("--play-rate", type=float, default=0.0,
+                    help="storm: acts per second per table once its seats are back (0: none)")
+    ap.add_argument("--after-seconds", type=float, default=5.0,
+                    help="storm with --play-rate: keep playing this long after the last seat")
     ap.add_argument("--timeout", type=float, default=300.0, help="bound of the whole command")
     return ap.parse_args(argv)
 
