@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -59,10 +60,17 @@ def free_port() -> int:
 
 
 @pytest.mark.slow
-def test_two_workers_serve_and_stop_on_sigterm(redis_url: str, redis_prefix: str) -> None:
+@pytest.mark.parametrize("database", ["memory", "sqlite_file"])
+def test_two_workers_serve_and_stop_on_sigterm(redis_url: str, redis_prefix: str,
+                                               database: str, tmp_path: Path) -> None:
+    """On a fresh SQLite file too (the default database): the two workers migrate one after
+    the other (they both created the tables and one crashed) and each takes a spill of its
+    own (the second ran without one)."""
     port = free_port()
+    db = tmp_path / "hall.db"
+    url = "memory://" if database == "memory" else f"sqlite+aiosqlite:///{db}"
     env = {**os.environ, "CARDHALL_REDIS_URL": redis_url, "CARDHALL_REDIS_PREFIX": redis_prefix,
-           "CARDHALL_DATABASE_URL": "memory://", "CARDHALL_GC_TUNING": "false",
+           "CARDHALL_DATABASE_URL": url, "CARDHALL_GC_TUNING": "false",
            "CARDHALL_SHUTDOWN_GRACE_SECONDS": "2"}
     env.pop("CARDHALL_NODE_ID", None)
     proc = subprocess.Popen([sys.executable, "-m", "cardhall.cli", "serve", "--workers", "2",
@@ -79,10 +87,17 @@ def test_two_workers_serve_and_stop_on_sigterm(redis_url: str, redis_prefix: str
             except OSError:
                 time.sleep(0.1)  # polling a condition, bounded by the deadline
         assert status == 200, f"not ready: exit {proc.poll()}"
+        if database == "sqlite_file":  # each worker holds a spill of its own
+            want = ["hall.db.spill-worker0.lock", "hall.db.spill.lock"]
+            while time.monotonic() < deadline and sorted(
+                    p.name for p in tmp_path.glob("*spill*.lock")) != want:
+                time.sleep(0.1)  # polling a condition, bounded by the deadline
+            assert sorted(p.name for p in tmp_path.glob("*spill*.lock")) == want
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=BOUND_SECONDS)
         assert proc.returncode == 0, err[-2000:]
         assert err.count("draining: refusing new tables") == 2, err[-2000:]  # each worker
+        assert "WITHOUT a spill" not in err and "already exists" not in err, err[-2000:]
     finally:
         if proc.poll() is None:
             proc.kill()

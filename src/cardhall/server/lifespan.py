@@ -57,10 +57,11 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
                            pool_timeout_seconds=settings.db_pool_timeout_seconds)
         await store.start()
         app.state.store = store
-        spill = _spill(settings)
-        if spill is not None:
+        spills = _spills(settings)
+        spill = None
+        if spills:
             try:
-                spill = _acquire(spill)
+                spill = _acquire(spills)
                 if spill is not None:
                     await replay(store, spill, timeout_seconds=max(
                         30.0, last_resort_seconds(settings.db_timeout_seconds)))
@@ -138,27 +139,45 @@ DURABLE_CLOSE_SECONDS = 4.0
 is spilled) and the game writer's saves (what is left; unsaved games stay in the outbox)."""
 
 
-def _spill(settings: Settings) -> Spill | None:
-    """The table log's spill of a durable server (``None``: not durable, or ``log_spill``
-    off)."""
+WORKER_SPILL_SLOTS = 64
+"""How many numbered spills the workers of ``cardhall serve --workers N`` may take."""
+
+
+def _spills(settings: Settings) -> list[Spill]:
+    """The spills this durable server may take, in order (empty: not durable, or
+    ``log_spill`` off): the one of ``CARDHALL_LOG_SPILL_PATH``, else the default of the node
+    id (``storage/spill.py`` ``default_path``). In cluster mode without a node id
+    (``cardhall serve --workers N``: each worker names itself anew at every start, so a spill
+    named after it would be orphaned when it restarts) that path, then the numbered slots
+    ``<path>-worker0``, ``<path>-worker1``, ...: a worker takes the first free one, and a
+    restarted worker the one its predecessor left, whose steps it replays."""
     if not (settings.durable_tables and settings.log_spill
             and settings.database_url != "memory://"):
-        return None
-    path = settings.log_spill_path or default_path(
-        settings.database_url, settings.database_schema, settings.node_id)
-    return Spill(path.absolute(), database_key(settings.database_url, settings.database_schema))
+        return []
+    key = database_key(settings.database_url, settings.database_schema)
+    path = (settings.log_spill_path or default_path(
+        settings.database_url, settings.database_schema, settings.node_id)).absolute()
+    paths = [path]
+    if settings.redis_url and not settings.node_id:
+        paths += [path.with_name(f"{path.name}-worker{i}") for i in range(WORKER_SPILL_SLOTS)]
+    return [Spill(p, key) for p in paths]
 
 
-def _acquire(spill: Spill) -> Spill | None:
-    """Take ``spill`` for this process; ``None`` (logged) when another server holds it: this
-    one then runs without a spill (a second server on one database is a mistake outside
-    cluster mode, ``docs/operations.md``; its steps sent during an outage are not durable)."""
-    try:
-        spill.acquire()
-    except SpillBusyError as exc:
-        log.error("%s; this server runs WITHOUT a spill", exc)
-        return None
-    return spill
+def _acquire(spills: list[Spill]) -> Spill | None:
+    """Take the first of ``spills`` no other process holds; ``None`` (logged) when every one
+    is held: this server then runs without a spill (a second server on one database is a
+    mistake outside cluster mode, ``docs/operations.md``; its steps sent during an outage are
+    not durable)."""
+    busy: SpillBusyError | None = None
+    for spill in spills:
+        try:
+            spill.acquire()
+        except SpillBusyError as exc:
+            busy = exc
+            continue
+        return spill
+    log.error("%s; this server runs WITHOUT a spill", busy)
+    return None
 
 
 async def _close_sockets(app: FastAPI, player_ids: set[str], why: str) -> int:

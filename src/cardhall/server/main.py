@@ -27,6 +27,10 @@ USAGE_ERROR = 2
 """Exit status of a refused ``--workers`` (argparse's status for a bad command line)."""
 APP_FACTORY = "cardhall.server.app:create_app_from_env"
 """The import string of the app factory each worker calls (``uvicorn --factory``)."""
+WORKER_HEALTHCHECK_SECONDS = 60
+"""How long uvicorn's supervisor waits for a worker's answer to its health check before it
+kills and restarts the worker (uvicorn's default, 5 s, is less than a worker's start on a
+busy 2-core machine: workers were killed while starting, over and over)."""
 
 
 def make_server(app: FastAPI | str, settings: Settings, *, host: str, port: int,
@@ -97,7 +101,7 @@ def serve(host: str | None = None, port: int | None = None, workers: int = 1) ->
     bind_host, bind_port = host or settings.host, settings.port if port is None else port
     if workers > 1:
         _serve_workers(make_server(APP_FACTORY, settings, host=bind_host, port=bind_port,
-                                   factory=True, workers=workers, **options))
+                                   **worker_options(workers), **options))
         return 0
     server = make_server(create_app(settings), settings, host=bind_host, port=bind_port,
                          **options)
@@ -105,6 +109,13 @@ def serve(host: str | None = None, port: int | None = None, workers: int = 1) ->
     if not server.started:
         sys.exit(STARTUP_FAILURE)
     return 0
+
+
+def worker_options(workers: int) -> dict[str, Any]:
+    """The ``uvicorn.Config`` arguments of ``workers`` worker processes of :data:`APP_FACTORY`,
+    each given :data:`WORKER_HEALTHCHECK_SECONDS` to answer the supervisor."""
+    return {"factory": True, "workers": workers,
+            "timeout_worker_healthcheck": WORKER_HEALTHCHECK_SECONDS}
 
 
 def _serve_workers(server: DrainingServer) -> None:

@@ -17,7 +17,11 @@ The store is one object per role of :class:`~cardhall.storage.interface.Store` b
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import logging
+import os
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,10 +183,12 @@ async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
 
     On PostgreSQL the connection holds ``pg_advisory_lock(MIGRATION_LOCK_KEY)`` meanwhile, so a
     second process starting at the same time waits, then finds the schema at head and does
-    nothing (instead of both creating the tables and one crashing). SQLite serialises schema
-    changes through its file lock. Raises what Alembic or the driver raise.
+    nothing (instead of both creating the tables and one crashing); on a SQLite file the same
+    is done by an exclusive ``flock`` on ``<file>.migrate.lock`` (:func:`_sqlite_migration_lock`:
+    the workers of ``cardhall serve --workers N`` start at once, and Alembic's DDL is not one
+    SQLite transaction). Raises what Alembic or the driver raise.
     """
-    async with engine.connect() as conn:
+    async with _sqlite_migration_lock(engine), engine.connect() as conn:
         locking = conn.dialect.name == "postgresql"
         if locking:
             await conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
@@ -195,6 +201,23 @@ async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
                 await conn.execute(text("SELECT pg_advisory_unlock(:key)"),
                                    {"key": MIGRATION_LOCK_KEY})
                 await conn.commit()
+
+
+@contextlib.asynccontextmanager
+async def _sqlite_migration_lock(engine: AsyncEngine) -> AsyncIterator[None]:
+    """Hold an exclusive ``flock`` on ``<file>.migrate.lock`` of a SQLite file database (waited
+    for in a thread, so the event loop runs on); nothing for other databases and in-memory
+    SQLite. Closing the descriptor releases the lock."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        yield
+        return
+    fd = os.open(f"{url.database}.migrate.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        await asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 async def upgrade_database(url: str, revision: str = "head") -> None:

@@ -1,0 +1,57 @@
+"""Processes starting at once on a fresh SQLite file (``cardhall serve --workers N``) migrate
+one after another: ``migrate`` holds an exclusive ``flock`` on ``<file>.migrate.lock``
+(``storage/sql.py``). Before, two workers both created the tables and one crashed with
+"table players already exists"."""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from cardhall.storage.sql import SqlStore
+
+
+async def _start_and_close(url: str) -> None:
+    store = SqlStore(url, timeout_seconds=5)
+    try:
+        await store.start()
+        await store.ping()
+    finally:
+        await store.close()
+
+
+async def test_a_migration_waits_for_the_file_lock(tmp_path: Path) -> None:
+    db = tmp_path / "hall.db"
+    fd = os.open(f"{db}.migrate.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another process is migrating
+    task = asyncio.create_task(_start_and_close(f"sqlite+aiosqlite:///{db}"))
+    try:
+        done, _ = await asyncio.wait({task}, timeout=0.5)
+        assert not done, "migrated while another process held the migration lock"
+    finally:
+        os.close(fd)  # that process is done
+    await asyncio.wait_for(task, 30)
+
+
+MIGRATE = """
+import asyncio, sys
+from cardhall.storage.sql import SqlStore
+async def main():
+    store = SqlStore(sys.argv[1], timeout_seconds=5)
+    await store.start()
+    await store.close()
+asyncio.run(main())
+"""
+
+
+def test_three_processes_migrating_one_fresh_file_all_succeed(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'hall.db'}"
+    procs = [subprocess.Popen([sys.executable, "-c", MIGRATE, url], stderr=subprocess.PIPE)
+             for _ in range(3)]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err.decode()[-2000:]
