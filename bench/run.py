@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import os
 import platform
@@ -62,18 +61,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arms import load_arm, timer_anchor
 from ending import closed_default, parse_variants
 from ending import summary as ending_summary
-from runkit import guarded, median_of, note, pg_arm, postgres_unreachable, ratio
+from runkit import guarded, median_of, pg_arm, postgres_unreachable, ratio
 from storms import storms
 from storms import summary as storm_summary
 
 from cardhall.cli.output import progress
-from cardhall.engine import game_names, get_game
-from cardhall.selfplay import run as selfplay
 from cluster import cluster as cluster_part
 from cluster import summary as cluster_summary
+from engine import engine
 
 BENCH = Path(__file__).resolve().parent
-SELFPLAY_GAMES = {"bazaar_blot": 200, "soldiers_bluff": 2000, "palace_poker": 300}
 
 
 @dataclass(frozen=True)
@@ -239,40 +236,6 @@ async def timers(plan: Plan, errors: list[str]) -> dict[str, Any]:
                          load_arm("cardhall", "silent", plan.timer_tables, plan.timer_duration,
                                   plan.warmup, turn_timeout=plan.timer_timeout))
     return {"anchor": anchor, "cardhall": card}
-
-
-def selfplay_speed(game: str, scale: float = 1.0) -> dict[str, object]:
-    """Random self-play speed: games, steps and deals/hands per second."""
-    rules = get_game(game)
-    seats = 6 if game == "palace_poker" else rules.min_seats
-    games = max(1, round(SELFPLAY_GAMES.get(game, 200) * scale))
-    rep = selfplay(game, games, seed=1, seats=seats, check=False)
-    secs = rep.seconds or 1e-9
-    return {
-        "seats": seats,
-        "games": rep.games,
-        "seconds": round(secs, 3),
-        "steps_per_second": round(rep.steps / secs, 1),
-        "units_per_second": round(rep.units / secs, 1),
-        "unit": "deal" if game == "bazaar_blot" else "hand",
-        "longest_game_steps": rep.longest_game_steps,
-    }
-
-
-def engine(plan: Plan, out: dict[str, Any]) -> None:
-    """Self-play of every game into ``out["selfplay"]``; the ``bench_<name>.py`` modules into
-    ``out[<name>]`` (full runs only)."""
-    note("engine: self-play")
-    out["selfplay"] = {g: selfplay_speed(g, plan.selfplay_scale) for g in game_names()}
-    if not plan.modules:
-        return
-    for path in sorted(BENCH.glob("bench_*.py")):
-        note(f"engine: {path.name}")
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        assert spec and spec.loader
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        out[path.stem.removeprefix("bench_")] = mod.run()
 
 
 def gc_max(arm: dict[str, Any] | None, gen: str = "2") -> float | None:
