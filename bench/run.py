@@ -25,7 +25,10 @@ sides of a ratio alike:
 * ``cluster`` (``bench/cluster.py``): on PostgreSQL and Redis, one node without Redis (the
   baseline), one node in cluster mode, two nodes with every client on the non-owner node (the
   Redis hop), two nodes with the load split -> closed-loop actions/s, open-loop p50/p99, CPU per
-  node, the hop's added latency; ``{"skipped": reason}`` when either is unreachable.
+  node, the hop's added latency; ``{"skipped": reason}`` when either is unreachable;
+* ``workers`` (``bench/workers.py``, issue 26): ``cardhall serve --workers 2`` against one
+  worker (SQLite; PostgreSQL without and with Redis) and bare, the ``closed_default`` ending
+  load, interleaved -> actions/s, p50/p99, CPU summed over the workers, ``two_to_one_worker``.
 
 Then the reconnect storms (``bench/storms.py``, issue 26): ``storm`` (4,000 sockets of 1,000
 tables say ``hello`` and resume, 100 handshakes at a time: refused, seconds to seat everyone,
@@ -64,6 +67,8 @@ from ending import summary as ending_summary
 from runkit import guarded, median_of, pg_arm, postgres_unreachable, ratio
 from storms import storms
 from storms import summary as storm_summary
+from workers import summary as workers_summary
+from workers import workers_part
 
 from cardhall.cli.output import progress
 from cluster import cluster as cluster_part
@@ -106,6 +111,13 @@ class Plan:
     ending_tables: int = 100
     ending_rounds: int = 3
     ending_duration: float = 15.0
+    # issue 26, cardhall serve --workers 2 (bench/workers.py)
+    workers_tables: int = 100
+    workers_rounds: int = 2
+    workers_duration: float = 8.0
+    workers_warmup: float = 2.0
+    workers_arms: tuple[str, ...] = ("bare", "one_worker_sqlite", "one_worker",
+                                     "one_worker_cluster", "two_workers")
 
 
 QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),
@@ -115,7 +127,9 @@ QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables
              selfplay_scale=0.1, modules=False, cluster_closed_tables=4,
              cluster_open_tables=8, cluster_rounds=1, cluster_duration=1.5, cluster_warmup=0.5,
              cluster_modes=("open",), storm_tables=48, storm_before=False,
-             ending_tables=10, ending_rounds=1, ending_duration=3.0)
+             ending_tables=10, ending_rounds=1, ending_duration=3.0, workers_tables=10,
+             workers_rounds=1, workers_duration=3.0, workers_warmup=1.0,
+             workers_arms=("bare", "one_worker_cluster", "two_workers"))
 
 
 async def closed_loop(plan: Plan, errors: list[str]) -> dict[str, Any]:
@@ -291,6 +305,7 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
             "save_game_16_awaited_p99_ms": (latency.get("save_game_awaited") or {}).get("p99_ms"),
             "skipped": saves.get(f"{db}_skipped")}
     s["cluster"] = cluster_summary(out.get("cluster"))
+    s["workers"] = workers_summary(out.get("workers"))
     for part in ("storm", "restart_storm"):
         s[part] = storm_summary(out.get(part))
     s["closed_loop_default"] = ending_summary(out.get("closed_loop_default"))
@@ -332,6 +347,7 @@ async def run_all(plan: Plan, quick: bool, only: set[str],
         "log": ("log_latency", lambda: log_latency(plan, errors)),
         "timer": ("timer", lambda: timers(plan, errors)),
         "cluster": ("cluster", lambda: cluster_part(plan, errors)),
+        "workers": ("workers", lambda: workers_part(plan, errors)),
         "saves": ("saves", lambda: guarded(errors, "saves", saves_all(quick))),
         "storm": ("storm", lambda: storms(plan.storm_tables, plan.storm_batch, False, errors,
                                           before=plan.storm_before)),
@@ -352,8 +368,8 @@ async def run_all(plan: Plan, quick: bool, only: set[str],
     return out
 
 
-PARTS = ("closed", "closed_default", "open", "log", "timer", "cluster", "saves", "storm", "restart_storm",
-         "engine")
+PARTS = ("closed", "closed_default", "open", "log", "timer", "cluster", "workers", "saves", "storm",
+         "restart_storm", "engine")
 
 
 def main(argv: list[str] | None = None) -> None:
