@@ -148,7 +148,7 @@ class Server:
         try:
             lines = self.log_file.read_text(errors="replace").splitlines()
         except OSError:
-            return {"warning": 0, "error": 0, "worker_restarts": 0, "first_error": None}
+            return log_levels([])
         return log_levels(lines)
 
     def pids(self) -> list[int]:
@@ -222,11 +222,11 @@ class Server:
 
 def log_levels(lines: list[str]) -> dict[str, Any]:
     """``warning`` and ``error`` (``critical`` included) lines of a console-format log, the
-    first error line (200 characters) and ``worker_restarts``: workers uvicorn's supervisor
+    first of each (200 characters) and ``worker_restarts``: workers uvicorn's supervisor
     replaced (``Child process [pid] died``, logged at info: it kills a worker that does not
     answer its health check within 5 s, a start-up included)."""
     counts = {"warning": 0, "error": 0, "worker_restarts": 0}
-    first = None
+    first: dict[str, str | None] = {"first_warning": None, "first_error": None}
     for line in lines:
         counts["worker_restarts"] += bool(RESTART.search(line))
         level = LEVEL.search(line[:60])
@@ -234,9 +234,9 @@ def log_levels(lines: list[str]) -> dict[str, Any]:
             continue
         name = "error" if level.group(1) in ("error", "critical") else "warning"
         counts[name] += 1
-        if name == "error" and first is None:
-            first = line[:200]
-    return {**counts, "first_error": first}
+        if first[f"first_{name}"] is None:
+            first[f"first_{name}"] = line[:200]
+    return {**counts, **first}
 
 
 def stat_fields(pid: int) -> list[str]:

@@ -47,9 +47,9 @@ def test_log_levels_counts_warnings_errors_and_worker_restarts() -> None:
     assert got["warning"] == 1
     assert got["error"] == 3  # a level within a line's first 60 characters counts
     assert got["worker_restarts"] == 1
-    assert got["first_error"] == lines[2]
+    assert (got["first_warning"], got["first_error"]) == (lines[1], lines[2])
     assert log_levels([]) == {"warning": 0, "error": 0, "worker_restarts": 0,
-                              "first_error": None}
+                              "first_warning": None, "first_error": None}
 
 
 def run(rate: float, cores: float = 1.0) -> dict[str, Any]:
