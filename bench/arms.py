@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from servers import Server, metric_window
+from servers import Server, metric_window, tree_cpu_cores
 
 BENCH = Path(__file__).resolve().parent
 
@@ -42,25 +42,28 @@ def loadgen_argv(server: Server, mode: str, tables: int, duration: float, warmup
 
 async def load_arm(kind: str, mode: str, tables: int, duration: float, warmup: float,
                    setup_timeout: float = 300.0, server_env: dict[str, str] | None = None,
-                   **extra: Any) -> dict[str, Any]:
+                   workers: int = 1, **extra: Any) -> dict[str, Any]:
     """One arm: the load generator's result plus ``server`` figures (``cpu_cores`` over the
     window, ``rss_idle_mb``, ``rss_loaded_mb``, ``rss_per_connection_kb``, ``gc_pauses`` from
     gcwatch, ``gc_metric`` from ``/metrics`` or ``None``, ``table_log``: the table log's
-    window figures from gcwatch, ``None`` when no log ran). ``server_env``: settings of the
-    server (:class:`~servers.Server`). Raises ``RuntimeError`` when the server or the load
+    window figures from gcwatch, ``None`` when no log ran; ``log_lines``: the server log's
+    warnings and errors, :meth:`~servers.Server.log_levels`). ``server_env``: settings of the
+    server (:class:`~servers.Server`); ``workers``: ``cardhall serve --workers``. Raises ``RuntimeError`` when the server or the load
     generator fails or overruns its bound."""
     with tempfile.TemporaryDirectory(prefix=f"cardhall-bench-{kind}-") as d:
-        server = Server(kind, Path(d), env=server_env)
+        server = Server(kind, Path(d), env=server_env, workers=workers)
         try:
             await server.start()
             argv = loadgen_argv(server, mode, tables, duration, warmup,
                                 setup_timeout=setup_timeout, **extra)
             bound = setup_timeout + warmup + duration + 60
-            return await asyncio.wait_for(drive(server, argv), bound)
+            result = await asyncio.wait_for(drive(server, argv), bound)
         except TimeoutError as e:
             raise RuntimeError(f"{kind} {mode} {tables}: over its time bound") from e
         finally:
             server.stop()
+        result["server"]["log_lines"] = server.log_levels()
+        return result
 
 
 async def drive(servers: Server | list[Server], argv: list[str],
@@ -122,9 +125,9 @@ async def sample(server: Server, phase: str, msg: dict[str, Any],
     elif phase == "measure_start":
         await server.gc_dump()  # forget the set-up's pauses
         sampled["metric0"] = await server.gc_metric()
-        sampled["cpu0"], sampled["t0"] = server.cpu_seconds(), time.monotonic()
+        sampled["cpu0"], sampled["t0"] = server.cpu_by_pid(), time.monotonic()
     elif phase == "measure_end":
-        sampled["cpu1"], sampled["t1"] = server.cpu_seconds(), time.monotonic()
+        sampled["cpu1"], sampled["t1"] = server.cpu_by_pid(), time.monotonic()
         sampled["gc"] = await server.gc_dump()
         sampled["log"] = server.log_figures()
         sampled["metric1"] = await server.gc_metric()
@@ -135,8 +138,10 @@ def server_figures(rss_idle: int, s: dict[str, Any]) -> dict[str, Any]:
     wall = s.get("t1", 0.0) - s.get("t0", 0.0)
     loaded = s.get("rss_loaded", rss_idle)
     conns = s.get("connections") or 0
+    cores, each = tree_cpu_cores(s.get("cpu0", {}), s.get("cpu1", {}), wall)
     return {
-        "cpu_cores": round((s["cpu1"] - s["cpu0"]) / wall, 2) if wall > 0 else None,
+        "cpu_cores": cores,
+        "process_cpu_cores": each if len(each) > 1 else None,
         "rss_idle_mb": round(rss_idle / 2**20, 1),
         "rss_loaded_mb": round(loaded / 2**20, 1),
         "rss_per_connection_kb": round((loaded - rss_idle) / conns / 1024, 1) if conns else None,

@@ -25,7 +25,10 @@ sides of a ratio alike:
 * ``cluster`` (``bench/cluster.py``): on PostgreSQL and Redis, one node without Redis (the
   baseline), one node in cluster mode, two nodes with every client on the non-owner node (the
   Redis hop), two nodes with the load split -> closed-loop actions/s, open-loop p50/p99, CPU per
-  node, the hop's added latency; ``{"skipped": reason}`` when either is unreachable.
+  node, the hop's added latency; ``{"skipped": reason}`` when either is unreachable;
+* ``workers`` (``bench/workers.py``, issue 26): ``cardhall serve --workers 2`` against one
+  worker (SQLite; PostgreSQL without and with Redis) and bare, the ``closed_default`` ending
+  load, interleaved -> actions/s, p50/p99, CPU summed over the workers, ``two_to_one_worker``.
 
 Then the reconnect storms (``bench/storms.py``, issue 26): ``storm`` (4,000 sockets of 1,000
 tables say ``hello`` and resume, 100 handshakes at a time: refused, seconds to seat everyone,
@@ -42,7 +45,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import os
 import platform
@@ -62,18 +64,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arms import load_arm, timer_anchor
 from ending import closed_default, parse_variants
 from ending import summary as ending_summary
-from runkit import guarded, median_of, note, pg_arm, postgres_unreachable, ratio
+from runkit import guarded, median_of, pg_arm, postgres_unreachable, ratio
 from storms import storms
 from storms import summary as storm_summary
+from workers import summary as workers_summary
+from workers import workers_part
 
 from cardhall.cli.output import progress
-from cardhall.engine import game_names, get_game
-from cardhall.selfplay import run as selfplay
 from cluster import cluster as cluster_part
 from cluster import summary as cluster_summary
+from engine import engine
 
 BENCH = Path(__file__).resolve().parent
-SELFPLAY_GAMES = {"bazaar_blot": 200, "soldiers_bluff": 2000, "palace_poker": 300}
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,13 @@ class Plan:
     ending_tables: int = 100
     ending_rounds: int = 3
     ending_duration: float = 15.0
+    # issue 26, cardhall serve --workers 2 (bench/workers.py)
+    workers_tables: int = 100
+    workers_rounds: int = 2
+    workers_duration: float = 8.0
+    workers_warmup: float = 2.0
+    workers_arms: tuple[str, ...] = ("bare", "one_worker_sqlite", "one_worker",
+                                     "one_worker_cluster", "two_workers")
 
 
 QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),
@@ -118,7 +127,9 @@ QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables
              selfplay_scale=0.1, modules=False, cluster_closed_tables=4,
              cluster_open_tables=8, cluster_rounds=1, cluster_duration=1.5, cluster_warmup=0.5,
              cluster_modes=("open",), storm_tables=48, storm_before=False,
-             ending_tables=10, ending_rounds=1, ending_duration=3.0)
+             ending_tables=10, ending_rounds=1, ending_duration=3.0, workers_tables=10,
+             workers_rounds=1, workers_duration=3.0, workers_warmup=1.0,
+             workers_arms=("bare", "one_worker_cluster", "two_workers"))
 
 
 async def closed_loop(plan: Plan, errors: list[str]) -> dict[str, Any]:
@@ -241,40 +252,6 @@ async def timers(plan: Plan, errors: list[str]) -> dict[str, Any]:
     return {"anchor": anchor, "cardhall": card}
 
 
-def selfplay_speed(game: str, scale: float = 1.0) -> dict[str, object]:
-    """Random self-play speed: games, steps and deals/hands per second."""
-    rules = get_game(game)
-    seats = 6 if game == "palace_poker" else rules.min_seats
-    games = max(1, round(SELFPLAY_GAMES.get(game, 200) * scale))
-    rep = selfplay(game, games, seed=1, seats=seats, check=False)
-    secs = rep.seconds or 1e-9
-    return {
-        "seats": seats,
-        "games": rep.games,
-        "seconds": round(secs, 3),
-        "steps_per_second": round(rep.steps / secs, 1),
-        "units_per_second": round(rep.units / secs, 1),
-        "unit": "deal" if game == "bazaar_blot" else "hand",
-        "longest_game_steps": rep.longest_game_steps,
-    }
-
-
-def engine(plan: Plan, out: dict[str, Any]) -> None:
-    """Self-play of every game into ``out["selfplay"]``; the ``bench_<name>.py`` modules into
-    ``out[<name>]`` (full runs only)."""
-    note("engine: self-play")
-    out["selfplay"] = {g: selfplay_speed(g, plan.selfplay_scale) for g in game_names()}
-    if not plan.modules:
-        return
-    for path in sorted(BENCH.glob("bench_*.py")):
-        note(f"engine: {path.name}")
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        assert spec and spec.loader
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        out[path.stem.removeprefix("bench_")] = mod.run()
-
-
 def gc_max(arm: dict[str, Any] | None, gen: str = "2") -> float | None:
     """The longest GC pause (ms) of generation ``gen`` in an arm's window (gcwatch)."""
     pauses = ((arm or {}).get("server") or {}).get("gc_pauses") or {}
@@ -328,6 +305,7 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
             "save_game_16_awaited_p99_ms": (latency.get("save_game_awaited") or {}).get("p99_ms"),
             "skipped": saves.get(f"{db}_skipped")}
     s["cluster"] = cluster_summary(out.get("cluster"))
+    s["workers"] = workers_summary(out.get("workers"))
     for part in ("storm", "restart_storm"):
         s[part] = storm_summary(out.get(part))
     s["closed_loop_default"] = ending_summary(out.get("closed_loop_default"))
@@ -369,6 +347,7 @@ async def run_all(plan: Plan, quick: bool, only: set[str],
         "log": ("log_latency", lambda: log_latency(plan, errors)),
         "timer": ("timer", lambda: timers(plan, errors)),
         "cluster": ("cluster", lambda: cluster_part(plan, errors)),
+        "workers": ("workers", lambda: workers_part(plan, errors)),
         "saves": ("saves", lambda: guarded(errors, "saves", saves_all(quick))),
         "storm": ("storm", lambda: storms(plan.storm_tables, plan.storm_batch, False, errors,
                                           before=plan.storm_before)),
@@ -389,8 +368,8 @@ async def run_all(plan: Plan, quick: bool, only: set[str],
     return out
 
 
-PARTS = ("closed", "closed_default", "open", "log", "timer", "cluster", "saves", "storm", "restart_storm",
-         "engine")
+PARTS = ("closed", "closed_default", "open", "log", "timer", "cluster", "workers", "saves", "storm",
+         "restart_storm", "engine")
 
 
 def main(argv: list[str] | None = None) -> None:
