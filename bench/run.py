@@ -116,8 +116,8 @@ class Plan:
     workers_rounds: int = 2
     workers_duration: float = 8.0
     workers_warmup: float = 2.0
-    workers_arms: tuple[str, ...] = ("bare", "one_worker_sqlite", "one_worker",
-                                     "one_worker_cluster", "two_workers")
+    workers_arms: tuple[str, ...] = ("bare", "one_worker_sqlite", "two_workers_sqlite",
+                                     "one_worker", "one_worker_cluster", "two_workers")
 
 
 QUICK = Plan(closed_tables=10, closed_rounds=1, closed_duration=3.0, open_tables=(25, 50),

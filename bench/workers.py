@@ -1,22 +1,24 @@
 """The ``workers`` part of ``make bench`` (issue 26): ``cardhall serve --workers 2`` against one
 worker, closed loop, matches that end.
 
-Five arms, interleaved round by round (bare, one_worker_sqlite, one_worker, one_worker_cluster,
-two_workers, bare, ...) so that machine noise hits every side of a ratio alike, each on a fresh
+Six arms, interleaved round by round (bare, one_worker_sqlite, two_workers_sqlite, one_worker,
+one_worker_cluster, two_workers, bare, ...) so that machine noise hits every side of a ratio alike, each on a fresh
 server (``bench/arms.py``) under the load of the ``closed_default`` part's ``ending`` arm
 (``bench/ending.py``: Blot to 101, ``--rematch``, every client answering at once):
 
 * ``bare``: the bare broadcast server (``bench/bare_server.py``), the baseline of every ratio;
 * ``one_worker_sqlite``: ``cardhall serve`` as users run it (a SQLite file, durable tables):
   the ``ending`` arm of ``closed_default``;
+* ``two_workers_sqlite``: ``cardhall serve --workers 2`` in cluster mode on that SQLite file
+  (the workers migrate under a file lock and take a spill each, since issue 26);
 * ``one_worker``: ``cardhall serve`` on PostgreSQL, no Redis;
 * ``one_worker_cluster``: the same in cluster mode (``CARDHALL_REDIS_URL``, a key prefix of
   its own), one process;
 * ``two_workers``: ``cardhall serve --workers 2`` in cluster mode: one listening socket, two
   worker processes (each a node), the kernel handing each new connection to one of them.
 
-Why PostgreSQL (:data:`WHY_POSTGRESQL`): two workers on one SQLite file do not start. The
-PostgreSQL arms each get a fresh database (``runkit.pg_arm``, dropped afterwards), the cluster
+Why PostgreSQL for the ratio (:data:`WHY_POSTGRESQL`): SQLite has one writer for both
+workers. The PostgreSQL arms each get a fresh database (``runkit.pg_arm``, dropped afterwards), the cluster
 arms a Redis key prefix of their own (its keys deleted afterwards). Redis or PostgreSQL
 unreachable: ``{"skipped": reason}``.
 """
@@ -35,6 +37,7 @@ from cluster import REDIS_URL, drop_keys, redis_unreachable
 ARMS: dict[str, tuple[str | None, bool, int]] = {
     "bare": (None, False, 0),
     "one_worker_sqlite": ("sqlite", False, 1),
+    "two_workers_sqlite": ("sqlite", True, 2),
     "one_worker": ("postgresql", False, 1),
     "one_worker_cluster": ("postgresql", True, 1),
     "two_workers": ("postgresql", True, 2),
@@ -45,12 +48,11 @@ TARGET = 1.6
 """Issue 26: two workers on the 2-core machine at least this many times one worker."""
 
 WHY_POSTGRESQL = (
-    "two workers on one fresh SQLite file do not start: both run the migrations at once "
-    "(SQLite has no migration lock; PostgreSQL's is pg_advisory_lock), one fails with "
-    "'table players already exists' and uvicorn's supervisor stops the server; past that, "
-    "two processes would queue on SQLite's single writer (docs/scaling.md: SQLite is for one "
-    "process). So the cardhall arms of the ratio run on PostgreSQL; one_worker_sqlite is "
-    "the default configuration beside them.")
+    "two workers on one SQLite file queue on its single writer (docs/scaling.md), so the "
+    "ratio's cardhall arms run on PostgreSQL, what a hall of several processes uses; "
+    "one_worker_sqlite and two_workers_sqlite are the default configuration beside them "
+    "(before issue 26's fix two workers on a fresh SQLite file did not start: both ran the "
+    "migrations at once and one failed with 'table players already exists').")
 
 
 async def one_arm(plan: Any, pg_url: str, name: str, round_no: int) -> dict[str, Any]:
@@ -60,10 +62,17 @@ async def one_arm(plan: Any, pg_url: str, name: str, round_no: int) -> dict[str,
     if db is None:
         return await load_arm("bare", "closed", tables, dur, wu)
     ending = {"target_score": ENDING_TARGET, "rematch": True}
-    if db == "sqlite":
-        return await load_arm("cardhall", "closed", tables, dur, wu, server_env=DEFAULT_ENV,
-                              **ending)
     prefix = f"cardhall-bench-{os.getpid()}-w{round_no}-{name}"
+    if db == "sqlite":
+        if not clustered:
+            return await load_arm("cardhall", "closed", tables, dur, wu,
+                                  server_env=DEFAULT_ENV, **ending)
+        env = {**DEFAULT_ENV, "CARDHALL_REDIS_URL": REDIS_URL, "CARDHALL_REDIS_PREFIX": prefix}
+        try:
+            return await load_arm("cardhall", "closed", tables, dur, wu, server_env=env,
+                                  workers=workers, **ending)
+        finally:
+            await drop_keys(REDIS_URL, prefix)
 
     async def run(db_url: str) -> dict[str, Any]:
         env = {**DEFAULT_ENV, "CARDHALL_DATABASE_URL": db_url}
@@ -114,6 +123,9 @@ def derived(arms: dict[str, dict[str, Any]],
     out["round_ratios_vs_one_worker_cluster"] = [
         ratio((row.get("two_workers") or {}).get("actions_per_s"),
               (row.get("one_worker_cluster") or {}).get("actions_per_s")) for row in rounds]
+    out["sqlite_two_to_one"] = ratio(
+        (arms.get("two_workers_sqlite") or {}).get("actions_per_s"),
+        (arms.get("one_worker_sqlite") or {}).get("actions_per_s"))
     out["target"] = TARGET
     got = out.get("vs_one_worker_cluster")
     out["met"] = None if got is None else got >= TARGET
