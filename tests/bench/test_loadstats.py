@@ -17,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from gcwatch import GcWatch
-from loadgen import Client
+from loadclient import Client
 from loadstats import (
     StateInfo,
     Stats,
