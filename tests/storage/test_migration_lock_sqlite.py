@@ -82,3 +82,14 @@ async def test_an_in_memory_uri_database_takes_no_lock_file(
         await store.start()
         await store.close()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_spill_of_a_uri_filename_lies_next_to_its_file() -> None:
+    from cardhall.storage.spill import default_path
+
+    assert default_path("sqlite+aiosqlite:///file:/data/hall.db?uri=true", None) == \
+        Path("/data/hall.db.spill")  # was file:/data/hall.db.spill, under ./file:
+    assert default_path("sqlite+aiosqlite:///file:/data/hall.db?uri=true", None, "a") == \
+        Path("/data/hall.db-a.spill")
+    assert default_path("sqlite+aiosqlite:///file:m?mode=memory&uri=true",
+                        None).name.startswith("cardhall-spill-")
