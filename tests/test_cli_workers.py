@@ -102,3 +102,28 @@ def test_two_workers_serve_and_stop_on_sigterm(redis_url: str, redis_prefix: str
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=10)
+
+
+def test_a_worker_that_dies_during_its_health_check_is_seen_dead_at_once() -> None:
+    """uvicorn's supervisor pings a live worker and waits up to the health-check timeout (60 s
+    here, ``WORKER_HEALTHCHECK_SECONDS``) for the answer; the supervisor holds the worker's end
+    of the pipe itself, so a worker killed after the ping never closes it. Seen live with
+    ``kill -9`` on a worker: replaced 60 s later, the supervisor deaf to SIGTERM meanwhile. The
+    wait must end as soon as the worker is dead."""
+    import uvicorn
+
+    from cardhall.server.main import DrainingProcess, worker_options
+
+    config = uvicorn.Config("cardhall.server.app:create_app_from_env",
+                            **worker_options(2))
+    proc = DrainingProcess(config, [])
+    alive = iter([True])  # alive when checked, dead once the ping is on its way
+
+    class Dying:
+        def is_alive(self) -> bool:
+            return next(alive, False)
+
+    proc.process = Dying()  # type: ignore[assignment]
+    started = time.monotonic()
+    assert not proc.is_alive(timeout=10)
+    assert time.monotonic() - started < 3

@@ -187,3 +187,24 @@ async def test_a_late_served_hello_that_fails_closes_at_once() -> None:
             assert code == 4009
             assert [m["code"] for m in seen if m["type"] == "error"] == \
                 ["auth.invalid_token", "auth.hello_timeout"]
+
+
+async def test_a_late_served_hello_whose_read_raises_is_answered_server_unavailable() -> None:
+    """The database fails the token read of a hello the deadline spared: that is the server's
+    failure, not the client's silence. The client is told ``server.unavailable`` and the
+    socket closes with 1011 (retry later), not ``auth.hello_timeout`` / 4009."""
+    async with live_server(hello_timeout_seconds=0.3, auth_cache_seconds=0) as live:
+        gate = asyncio.Event()
+
+        async def down(token: str) -> Any:
+            await gate.wait()
+            raise OSError("database is down")
+
+        live.store.player_for_token = down
+        async with client(live) as ana:
+            await ana.send({"type": "hello", "token": "whatever"})
+            await _until_overdue(live)
+            gate.set()
+            seen, code = await closed_code(ana)
+            assert [m["code"] for m in seen if m["type"] == "error"] == ["server.unavailable"]
+            assert code == 1011

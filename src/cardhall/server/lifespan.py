@@ -57,19 +57,12 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
                            pool_timeout_seconds=settings.db_pool_timeout_seconds)
         await store.start()
         app.state.store = store
-        spills = _spills(settings)
-        spill = None
-        if spills:
-            try:
-                spill = _acquire(spills)
-                if spill is not None:
-                    await replay(store, spill, timeout_seconds=max(
-                        30.0, last_resort_seconds(settings.db_timeout_seconds)))
-            except BaseException:
-                if spill is not None:
-                    spill.close()
-                await store.close()
-                raise
+        try:
+            spill = await _take_spill(_spills(settings), store, max(
+                30.0, last_resort_seconds(settings.db_timeout_seconds)))
+        except BaseException:
+            await store.close()
+            raise
         writer, table_log = _durability(settings, store, spill)
         app.state.writer, app.state.log = writer, table_log
         manager = TableManager(settings, store, writer=writer, log=table_log)
@@ -178,6 +171,46 @@ def _acquire(spills: list[Spill]) -> Spill | None:
         return spill
     log.error("%s; this server runs WITHOUT a spill", busy)
     return None
+
+
+async def _take_spill(spills: list[Spill], store: Store,
+                      timeout_seconds: float) -> Spill | None:
+    """Take the first free of ``spills`` (:func:`_acquire`) and replay it into ``store``;
+    ``None`` when there are none or every one is held. Raises what :func:`replay` raises
+    (the spill released)."""
+    if not spills:
+        return None
+    spill = _acquire(spills)
+    if spill is None:
+        return None
+    try:
+        await replay(store, spill, timeout_seconds=timeout_seconds)
+    except BaseException:
+        spill.close()
+        raise
+    await _replay_orphans([s for s in spills if s is not spill], store, timeout_seconds)
+    return spill
+
+
+async def _replay_orphans(spills: list[Spill], store: Store, timeout_seconds: float) -> None:
+    """The workers' numbered slots that no process holds but that exist (left by a run with
+    more workers, or by a retired worker a restart did not replace): replay each into
+    ``store`` and remove it when empty, so their steps do not wait for a run that takes that
+    slot again. A slot held by a worker, or that fails to replay, is left (logged)."""
+    for other in spills:
+        if not other.exists():
+            continue
+        try:
+            other.acquire()
+        except SpillBusyError:
+            continue
+        try:
+            await replay(store, other, timeout_seconds=timeout_seconds)
+        except Exception:
+            log.exception("table log spill %s left by another worker: not replayed now; "
+                          "the next start tries again", other.path)
+        finally:
+            other.close(remove_if_empty=True)
 
 
 async def _close_sockets(app: FastAPI, player_ids: set[str], why: str) -> int:

@@ -9,7 +9,9 @@ worker that does not know the table. :func:`workers_refusal` says why it refuses
 
 from __future__ import annotations
 
+import pickle
 import sys
+import time
 from typing import Any
 
 import uvicorn
@@ -30,7 +32,11 @@ APP_FACTORY = "cardhall.server.app:create_app_from_env"
 WORKER_HEALTHCHECK_SECONDS = 60
 """How long uvicorn's supervisor waits for a worker's answer to its health check before it
 kills and restarts the worker (uvicorn's default, 5 s, is less than a worker's start on a
-busy 2-core machine: workers were killed while starting, over and over)."""
+busy 2-core machine: workers were killed while starting, over and over). A worker that dies
+meanwhile is seen dead within :data:`HEALTHCHECK_POLL_SECONDS` (:meth:`DrainingProcess.
+_healthcheck`), not after this."""
+HEALTHCHECK_POLL_SECONDS = 0.25
+"""How often a health check waiting for a worker's answer looks whether the worker died."""
 
 
 def make_server(app: FastAPI | str, settings: Settings, *, host: str, port: int,
@@ -143,3 +149,22 @@ class DrainingProcess(multiprocess.Process):
         if self._server is None:
             self._server = DrainingServer(self.config, Settings().shutdown_grace_seconds)
         return self._server
+
+    def _healthcheck(self, timeout: float) -> bool | None:
+        """uvicorn's health check (the worker's startup flag, ``None`` without an answer in
+        ``timeout``), but it stops waiting once the worker has died: the supervisor holds the
+        worker's end of the pipe too, so a worker killed after the ping never closes it, and
+        uvicorn's waited the whole ``timeout`` (60 s), restarting nothing and handling no
+        signal meanwhile."""
+        deadline = time.monotonic() + timeout
+        try:
+            self.parent_conn.send(b"ping")
+            while True:
+                left = deadline - time.monotonic()
+                if self.parent_conn.poll(max(0.0, min(left, HEALTHCHECK_POLL_SECONDS))):
+                    started: bool = self.parent_conn.recv()
+                    return started
+                if left <= 0 or not self.process.is_alive():
+                    return None
+        except (OSError, EOFError, pickle.UnpicklingError):
+            return None

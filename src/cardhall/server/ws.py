@@ -318,8 +318,10 @@ class Session:
         self._hello_serving = True
         try:
             await self._authenticate(msg)
-        finally:
-            self._hello_served()
+        except BaseException:  # the server failed it: _serve answers server.unavailable, 1011
+            self._hello_serving = False
+            raise
+        self._hello_served()
 
     async def _authenticate(self, msg: p.Hello) -> None:
         try:

@@ -75,9 +75,11 @@ def default_path(database_url: str, schema: str | None, node_id: str | None = No
     A ``CARDHALL_NODE_ID`` (cluster mode) is part of the name: each node has its own."""
     node = "" if not node_id else "-" + re.sub(r"[^A-Za-z0-9_.-]", "_", node_id)[:64]
     if "://" in database_url:
-        url = make_url(database_url)
-        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-            return Path(f"{url.database}{node}.spill")
+        from .sql import sqlite_file  # (a URI filename's file is in its path)
+
+        file = sqlite_file(make_url(database_url))
+        if file is not None:
+            return Path(f"{file}{node}.spill")
     digest = hashlib.sha256(database_key(database_url, schema).encode()).hexdigest()[:12]
     return Path(f"cardhall-spill-{digest}{node}.db")
 

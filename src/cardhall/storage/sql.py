@@ -21,6 +21,7 @@ import contextlib
 import fcntl
 import logging
 import os
+import urllib.parse
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,7 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event, text
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from .composed import ComposedStore, StoreRoles
@@ -208,16 +209,32 @@ async def _sqlite_migration_lock(engine: AsyncEngine) -> AsyncIterator[None]:
     """Hold an exclusive ``flock`` on ``<file>.migrate.lock`` of a SQLite file database (waited
     for in a thread, so the event loop runs on); nothing for other databases and in-memory
     SQLite. Closing the descriptor releases the lock."""
-    url = engine.url
-    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+    path = sqlite_file(engine.url)
+    if path is None:
         yield
         return
-    fd = os.open(f"{url.database}.migrate.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(f"{path}.migrate.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         await asyncio.to_thread(fcntl.flock, fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)
+
+
+def sqlite_file(url: URL) -> str | None:
+    """The file of a SQLite database ``url``, ``None`` for another back-end or an in-memory
+    database. A URI filename (``sqlite+aiosqlite:///file:/data/hall.db?uri=true``, SQLite's
+    ``file:`` form) names the file in its path; ``mode=memory`` or ``:memory:`` is in memory."""
+    database = url.database
+    if url.get_backend_name() != "sqlite" or database in (None, "", ":memory:"):
+        return None
+    if str(url.query.get("uri", "")).lower() in ("true", "1") and database.startswith("file:"):
+        if url.query.get("mode") == "memory":
+            return None
+        database = urllib.parse.unquote(urllib.parse.urlsplit(database).path)
+        if database in ("", ":memory:"):
+            return None
+    return database
 
 
 async def upgrade_database(url: str, revision: str = "head") -> None:
