@@ -105,7 +105,9 @@ def test_a_closed_tournament_table_goes_back_to_the_tournament(server: Any, new_
     page.locator("[data-table-tournament]").wait_for()
     r = httpx.post(f"{server.url}/api/admin/tables/{made[0]}/close",
                    headers={"Authorization": f"Bearer {ADMIN}"})
-    assert r.status_code == 200, r.text
+    # the admin's close hurries it; on a slow machine the bots may have finished the match and
+    # the director closed the table first (a fresh-clone run saw that): either way it closes
+    assert r.status_code == 200 or r.json()["error"]["code"] == "table.not_found", r.text
     page.wait_for_url(re.compile(rf"#/tournaments/{tid}"), timeout=10_000)
     page.locator("[data-tournament-page]").wait_for()
     console.errors.clear()
