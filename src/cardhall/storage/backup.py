@@ -19,6 +19,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from .sqlitefile import sqlite_file
+
 PAGES_PER_STEP = 256
 """Pages copied per backup step (the writer may commit between steps)."""
 
@@ -48,9 +50,10 @@ def sqlite_path(url: str) -> Path:
     if parsed.get_backend_name() != "sqlite":
         raise BackupError(f"{parsed.get_backend_name()} is backed up with its own tools "
                           "(PostgreSQL: pg_dump -Fc; docs/operations.md, 'Backup and restore')")
-    if not parsed.database or parsed.database == ":memory:":
+    file = sqlite_file(parsed)
+    if file is None:
         raise BackupError("an in-memory SQLite database has nothing to back up")
-    return Path(parsed.database)
+    return Path(file)
 
 
 def _facts(path: Path) -> tuple[int, str | None]:

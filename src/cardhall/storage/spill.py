@@ -42,6 +42,7 @@ import orjson
 from sqlalchemy.engine import make_url
 
 from .interface import ChipMove, GameRecord, LogBatch, LogRow
+from .sqlitefile import sqlite_file
 
 if TYPE_CHECKING:
     from .interface import TableLogStore
@@ -75,8 +76,6 @@ def default_path(database_url: str, schema: str | None, node_id: str | None = No
     A ``CARDHALL_NODE_ID`` (cluster mode) is part of the name: each node has its own."""
     node = "" if not node_id else "-" + re.sub(r"[^A-Za-z0-9_.-]", "_", node_id)[:64]
     if "://" in database_url:
-        from .sql import sqlite_file  # (a URI filename's file is in its path)
-
         file = sqlite_file(make_url(database_url))
         if file is not None:
             return Path(f"{file}{node}.spill")

@@ -21,7 +21,6 @@ import contextlib
 import fcntl
 import logging
 import os
-import urllib.parse
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +30,7 @@ import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event, text
-from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from .composed import ComposedStore, StoreRoles
@@ -43,6 +42,7 @@ from .sql_chips import SqlChips
 from .sql_db import SqlDatabase
 from .sql_log import SqlTableLog
 from .sql_ratings import SqlRatings
+from .sqlitefile import sqlite_file
 
 _log = logging.getLogger(__name__)
 
@@ -219,22 +219,6 @@ async def _sqlite_migration_lock(engine: AsyncEngine) -> AsyncIterator[None]:
         yield
     finally:
         os.close(fd)
-
-
-def sqlite_file(url: URL) -> str | None:
-    """The file of a SQLite database ``url``, ``None`` for another back-end or an in-memory
-    database. A URI filename (``sqlite+aiosqlite:///file:/data/hall.db?uri=true``, SQLite's
-    ``file:`` form) names the file in its path; ``mode=memory`` or ``:memory:`` is in memory."""
-    database = url.database
-    if url.get_backend_name() != "sqlite" or database in (None, "", ":memory:"):
-        return None
-    if str(url.query.get("uri", "")).lower() in ("true", "1") and database.startswith("file:"):
-        if url.query.get("mode") == "memory":
-            return None
-        database = urllib.parse.unquote(urllib.parse.urlsplit(database).path)
-        if database in ("", ":memory:"):
-            return None
-    return database
 
 
 async def upgrade_database(url: str, revision: str = "head") -> None:
