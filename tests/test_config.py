@@ -14,7 +14,7 @@ from cardhall.config import Settings
     ("idle_table_ttl_seconds", -5), ("turn_timeout_seconds", 0), ("ws_outbound_queue", 0),
     ("port", 70_000), ("default_starting_stack", 0), ("abandon_after_seconds", 0),
     ("abandon_after_seconds", -1), ("abandon_after_seconds", 86_401),
-    ("gc_threshold0", 50), ("gc_freeze_interval_seconds", 0), ("gc_full_collect_every", 0),
+    ("gc_threshold0", 50), ("gc_freeze_interval_seconds", 0), ("gc_full_collect_seconds", 0),
 ])
 def test_bad_settings_are_refused_naming_the_field(field: str, value: float) -> None:
     with pytest.raises(ValidationError, match=field):

@@ -1,6 +1,6 @@
 """A closed table is freed by reference counting alone. The server's GC tuning freezes the
 heap every ``gc_freeze_interval_seconds`` and collects frozen cycles only every
-``gc_full_collect_every`` re-freezes (about an hour by default), so a closed table that is a
+``gc_full_collect_seconds`` (an hour by default), so a closed table that is a
 reference cycle (fan-out -> table, abandon timer -> table.post) stayed in memory that long:
 some 400 KiB per finished Bazaar Blot match."""
 

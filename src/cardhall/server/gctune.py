@@ -7,13 +7,19 @@ sockets and queued messages (``docs/performance.md``). This module, used by the 
 * :func:`tune`: ``gc.freeze()`` once start-up is done (imports, the app, the store: objects that
   live as long as the process go to the permanent generation, which no collection walks) and
   raises the generation-0 threshold (``gc_threshold0``) so young collections run less often;
-* :class:`Refreezer`: every ``gc_freeze_interval_seconds`` (10 s) freezes the heap again (a
-  freeze moves lists and walks nothing), so what survived young collections (table state,
-  sockets) stops being walked by older ones, which then stay small. Cyclic garbage not yet
-  collected at that moment is frozen too and kept: every ``gc_full_collect_every`` (360)
-  re-freezes the heap is unfrozen and collected in full once (one long pause, about hourly).
-  The table runtime avoids reference cycles (a closed table is freed by reference counting),
-  and outgoing frames hold only bytes, which the collector never walks;
+* :class:`Refreezer`: every ``gc_freeze_interval_seconds`` (0.1 s) freezes the heap again (a
+  freeze moves lists and walks nothing). A young collection walks every tracked object born
+  since the last collection or freeze that is still alive, and under steady play that is not
+  "a few thousand": every socket's pending receive and send (coroutines, futures, frames, their
+  lists) is renewed by each message while the old one dies, and a death counts against the
+  young threshold wherever the dead object lived, so the young list grew to the whole renewed
+  set (120,000 objects, 50-75 ms a collection at 4,000 sockets, none of it garbage) before a
+  collection came. Frozen every 0.1 s, a young collection sees at most 0.1 s of survivors.
+  Cyclic garbage not yet collected at a freeze is frozen too and kept: every
+  ``gc_full_collect_seconds`` (an hour) the heap is unfrozen and collected in full once (one
+  long pause). The table runtime avoids reference cycles (a closed table is freed by
+  reference counting; steady play makes none: ``docs/performance.md``), and outgoing frames
+  hold only bytes, which the collector never walks;
 * :class:`GcMonitor`: a ``gc.callbacks`` hook timing every collection, read by ``/metrics`` as
   ``cardhall_gc_pause_seconds`` (histogram by generation) and
   ``cardhall_gc_pause_max_seconds`` (the longest pause since start, by generation).
@@ -26,7 +32,7 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
@@ -119,12 +125,19 @@ class Refreezer:
 
     Args:
         interval: seconds between re-freezes (``gc_freeze_interval_seconds``).
-        full_every: every this many re-freezes, unfreeze and collect everything once.
+        full_seconds: at the first re-freeze this many seconds after the previous full
+            collection (or the start), unfreeze and collect everything once
+            (``gc_full_collect_seconds``).
+        now: the clock (monotonic seconds; tests pass a fake).
     """
 
-    def __init__(self, interval: float, full_every: int) -> None:
-        self.interval, self.full_every = interval, full_every
+    def __init__(self, interval: float, full_seconds: float,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        self.interval, self.full_seconds = interval, full_seconds
+        self._now = now
+        self._last_full = now()
         self.rounds = 0
+        self.full_rounds = 0
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -138,10 +151,13 @@ class Refreezer:
 
     def step(self) -> None:
         """One round: freeze what survived so far (no collection: a freeze only moves the
-        lists, so it costs no pause); every ``full_every`` rounds, unfreeze and collect
-        everything (frozen garbage included) first: the one long pause, rarely."""
+        lists, so it costs no pause); once ``full_seconds`` have passed since the last full
+        collection, unfreeze and collect everything (frozen garbage included) first: the one
+        long pause, rarely."""
         self.rounds += 1
-        if self.full_every and self.rounds % self.full_every == 0:
+        if self._now() - self._last_full >= self.full_seconds:
+            self._last_full = self._now()
+            self.full_rounds += 1
             gc.unfreeze()
             gc.collect()
         gc.freeze()
@@ -149,5 +165,9 @@ class Refreezer:
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(self.interval)
+            full = self.full_rounds
             self.step()
-            log.debug("gc re-freeze %d: %d objects frozen", self.rounds, gc.get_freeze_count())
+            if self.full_rounds != full and log.isEnabledFor(logging.DEBUG):
+                # the count walks the whole frozen heap: never at every round
+                log.debug("gc full collection %d: %d objects frozen", self.full_rounds,
+                          gc.get_freeze_count())

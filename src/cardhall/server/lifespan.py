@@ -95,7 +95,7 @@ def make_lifespan(settings: Settings) -> Callable[[FastAPI], AbstractAsyncContex
         if settings.gc_tuning:
             gctune.tune(settings.gc_threshold0, settings.gc_threshold1)
             refreezer = gctune.Refreezer(settings.gc_freeze_interval_seconds,
-                                         settings.gc_full_collect_every)
+                                         settings.gc_full_collect_seconds)
             refreezer.start()
         try:
             yield
