@@ -25,6 +25,13 @@ from cardhall.storage.interface import GameRecord
 from cardhall.storage.memory import MemoryStore
 from cardhall.storage.sql import SqlStore
 
+os.environ.setdefault("CARDHALL_GC_TUNING", "false")
+"""The collector tuning (``server/gctune.py``) is the tuning of a server process: every app
+would freeze this test process's heap every 0.1 s, keeping the whole suite's cyclic garbage
+(and any weakly referenced object a test expects ``gc.collect()`` to free) until an hourly
+collection that a test never reaches. Its own tests build a :class:`Refreezer` directly, and
+the servers the bench starts keep the default."""
+
 REDIS_URL = os.environ.get("CARDHALL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 """The Redis the cluster-mode tests use (it keeps nothing they need between tests)."""
 REDIS_PING_TIMEOUT_SECONDS = 1.0
