@@ -345,3 +345,30 @@ def test_merge_of_a_dropped_table_writes_none_of_its_entries_but_keeps_its_outbo
     assert [(r.table_id, r.seq) for r in batch.rows] == [("b", 1)]
     assert [g.game_id for g in batch.outbox] == ["g1"]
     assert len(merge([])) == 0
+
+
+@pytest.mark.parametrize("interval,most", [(0.0, None), (30.0, 2)])
+async def test_steps_that_come_within_the_commit_interval_share_the_next_commit(
+        interval: float, most: int | None) -> None:
+    """``commit_interval_seconds``: a commit costs the server about the same however few
+    steps it carries, so a busy log paces its commits and the steps that come meanwhile go
+    together. One step a loop turn: without an interval nearly each one is its own commit;
+    with one, the first commits at once and the other nine wait for the second (``close``
+    ends the wait)."""
+    store = FakeStore()
+    tl = TableLog(store, sleep=no_sleep, commit_interval_seconds=interval)  # type: ignore[arg-type]
+    tl.start()
+    released: list[int] = []
+    for seq in range(10):
+        tl.append("t", rows("t", seq), on_durable=lambda seq=seq: released.append(seq))
+        for _ in range(3):
+            await asyncio.sleep(0)
+    if most is None:
+        assert await tl.flush(DEADLINE_SECONDS)
+        assert store.calls >= 5, store.calls
+    else:
+        assert store.calls == 1 and released == [0]  # the rest wait for the interval
+        assert await tl.close(DEADLINE_SECONDS)  # closing: no wait any more
+        assert store.calls == most, store.calls
+    assert released == list(range(10))
+    await tl.close()

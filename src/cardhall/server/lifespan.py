@@ -263,6 +263,7 @@ def _durability(settings: Settings, store: Store,
         return writer, None
     table_log = TableLog(store, max_backlog=settings.log_backlog_max,
                          sync_timeout_seconds=settings.log_sync_timeout_seconds,
-                         db_timeout_seconds=bound, spill=spill)
+                         db_timeout_seconds=bound, spill=spill,
+                         commit_interval_seconds=settings.log_commit_interval_seconds)
     table_log.start()
     return writer, table_log

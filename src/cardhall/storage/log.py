@@ -70,6 +70,10 @@ class TableLog(Fallback):
         sleep: how to wait between retries (tests pass a fake).
         spill: the local spill (``storage/spill.py``) that holds the steps whose frames go
             out before their commit; ``None``: they go out undurable while degraded.
+        commit_interval_seconds: the least time from one commit's start to the next one's
+            (``log_commit_interval_seconds``): steps that come meanwhile wait and go in the
+            next commit together. A commit costs about 0.9 ms of the server's CPU however few
+            steps it carries; a saturated log (commits longer than this) never waits.
 
     Counters (read any time): :attr:`appended` (steps), :attr:`commits`, :attr:`failures`
     (failed commits), :attr:`lost` (entries dropped because the database refused them as
@@ -83,8 +87,10 @@ class TableLog(Fallback):
                  sync_timeout_seconds: float = 1.0, db_timeout_seconds: float = 5.0,
                  backoff_seconds: float = 0.05, max_backoff_seconds: float = 2.0,
                  sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                 spill: Spill | None = None) -> None:
+                 spill: Spill | None = None, commit_interval_seconds: float = 0.0) -> None:
         self.store = store
+        self.commit_interval_seconds = commit_interval_seconds
+        self._last_start = -commit_interval_seconds
         self.writer: GameWriter | None = None
         """Where each committed step's outbox games go (set by the table manager,
         :meth:`deliver_to`); ``None``: they stay in the outbox (re-submitted at the next
@@ -98,6 +104,8 @@ class TableLog(Fallback):
         self._pending: deque[_Append] = deque()
         self._inflight: list[_Append] = []
         self._wake = asyncio.Event()
+        self._hurry = asyncio.Event()
+        """Set by :meth:`flush` (and so :meth:`close`): commit now, not at the interval."""
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
@@ -199,6 +207,7 @@ class TableLog(Fallback):
             return True
         if not self.running:
             return False
+        self._hurry.set()
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append((target, fut))
         with contextlib.suppress(TimeoutError):
@@ -274,6 +283,11 @@ class TableLog(Fallback):
     async def _run(self) -> None:
         delay = self.backoff_seconds
         while True:
+            wait = self._last_start + self.commit_interval_seconds - time.perf_counter()
+            if wait > 0 and self._pending and not self._hurry.is_set():
+                with contextlib.suppress(TimeoutError):  # the steps that come meanwhile
+                    await asyncio.wait_for(self._hurry.wait(), wait)  # join this commit
+            self._hurry.clear()
             batch = self._take()
             if not batch:
                 self._wake.clear()
@@ -312,6 +326,7 @@ class TableLog(Fallback):
         """Write ``appends`` in one transaction; ``None`` on success, else the error."""
         loop = asyncio.get_running_loop()
         self._late = False
+        self._last_start = time.perf_counter()
         late = loop.call_later(self.sync_timeout_seconds, self._degrade)
         try:
             async with asyncio.timeout(self.db_timeout_seconds):
