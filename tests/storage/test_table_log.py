@@ -372,3 +372,25 @@ async def test_steps_that_come_within_the_commit_interval_share_the_next_commit(
         assert store.calls == most, store.calls
     assert released == list(range(10))
     await tl.close()
+
+
+async def test_a_cancel_as_the_commit_interval_ends_stops_the_log() -> None:
+    """``close()`` with a spill hurries the log (``flush``), then cancels its task: a task
+    in the interval's wait must stop, not swallow the cancel and wait for steps forever
+    (``close()`` would hang on it at shutdown)."""
+    store = FakeStore()
+    tl = TableLog(store, sleep=no_sleep, commit_interval_seconds=30.0)  # type: ignore[arg-type]
+    tl.start()
+    tl.append("t", rows("t", 0))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert store.calls == 1
+    tl.append("t", rows("t", 1))  # waits for the interval
+    for _ in range(3):
+        await asyncio.sleep(0)
+    await tl.flush(0)  # sets the hurry and yields: the wait ends
+    assert tl._task is not None
+    tl._task.cancel()
+    done, _ = await asyncio.wait({tl._task}, timeout=DEADLINE_SECONDS)
+    assert done, "the log's task swallowed the cancel"
+    await tl.close()

@@ -285,8 +285,11 @@ class TableLog(Fallback):
         while True:
             wait = self._last_start + self.commit_interval_seconds - time.perf_counter()
             if wait > 0 and self._pending and not self._hurry.is_set():
-                with contextlib.suppress(TimeoutError):  # the steps that come meanwhile
-                    await asyncio.wait_for(self._hurry.wait(), wait)  # join this commit
+                # the steps that come meanwhile join this commit (not wait_for: on 3.11 it
+                # can swallow a cancel that comes as the wait ends, and close() would hang)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(wait):
+                        await self._hurry.wait()
             self._hurry.clear()
             batch = self._take()
             if not batch:
