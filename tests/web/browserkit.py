@@ -64,11 +64,12 @@ def my_turn(page: Page) -> bool:
     return page.locator(".turn-banner.mine").count() > 0
 
 
-def click_first(page: Page, selectors: list[str]) -> str | None:
-    """Click the first enabled control matching one of ``selectors`` (in order of preference);
-    returns the selector used, or None when nothing is clickable right now."""
+def click_first(page: Page, selectors: list[str], avoid: str | None = None) -> str | None:
+    """Click the first enabled control matching one of ``selectors`` (in order of preference)
+    and not ``avoid`` (a CSS selector); returns the selector used, or None when nothing is
+    clickable right now."""
     for sel in selectors:
-        loc = page.locator(sel + ENABLED)
+        loc = page.locator(sel + ENABLED + (f":not({avoid})" if avoid else ""))
         if loc.count():
             try:
                 loc.first.click(timeout=1500)
@@ -97,9 +98,11 @@ def fill_picker(page: Page) -> bool:
 
 
 def play_until(page: Page, done: str, prefer: list[str], seconds: float = 60.0,
-               on_turn: Any = None) -> int:
+               on_turn: Any = None, avoid: str | None = None) -> int:
     """Click legal controls (``prefer`` order, then any enabled one) until ``done`` is visible.
-    ``on_turn(page, n)`` runs before each of the player's decisions. Returns the clicks made."""
+    ``on_turn(page, n)`` runs before each of the player's decisions. ``avoid`` (plain CSS):
+    never click a match, e.g. ``done`` itself when it is a control that may appear between the
+    check and the click. Returns the clicks made."""
     deadline = time.monotonic() + seconds
     clicks = 0
     while time.monotonic() < deadline:
@@ -112,7 +115,8 @@ def play_until(page: Page, done: str, prefer: list[str], seconds: float = 60.0,
             on_turn(page, clicks)
             if page.locator(done).count():
                 return clicks
-        used = click_first(page, [*prefer, ".controls [data-act]", ".board [data-act]"])
+        used = click_first(page, [*prefer, ".controls [data-act]", ".board [data-act]"],
+                           avoid=avoid)
         if used is None and not fill_picker(page):
             page.wait_for_timeout(60)
             continue

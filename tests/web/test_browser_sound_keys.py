@@ -36,8 +36,11 @@ def _blot(page: Any, base: str, name: str, turn_seconds: int = 60) -> str:
 
 
 def _to_card_play(page: Any) -> None:
-    """Through the auction (pass when asked) to a turn where a card is to be played."""
-    play_until(page, PLAYABLE, ["[data-act=pass]"], seconds=90)
+    """Through the auction (pass when asked) to a turn where a card is to be played, never
+    clicking a playable card itself: one that turned playable between the check and the
+    click was clicked as "any control" (with confirm-before-playing on, that armed it, and
+    the test's own first click then played it)."""
+    play_until(page, PLAYABLE, ["[data-act=pass]"], seconds=90, avoid=PLAYABLE)
 
 
 def test_sounds_for_the_turn_a_card_and_the_last_seconds_and_a_remembered_mute(
