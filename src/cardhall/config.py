@@ -234,7 +234,7 @@ class Settings(BaseSettings):
     """The least time between the starts of two table log commits: the steps that come
     meanwhile wait for the next commit together (a group commit; 0: commit as soon as the
     previous one ends). At 1,000 tables playing 1 action/s, 5 ms cut the server's CPU by
-    about a quarter for about 6 ms more latency (``docs/performance.md``)."""
+    about a quarter for at most 0.5 ms more median latency (``docs/performance.md``)."""
     log_spill: bool = True
     """While the table log is degraded, hold each step's messages until the step is in the
     local spill (an fsync'd SQLite file, ``storage/spill.py``) instead of sending them

@@ -155,8 +155,9 @@ class Refreezer:
         collection, unfreeze and collect everything (frozen garbage included) first: the one
         long pause, rarely."""
         self.rounds += 1
-        if self._now() - self._last_full >= self.full_seconds:
-            self._last_full = self._now()
+        now = self._now()
+        if now - self._last_full >= self.full_seconds:
+            self._last_full = now
             self.full_rounds += 1
             gc.unfreeze()
             gc.collect()

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -90,7 +91,8 @@ class TableLog(Fallback):
                  spill: Spill | None = None, commit_interval_seconds: float = 0.0) -> None:
         self.store = store
         self.commit_interval_seconds = commit_interval_seconds
-        self._last_start = -commit_interval_seconds
+        self._last_start = -math.inf
+        """When the latest commit began (``time.perf_counter``)."""
         self.writer: GameWriter | None = None
         """Where each committed step's outbox games go (set by the table manager,
         :meth:`deliver_to`); ``None``: they stay in the outbox (re-submitted at the next
